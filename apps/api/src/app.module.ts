@@ -1,0 +1,16 @@
+import { Module } from '@nestjs/common';
+import { ConfigModule } from '@nestjs/config';
+import { AuditModule } from './audit/audit.module.js';
+import { appConfig } from './config/app-config.js';
+import { HealthModule } from './health/health.module.js';
+import { KubeModule } from './kube/kube.module.js';
+
+@Module({
+  imports: [
+    ConfigModule.forRoot({ isGlobal: true, ignoreEnvFile: true, load: [appConfig] }),
+    KubeModule,
+    AuditModule,
+    HealthModule,
+  ],
+})
+export class AppModule {}

@@ -1,0 +1,26 @@
+import { createRequire } from 'node:module';
+import type { PrismaClient } from '../../generated/prisma-sqlite/index.js';
+import type { DatabaseTarget } from './database-target.js';
+
+export type AuditPrismaClient = PrismaClient;
+
+const require = createRequire(import.meta.url);
+
+/**
+ * A Prisma client for the target's provider. Each provider has its own generated client (from the twin schemas);
+ * both expose the same models, so the SQLite client's type describes either.
+ */
+export async function createPrismaClient(target: DatabaseTarget): Promise<AuditPrismaClient> {
+  if (target.provider === 'postgresql') {
+    const { PrismaPg } = await import('@prisma/adapter-pg');
+    const generated = require('../../generated/prisma-postgresql/index.js') as {
+      PrismaClient: typeof PrismaClient;
+    };
+    return new generated.PrismaClient({ adapter: new PrismaPg({ connectionString: target.url }) });
+  }
+  const { PrismaBetterSQLite3 } = await import('@prisma/adapter-better-sqlite3');
+  const generated = require('../../generated/prisma-sqlite/index.js') as {
+    PrismaClient: typeof PrismaClient;
+  };
+  return new generated.PrismaClient({ adapter: new PrismaBetterSQLite3({ url: target.url }) });
+}

@@ -1,0 +1,37 @@
+import { Inject, Injectable, Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
+import { appConfig, type AppConfig } from '../config/app-config.js';
+import { ensureSqliteDirectory } from './database-target.js';
+import { createPrismaClient, type AuditPrismaClient } from './prisma-client.js';
+
+/** Owns the audit database connection for the process lifetime. */
+@Injectable()
+export class PrismaService implements OnModuleInit, OnModuleDestroy {
+  private readonly logger = new Logger(PrismaService.name);
+  private prisma: AuditPrismaClient | undefined;
+
+  constructor(@Inject(appConfig.KEY) private readonly config: AppConfig) {}
+
+  get client(): AuditPrismaClient {
+    if (!this.prisma) throw new Error('PrismaService used before module init');
+    return this.prisma;
+  }
+
+  get provider(): string {
+    return this.config.database.provider;
+  }
+
+  async onModuleInit(): Promise<void> {
+    ensureSqliteDirectory(this.config.database);
+    this.prisma = await createPrismaClient(this.config.database);
+    this.logger.log(`audit database: ${this.config.database.provider}`);
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    await this.prisma?.$disconnect();
+  }
+
+  /** Round-trips a trivial query; throws when the database cannot be reached. */
+  async ping(): Promise<void> {
+    await this.client.$queryRawUnsafe('SELECT 1');
+  }
+}

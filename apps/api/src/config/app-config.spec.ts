@@ -1,0 +1,53 @@
+import { mkdtempSync, writeFileSync, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadAppConfig } from './app-config.js';
+
+const emptyDir = () => mkdtempSync(join(tmpdir(), 'ngx-config-'));
+
+describe('loadAppConfig', () => {
+  it('defaults to 127.0.0.1:3000, SQLite, production web UI and no kubeconfig outside a repo', () => {
+    const cwd = emptyDir();
+    const config = loadAppConfig({}, cwd);
+    expect(config).toMatchObject({ host: '127.0.0.1', port: 3000, kubeconfigPath: undefined });
+    expect(config.database.provider).toBe('sqlite');
+    expect(config.web).toEqual({ mode: 'production', dir: join(cwd, 'apps/web') });
+  });
+
+  it('uses the local cluster kubeconfig when KUBECONFIG is unset and .cluster/kubeconfig exists', () => {
+    const cwd = emptyDir();
+    mkdirSync(join(cwd, '.cluster'));
+    writeFileSync(join(cwd, '.cluster/kubeconfig'), 'apiVersion: v1\n');
+    expect(loadAppConfig({}, cwd).kubeconfigPath).toBe(join(cwd, '.cluster/kubeconfig'));
+  });
+
+  it('honours KUBECONFIG over the local cluster', () => {
+    const cwd = emptyDir();
+    const own = join(cwd, 'own-kubeconfig');
+    writeFileSync(own, 'apiVersion: v1\n');
+    expect(loadAppConfig({ KUBECONFIG: own }, cwd).kubeconfigPath).toBe(own);
+  });
+
+  it('rejects a KUBECONFIG that names a missing file', () => {
+    expect(() => loadAppConfig({ KUBECONFIG: '/nonexistent/kubeconfig' }, emptyDir())).toThrow(
+      new ConfigError('KUBECONFIG names a file that does not exist: /nonexistent/kubeconfig'),
+    );
+  });
+
+  it.each(['abc', '-1', '65536', '80.5', '0x'])('rejects PORT=%s', (port) => {
+    expect(() => loadAppConfig({ PORT: port }, emptyDir())).toThrow(
+      /PORT must be an integer from 0 to 65535/,
+    );
+  });
+
+  it('accepts PORT=0 (any free port) and PORT=8080', () => {
+    expect(loadAppConfig({ PORT: '0' }, emptyDir()).port).toBe(0);
+    expect(loadAppConfig({ PORT: '8080' }, emptyDir()).port).toBe(8080);
+  });
+
+  it('rejects an unknown WEB_MODE and an unsupported DATABASE_URL as ConfigError', () => {
+    expect(() => loadAppConfig({ WEB_MODE: 'fast' }, emptyDir())).toThrow(ConfigError);
+    expect(() => loadAppConfig({ DATABASE_URL: 'mysql://db/x' }, emptyDir())).toThrow(ConfigError);
+  });
+});

@@ -1,0 +1,72 @@
+import { registerAs } from '@nestjs/config';
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { databaseTarget, type DatabaseTarget } from '../audit/database-target.js';
+
+export type WebMode = 'production' | 'development' | 'off';
+
+/** Everything the process reads from its environment, validated once at start. */
+export interface AppConfig {
+  host: string;
+  port: number;
+  /** Kubeconfig file to use; undefined means @kubernetes/client-node's defaults (in-cluster, ~/.kube/config). */
+  kubeconfigPath: string | undefined;
+  database: DatabaseTarget;
+  web: { mode: WebMode; dir: string };
+}
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+type Environment = Record<string, string | undefined>;
+
+const LOCAL_CLUSTER_KUBECONFIG = '.cluster/kubeconfig';
+
+function parsePort(raw: string | undefined): number {
+  if (raw === undefined || raw.trim() === '') return 3000;
+  const port = Number(raw);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    throw new ConfigError(`PORT must be an integer from 0 to 65535 (got "${raw}")`);
+  }
+  return port;
+}
+
+function parseWebMode(raw: string | undefined): WebMode {
+  const mode = raw?.trim() || 'production';
+  if (mode === 'production' || mode === 'development' || mode === 'off') return mode;
+  throw new ConfigError(`WEB_MODE must be production, development or off (got "${raw}")`);
+}
+
+function kubeconfigPath(env: Environment, cwd: string): string | undefined {
+  const fromEnv = env.KUBECONFIG?.trim();
+  if (fromEnv) {
+    // KUBECONFIG may list several files; client-node merges them. Each must exist to be a usable choice.
+    const missing = fromEnv.split(':').filter((file) => file && !existsSync(file));
+    if (missing.length > 0)
+      throw new ConfigError(`KUBECONFIG names a file that does not exist: ${missing.join(', ')}`);
+    return fromEnv;
+  }
+  const local = resolve(cwd, LOCAL_CLUSTER_KUBECONFIG);
+  return existsSync(local) ? local : undefined;
+}
+
+/** Builds the configuration from environment variables, throwing ConfigError with a precise message. */
+export function loadAppConfig(env: Environment = process.env, cwd = process.cwd()): AppConfig {
+  let database: DatabaseTarget;
+  try {
+    database = databaseTarget(env.DATABASE_URL);
+  } catch (error) {
+    throw new ConfigError((error as Error).message);
+  }
+  return {
+    host: env.HOST?.trim() || '127.0.0.1',
+    port: parsePort(env.PORT),
+    kubeconfigPath: kubeconfigPath(env, cwd),
+    database,
+    web: { mode: parseWebMode(env.WEB_MODE), dir: resolve(cwd, env.WEB_DIR?.trim() || 'apps/web') },
+  };
+}
+
+/** The `app` namespace of @nestjs/config: inject with `@Inject(appConfig.KEY) config: AppConfig`. */
+export const appConfig = registerAs('app', (): AppConfig => loadAppConfig());

@@ -1,0 +1,64 @@
+import { Injectable } from '@nestjs/common';
+import { KubeConfig, VersionApi } from '@kubernetes/client-node';
+import { PrismaService } from '../audit/prisma.service.js';
+
+export interface CheckResult {
+  ok: boolean;
+  detail: string;
+}
+
+export interface Readiness {
+  ready: boolean;
+  checks: { kubernetes: CheckResult & { server: string }; database: CheckResult & { provider: string } };
+}
+
+const CHECK_TIMEOUT_MS = 3000;
+
+function withTimeout<T>(promise: Promise<T>, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new Error(`${what} did not answer within ${CHECK_TIMEOUT_MS} ms`)),
+      CHECK_TIMEOUT_MS,
+    );
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+/** Reachability of what the API depends on: the Kubernetes API server and the audit database. */
+@Injectable()
+export class HealthService {
+  private readonly versionApi: VersionApi;
+
+  constructor(
+    private readonly kubeConfig: KubeConfig,
+    private readonly prisma: PrismaService,
+  ) {
+    this.versionApi = kubeConfig.makeApiClient(VersionApi);
+  }
+
+  async readiness(): Promise<Readiness> {
+    const [kubernetes, database] = await Promise.all([this.checkKubernetes(), this.checkDatabase()]);
+    return { ready: kubernetes.ok && database.ok, checks: { kubernetes, database } };
+  }
+
+  private async checkKubernetes(): Promise<CheckResult & { server: string }> {
+    const server = this.kubeConfig.getCurrentCluster()?.server ?? 'unknown';
+    try {
+      const version = await withTimeout(this.versionApi.getCode(), 'the Kubernetes API server');
+      return { ok: true, server, detail: `Kubernetes ${version.gitVersion}` };
+    } catch (error) {
+      return { ok: false, server, detail: (error as Error).message };
+    }
+  }
+
+  private async checkDatabase(): Promise<CheckResult & { provider: string }> {
+    const provider = this.prisma.provider;
+    try {
+      await withTimeout(this.prisma.ping(), 'the audit database');
+      return { ok: true, provider, detail: 'reachable' };
+    } catch (error) {
+      return { ok: false, provider, detail: (error as Error).message };
+    }
+  }
+}

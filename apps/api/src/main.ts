@@ -1,0 +1,32 @@
+import 'reflect-metadata';
+import { Logger } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import type { AddressInfo } from 'node:net';
+import { AppModule } from './app.module.js';
+import { ConfigError, loadAppConfig } from './config/app-config.js';
+import { mountWeb } from './web/mount-web.js';
+
+async function bootstrap(): Promise<void> {
+  // Validated here first so a bad setting ends the process with one clear line instead of a DI stack trace.
+  const config = loadAppConfig();
+  const app = await NestFactory.create(AppModule);
+  app.enableShutdownHooks();
+  await mountWeb(app, config);
+  await app.listen(config.port, config.host);
+
+  const { port } = app.getHttpServer().address() as AddressInfo;
+  const kube = config.kubeconfigPath ?? 'client-node defaults (in-cluster or ~/.kube/config)';
+  Logger.log(
+    `listening on http://${config.host}:${port} (kubeconfig: ${kube}, web: ${config.web.mode})`,
+    'Main',
+  );
+}
+
+bootstrap().catch((error: unknown) => {
+  if (error instanceof ConfigError) {
+    console.error(`configuration error: ${error.message}`);
+    process.exit(2);
+  }
+  console.error('failed to start:', error instanceof Error ? error.message : error);
+  process.exit(1);
+});

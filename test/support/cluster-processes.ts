@@ -1,0 +1,58 @@
+import { execFile } from 'node:child_process';
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { CLUSTER_DIR, ROOT } from './paths.js';
+
+export const COMPONENTS = [
+  'etcd',
+  'kube-apiserver',
+  'kube-controller-manager',
+  'kube-scheduler',
+  'kwok',
+] as const;
+const BIN = join(CLUSTER_DIR, 'bin');
+
+/** Runs one of the npm cluster scripts and returns what it printed. */
+export async function clusterScript(name: 'up' | 'down' | 'status') {
+  const { stdout, stderr } = await promisify(execFile)('bash', [join(ROOT, `tools/cluster/${name}.sh`)], {
+    cwd: ROOT,
+    maxBuffer: 16 * 1024 * 1024,
+  });
+  return stdout + stderr;
+}
+
+export function pidFile(component: string): string {
+  return join(CLUSTER_DIR, 'run', `${component}.pid`);
+}
+
+export function readPid(component: string): number {
+  return Number(readFileSync(pidFile(component), 'utf8').trim());
+}
+
+/** Every live process started from the cluster's bin folder, by component name. */
+export function runningComponents(): Map<string, number[]> {
+  const found = new Map<string, number[]>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    let argv0: string | undefined;
+    try {
+      argv0 = readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0')[0];
+    } catch {
+      continue;
+    }
+    if (!argv0?.startsWith(`${BIN}/`)) continue;
+    const name = argv0.slice(BIN.length + 1);
+    found.set(name, [...(found.get(name) ?? []), Number(entry)]);
+  }
+  return found;
+}
+
+export function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}

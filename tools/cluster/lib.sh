@@ -1,0 +1,65 @@
+# Shared paths, ports and process helpers for the local control plane scripts. Sourced, not run.
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+CLUSTER_DIR="${CLUSTER_DIR:-$ROOT/.cluster}"
+BIN="$CLUSTER_DIR/bin"
+PKI="$CLUSTER_DIR/pki"
+LOGS="$CLUSTER_DIR/logs"
+RUN="$CLUSTER_DIR/run"
+ETCD_DATA="$CLUSTER_DIR/etcd"
+KUBECONFIG_ADMIN="$CLUSTER_DIR/kubeconfig"
+
+ETCD_PORT="${CLUSTER_ETCD_PORT:-23790}"
+ETCD_PEER_PORT="${CLUSTER_ETCD_PEER_PORT:-23800}"
+API_PORT="${CLUSTER_API_PORT:-6443}"
+KCM_PORT="${CLUSTER_KCM_PORT:-10257}"
+SCHEDULER_PORT="${CLUSTER_SCHEDULER_PORT:-10259}"
+KWOK_PORT="${CLUSTER_KWOK_PORT:-10247}"
+NODE_COUNT="${CLUSTER_NODES:-3}"
+
+# Start order; stop order is the reverse.
+COMPONENTS=(etcd kube-apiserver kube-controller-manager kube-scheduler kwok)
+BINARIES=(etcd kube-apiserver kube-controller-manager kube-scheduler kubectl kwok)
+
+log() { printf '[cluster] %s\n' "$*" >&2; }
+die() { log "error: $*"; exit 1; }
+
+pid_file() { echo "$RUN/$1.pid"; }
+
+# A pid file is trusted only while its process is alive and is running our own binary for that component:
+# a pid left by a killed run may since have been reused by an unrelated process.
+live_pid() {
+  local name=$1 file pid cmd
+  file=$(pid_file "$name")
+  [ -f "$file" ] || return 1
+  pid=$(tr -dc '0-9' <"$file")
+  if [ -n "$pid" ] && [ -r "/proc/$pid/cmdline" ]; then
+    cmd=$(tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null || true)
+    if [[ "$cmd" == "$BIN/$name "* ]]; then
+      echo "$pid"
+      return 0
+    fi
+  fi
+  log "removing stale pid file for $name (pid ${pid:-none} is not our $name)"
+  rm -f "$file"
+  return 1
+}
+
+# Pids of any process still running one of our binaries with this cluster's files, pid file or not.
+stray_pids() {
+  local pid cmd
+  for pid in $(ls /proc | grep -E '^[0-9]+$' || true); do
+    cmd=$({ tr '\0' ' ' <"/proc/$pid/cmdline"; } 2>/dev/null || true)
+    case "$cmd" in
+      "$BIN/"*"$CLUSTER_DIR"*) echo "$pid" ;;
+    esac
+  done
+}
+
+kubectl_admin() { "$BIN/kubectl" --kubeconfig "$KUBECONFIG_ADMIN" "$@"; }
+
+api_ready() {
+  curl -sf --max-time 2 --cacert "$PKI/ca.crt" --cert "$PKI/admin.crt" --key "$PKI/admin.key" \
+    "https://127.0.0.1:$API_PORT/readyz" >/dev/null 2>&1
+}

@@ -1,0 +1,119 @@
+#!/usr/bin/env bash
+# Starts the local control plane (idempotent): etcd, kube-apiserver, kube-controller-manager, kube-scheduler and
+# kwok on 127.0.0.1, then registers the kwok nodes and waits until the API server is ready and every node is Ready.
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+started_at=$(date +%s)
+
+bash "$ROOT/tools/cluster/build.sh"
+bash "$ROOT/tools/cluster/pki.sh"
+mkdir -p "$LOGS" "$RUN" "$ETCD_DATA"
+chmod 700 "$ETCD_DATA"
+
+args_for() {
+  case $1 in
+    etcd) echo --name=local --data-dir="$ETCD_DATA" --unsafe-no-fsync \
+      --listen-client-urls="http://127.0.0.1:$ETCD_PORT" --advertise-client-urls="http://127.0.0.1:$ETCD_PORT" \
+      --listen-peer-urls="http://127.0.0.1:$ETCD_PEER_PORT" --initial-advertise-peer-urls="http://127.0.0.1:$ETCD_PEER_PORT" \
+      --initial-cluster="local=http://127.0.0.1:$ETCD_PEER_PORT" --listen-metrics-urls="" \
+      --quota-backend-bytes=4294967296 --log-level=warn ;;
+    kube-apiserver) echo --etcd-servers="http://127.0.0.1:$ETCD_PORT" \
+      --bind-address=127.0.0.1 --advertise-address=127.0.0.1 --secure-port="$API_PORT" \
+      --tls-cert-file="$PKI/apiserver.crt" --tls-private-key-file="$PKI/apiserver.key" --client-ca-file="$PKI/ca.crt" \
+      --service-account-issuer=https://kubernetes.default.svc.cluster.local \
+      --service-account-key-file="$PKI/sa.pub" --service-account-signing-key-file="$PKI/sa.key" \
+      --service-cluster-ip-range=10.0.0.0/24 --authorization-mode=Node,RBAC --allow-privileged=true \
+      --cert-dir="$PKI/apiserver-generated" --profiling=false --v=1 ;;
+    kube-controller-manager) echo --kubeconfig="$PKI/kube-controller-manager.kubeconfig" \
+      --authentication-kubeconfig="$PKI/kube-controller-manager.kubeconfig" \
+      --authorization-kubeconfig="$PKI/kube-controller-manager.kubeconfig" \
+      --bind-address=127.0.0.1 --secure-port="$KCM_PORT" --leader-elect=false --use-service-account-credentials=true \
+      --service-account-private-key-file="$PKI/sa.key" --root-ca-file="$PKI/ca.crt" \
+      --cluster-signing-cert-file="$PKI/ca.crt" --cluster-signing-key-file="$PKI/ca.key" \
+      --cert-dir="$PKI/kcm-generated" --profiling=false --v=1 ;;
+    kube-scheduler) echo --kubeconfig="$PKI/kube-scheduler.kubeconfig" \
+      --authentication-kubeconfig="$PKI/kube-scheduler.kubeconfig" \
+      --authorization-kubeconfig="$PKI/kube-scheduler.kubeconfig" \
+      --bind-address=127.0.0.1 --secure-port="$SCHEDULER_PORT" --leader-elect=false --profiling=false --v=1 ;;
+    kwok) echo --kubeconfig="$PKI/kwok.kubeconfig" --config="$CLUSTER_DIR/kwok-stages.yaml" \
+      --manage-all-nodes=false --manage-nodes-with-annotation-selector=kwok.x-k8s.io/node=fake \
+      --node-lease-duration-seconds=40 --cidr=10.244.0.0/16 --node-ip=127.0.0.1 \
+      --server-address="127.0.0.1:$KWOK_PORT" ;;
+  esac
+}
+
+start() {
+  local name=$1 pid
+  if pid=$(live_pid "$name"); then
+    log "$name already running (pid $pid)"
+    return 0
+  fi
+  # shellcheck disable=SC2046
+  setsid "$BIN/$name" $(args_for "$name") >>"$LOGS/$name.log" 2>&1 </dev/null &
+  echo $! >"$(pid_file "$name")"
+  log "started $name (pid $!)"
+}
+
+# wait_for DESCRIPTION SECONDS COMPONENT COMMAND...: fails early, with the log tail, if the component dies.
+wait_for() {
+  local what=$1 seconds=$2 component=$3
+  shift 3
+  local deadline=$(($(date +%s) + seconds))
+  until "$@"; do
+    if ! live_pid "$component" >/dev/null 2>&1; then
+      tail -n 30 "$LOGS/$component.log" >&2 || true
+      die "$component exited while waiting for $what (log: $LOGS/$component.log)"
+    fi
+    [ "$(date +%s)" -lt "$deadline" ] || { tail -n 30 "$LOGS/$component.log" >&2; die "timed out waiting for $what"; }
+    sleep 0.3
+  done
+}
+
+etcd_healthy() { curl -sf --max-time 2 "http://127.0.0.1:$ETCD_PORT/health" | grep -q '"health":"true"'; }
+
+start etcd
+wait_for "etcd" 60 etcd etcd_healthy
+start kube-apiserver
+wait_for "the API server to be ready" 120 kube-apiserver api_ready
+
+"$BIN/kwok" default-stages >"$CLUSTER_DIR/kwok-stages.yaml"
+start kube-controller-manager
+start kube-scheduler
+start kwok
+
+nodes_manifest() {
+  local i
+  for ((i = 0; i < NODE_COUNT; i++)); do
+    cat <<NODE
+---
+apiVersion: v1
+kind: Node
+metadata:
+  name: kwok-node-$i
+  annotations:
+    kwok.x-k8s.io/node: fake
+    node.alpha.kubernetes.io/ttl: "0"
+  labels:
+    type: kwok
+    kubernetes.io/arch: amd64
+    kubernetes.io/os: linux
+    kubernetes.io/hostname: kwok-node-$i
+status:
+  allocatable: {cpu: "32", memory: 256Gi, pods: "250"}
+  capacity: {cpu: "32", memory: 256Gi, pods: "250"}
+NODE
+  done
+}
+existing=$(kubectl_admin get nodes -l type=kwok -o name 2>/dev/null | wc -l)
+if [ "$existing" -lt "$NODE_COUNT" ]; then
+  nodes_manifest | kubectl_admin apply -f - >/dev/null
+fi
+
+nodes_ready() {
+  [ "$(kubectl_admin get nodes -l type=kwok -o jsonpath='{range .items[*]}{.status.conditions[?(@.type=="Ready")].status}{"\n"}{end}' 2>/dev/null | grep -c True)" -ge "$NODE_COUNT" ]
+}
+wait_for "$NODE_COUNT kwok nodes to be Ready" 90 kwok nodes_ready
+# Pods can only be admitted once the service-account controller has created the namespace's default account.
+default_sa() { kubectl_admin get serviceaccount default -n default -o name >/dev/null 2>&1; }
+wait_for "the default service account" 60 kube-controller-manager default_sa
+
+log "ready in $(($(date +%s) - started_at))s: API https://127.0.0.1:$API_PORT, kubeconfig $KUBECONFIG_ADMIN"

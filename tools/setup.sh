@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# Sets up everything, idempotently: system packages, npm dependencies, Prisma clients and migrations, builds,
+# and (unless KUBECONFIG points at your own cluster) the local Kubernetes control plane.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+export NX_NO_CLOUD=true NX_DAEMON="${NX_DAEMON:-false}" NEXT_TELEMETRY_DISABLED=1
+log() { printf '[setup] %s\n' "$*" >&2; }
+
+# openssl and curl run the local cluster; postgresql and chromium are for the test suite (PostgreSQL audit
+# tests, browser tests). All come from Debian's packages.
+missing=()
+command -v openssl >/dev/null || missing+=(openssl)
+command -v curl >/dev/null || missing+=(curl)
+command -v pg_lsclusters >/dev/null || missing+=(postgresql)
+command -v chromium >/dev/null || missing+=(chromium)
+command -v make >/dev/null && command -v g++ >/dev/null || missing+=(build-essential)
+if [ ${#missing[@]} -gt 0 ]; then
+  if [ "$(id -u)" = 0 ]; then
+    log "installing ${missing[*]}"
+    apt-get update -qq >/dev/null
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  else
+    log "missing system packages: ${missing[*]} (sudo apt-get install ${missing[*]})"
+    exit 1
+  fi
+fi
+command -v go >/dev/null || { log "Go is required to build the local control plane"; exit 1; }
+command -v node >/dev/null || { log "Node.js 20.19+ is required"; exit 1; }
+
+# better-sqlite3 compiles against the local Node headers when no prebuilt binary can be fetched.
+if [ -z "${npm_config_nodedir:-}" ] && [ -f /usr/include/node/node_version.h ]; then export npm_config_nodedir=/usr; fi
+if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+  log "installing npm dependencies"
+  npm ci --no-fund --no-audit
+fi
+
+bash tools/db/generate.sh
+bash tools/db/migrate.sh
+log "building the API and the web UI"
+npx --no-install nx run-many -t build --outputStyle=static >/dev/null
+
+if [ -z "${KUBECONFIG:-}" ]; then
+  bash tools/cluster/up.sh
+else
+  log "KUBECONFIG is set ($KUBECONFIG): using that cluster, not starting the local one"
+fi
+log "done"
