@@ -31,7 +31,9 @@ command -v node >/dev/null || { log "Node.js 20.19+ is required"; exit 1; }
 if [ -z "${npm_config_nodedir:-}" ] && [ -f /usr/include/node/node_version.h ]; then export npm_config_nodedir=/usr; fi
 if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
   log "installing npm dependencies"
-  npm ci --no-fund --no-audit
+  # Not `npm ci`: the registry reachable here lacks some other platforms' optional binaries (@swc/core-darwin-*,
+  # @nx/nx-win32-*), so the lockfile cannot list them and `npm ci` would call it out of sync.
+  npm install --no-fund --no-audit
 fi
 
 bash tools/db/generate.sh
