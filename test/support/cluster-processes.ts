@@ -48,10 +48,11 @@ export function runningComponents(): Map<string, number[]> {
   return found;
 }
 
+/** True while the process runs; a zombie (exited, not yet reaped) counts as gone. */
 export function isAlive(pid: number): boolean {
   try {
-    process.kill(pid, 0);
-    return true;
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
   } catch {
     return false;
   }

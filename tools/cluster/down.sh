@@ -10,10 +10,10 @@ stop() {
   for entry in "$@"; do
     local name=${entry%%=*} pid=${entry#*=}
     for ((i = 0; i < 100; i++)); do
-      kill -0 "$pid" 2>/dev/null || break
+      alive "$pid" || break
       sleep 0.1
     done
-    if kill -0 "$pid" 2>/dev/null; then
+    if alive "$pid"; then
       kill -KILL "$pid" 2>/dev/null || true
       log "killed $name (pid $pid) after 10s"
     else

@@ -36,7 +36,8 @@ live_pid() {
   pid=$(tr -dc '0-9' <"$file")
   if [ -n "$pid" ] && [ -r "/proc/$pid/cmdline" ]; then
     cmd=$(tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null || true)
-    if [[ "$cmd" == "$BIN/$name "* ]]; then
+    # Just after start the process may still be `setsid` about to exec our binary.
+    if [[ "$cmd" == "$BIN/$name "* || "$cmd" == "setsid $BIN/$name "* ]]; then
       echo "$pid"
       return 0
     fi
@@ -55,6 +56,14 @@ stray_pids() {
       "$BIN/"*"$CLUSTER_DIR"*) echo "$pid" ;;
     esac
   done
+}
+
+# True while the process runs. A zombie (exited, not yet reaped by its new parent) counts as gone: our
+# components are detached from the script that started them, so their exit is reaped by init, sometimes late.
+alive() {
+  local state
+  state=$(awk '{print $3}' "/proc/$1/stat" 2>/dev/null) || return 1
+  [ -n "$state" ] && [ "$state" != Z ]
 }
 
 kubectl_admin() { "$BIN/kubectl" --kubeconfig "$KUBECONFIG_ADMIN" "$@"; }

@@ -22,7 +22,7 @@ args_for() {
       --service-account-issuer=https://kubernetes.default.svc.cluster.local \
       --service-account-key-file="$PKI/sa.pub" --service-account-signing-key-file="$PKI/sa.key" \
       --service-cluster-ip-range=10.0.0.0/24 --authorization-mode=Node,RBAC --allow-privileged=true \
-      --cert-dir="$PKI/apiserver-generated" --profiling=false --v=1 ;;
+      --cert-dir="$PKI/apiserver-generated" --endpoint-reconciler-type=none --shutdown-watch-termination-grace-period=2s --profiling=false --v=1 ;;
     kube-controller-manager) echo --kubeconfig="$PKI/kube-controller-manager.kubeconfig" \
       --authentication-kubeconfig="$PKI/kube-controller-manager.kubeconfig" \
       --authorization-kubeconfig="$PKI/kube-controller-manager.kubeconfig" \

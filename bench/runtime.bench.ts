@@ -1,0 +1,115 @@
+// npm run bench:runtime — reports, never asserts. Needs the local cluster (npm run cluster:up).
+//   1. workqueue throughput next to a bare de-duplicating FIFO;
+//   2. informer initial sync time and process RSS for N pods, ours with and without the managedFields transform,
+//      next to @kubernetes/client-node's makeInformer on the same pods, each in its own process.
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
+import type { V1Pod } from '@kubernetes/client-node';
+import { KubeApiError } from '../libs/kube-runtime/src/index.js';
+import { KUBECONFIG_PATH, ROOT } from '../test/support/paths.js';
+import { runtimeClient } from '../test/support/runtime.js';
+import { runWorkqueueBench } from './workqueue.bench.js';
+
+const PODS = Number(process.env.BENCH_PODS ?? 10_000);
+const NAMESPACE = 'bench-informer';
+const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
+
+async function ensurePods(): Promise<void> {
+  const client = runtimeClient({ qps: 2000, burst: 2000 });
+  await client
+    .request({ method: 'POST', path: '/api/v1/namespaces', body: { metadata: { name: NAMESPACE } } })
+    .catch((error) => {
+      if (!(error instanceof KubeApiError && error.code === 409)) throw error;
+    });
+  const existing = await client.request<{ items: V1Pod[] }>({
+    path: `/api/v1/namespaces/${NAMESPACE}/pods`,
+    query: { limit: 1 },
+  });
+  const count =
+    existing.items.length === 0
+      ? 0
+      : (await client.request<{ items: V1Pod[] }>({ path: `/api/v1/namespaces/${NAMESPACE}/pods` })).items
+          .length;
+  const missing = PODS - count;
+  if (missing > 0) {
+    console.log(`creating ${fmt(missing)} pods in ${NAMESPACE} (unschedulable by design, so they stay put)…`);
+    const started = performance.now();
+    let next = 0;
+    const worker = async () => {
+      while (next < PODS) {
+        const i = next++;
+        await client.request({
+          method: 'POST',
+          path: `/api/v1/namespaces/${NAMESPACE}/pods`,
+          body: {
+            metadata: { name: `bench-${i}`, labels: { app: 'bench', index: String(i) } },
+            spec: {
+              nodeName: 'bench-nowhere',
+              containers: [{ name: 'nginx', image: 'nginx:latest', ports: [{ containerPort: 80 }] }],
+            },
+          },
+        });
+      }
+    };
+    await Promise.all(Array.from({ length: 64 }, worker));
+    console.log(`  created in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  }
+  client.close();
+}
+
+function informerRun(variant: string) {
+  const output = execFileSync(
+    process.execPath,
+    ['--expose-gc', join(ROOT, 'bench/informer-child.mjs'), variant, NAMESPACE, KUBECONFIG_PATH],
+    {
+      cwd: ROOT,
+      encoding: 'utf8',
+    },
+  );
+  return JSON.parse(output.trim().split('\n').pop()!) as {
+    objects: number;
+    syncMs: number;
+    rssMb: number;
+    rssGrowthMb: number;
+    heapMb: number;
+  };
+}
+
+console.log('\n== workqueue: add + get + done per second ==');
+console.log('case'.padEnd(44), 'ours'.padStart(14), 'bare FIFO (reference)'.padStart(24));
+for (const row of await runWorkqueueBench())
+  console.log(row.name.padEnd(44), fmt(row.ours).padStart(14), fmt(row.reference).padStart(24));
+
+// The child processes load the built library (plain JavaScript), like the app does.
+execFileSync('npx', ['--no-install', 'tsc', '-p', 'libs/kube-runtime/tsconfig.build.json'], {
+  cwd: ROOT,
+  stdio: 'inherit',
+});
+await ensurePods();
+console.log(`\n== informer initial sync of ${fmt(PODS)} pods (median of 3 runs each) ==`);
+console.log(
+  'variant'.padEnd(44),
+  'objects'.padStart(8),
+  'sync ms'.padStart(9),
+  'RSS MB'.padStart(8),
+  'RSS growth'.padStart(11),
+  'heap MB'.padStart(8),
+);
+for (const [variant, label] of [
+  ['runtime-strip', 'kube-runtime, managedFields stripped'],
+  ['runtime', 'kube-runtime, objects as served'],
+  ['client-node', '@kubernetes/client-node makeInformer (ref.)'],
+] as const) {
+  const runs = [informerRun(variant), informerRun(variant), informerRun(variant)].sort(
+    (a, b) => a.syncMs - b.syncMs,
+  );
+  const median = runs[1]!;
+  console.log(
+    label.padEnd(44),
+    String(median.objects).padStart(8),
+    fmt(median.syncMs).padStart(9),
+    median.rssMb.toFixed(1).padStart(8),
+    median.rssGrowthMb.toFixed(1).padStart(11),
+    median.heapMb.toFixed(1).padStart(8),
+  );
+}

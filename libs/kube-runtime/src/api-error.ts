@@ -1,0 +1,55 @@
+/** The `Status` object the Kubernetes API server answers errors with. */
+export interface KubeStatus {
+  kind?: 'Status';
+  apiVersion?: string;
+  status?: 'Success' | 'Failure';
+  message?: string;
+  reason?: string;
+  code?: number;
+  details?: {
+    name?: string;
+    group?: string;
+    kind?: string;
+    causes?: { reason?: string; message?: string; field?: string }[];
+    retryAfterSeconds?: number;
+  };
+}
+
+/** A request the API server refused, with its HTTP status and `Status` body. */
+export class KubeApiError extends Error {
+  override name = 'KubeApiError';
+
+  constructor(
+    readonly code: number,
+    readonly status: KubeStatus,
+  ) {
+    super(
+      status.message || `Kubernetes API answered HTTP ${code}${status.reason ? ` (${status.reason})` : ''}`,
+    );
+  }
+
+  get reason(): string | undefined {
+    return this.status.reason;
+  }
+
+  /** 410 Gone: the resourceVersion asked for is older than the server keeps (compacted). */
+  get isExpired(): boolean {
+    return this.code === 410 || this.status.reason === 'Expired' || this.status.reason === 'Gone';
+  }
+
+  static fromBody(code: number, body: string): KubeApiError {
+    try {
+      const parsed = JSON.parse(body) as KubeStatus;
+      if (parsed && typeof parsed === 'object' && parsed.kind === 'Status')
+        return new KubeApiError(code, parsed);
+    } catch {
+      /* not JSON: keep the text */
+    }
+    return new KubeApiError(code, {
+      kind: 'Status',
+      status: 'Failure',
+      code,
+      message: body.trim().slice(0, 500) || undefined,
+    });
+  }
+}

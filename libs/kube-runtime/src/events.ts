@@ -1,0 +1,156 @@
+import { KubeApiError } from './api-error.js';
+import type { KubeClient } from './client.js';
+import { realClock, type Clock } from './clock.js';
+import { silentLogger, type RuntimeLogger } from './logger.js';
+import type { KubeObject } from './object.js';
+import { collectionPath, objectPath } from './resource.js';
+import { TokenBucket } from './token-bucket.js';
+
+export type EventType = 'Normal' | 'Warning';
+
+export interface EventRecorderOptions {
+  client: KubeClient;
+  /** Who reports: the `source.component` and `reportingComponent` of every event. */
+  component: string;
+  /** This instance, e.g. hostname + pid (`reportingInstance`). */
+  instance: string;
+  /** Per-object spam filter: events allowed at once, then one per `refillSeconds` (client-go: 25 and 300 s). */
+  burst?: number;
+  refillSeconds?: number;
+  /** How many distinct events are remembered for aggregation. */
+  cacheSize?: number;
+  logger?: RuntimeLogger;
+  clock?: Clock;
+}
+
+interface Recorded {
+  name: string;
+  namespace: string;
+  count: number;
+}
+
+const EVENTS = { group: '', version: 'v1', plural: 'events' };
+
+/**
+ * Emits core/v1 Events about objects. A repeat of an event already emitted (same object, type, reason and
+ * message) increments its `count` instead of creating another object, and a per-object token bucket drops
+ * events beyond a burst, so a hot reconcile loop cannot flood the API server. Emitting never throws and never
+ * makes the caller wait; failures are logged. Writes for one event are made one after another.
+ */
+export class EventRecorder {
+  private readonly recorded = new Map<string, Recorded>();
+  private readonly limiters = new Map<string, TokenBucket>();
+  private readonly chains = new Map<string, Promise<void>>();
+  private readonly clock: Clock;
+  private readonly logger: RuntimeLogger;
+  private dropped = 0;
+
+  constructor(private readonly options: EventRecorderOptions) {
+    this.clock = options.clock ?? realClock;
+    this.logger = options.logger ?? silentLogger;
+  }
+
+  /** Events dropped by the spam filter so far. */
+  get droppedCount(): number {
+    return this.dropped;
+  }
+
+  event(object: KubeObject, type: EventType, reason: string, message: string): void {
+    const meta = object.metadata;
+    if (!meta?.name || !meta.uid) return;
+    if (this.limiter(meta.uid).reserve() > 0) {
+      this.dropped += 1;
+      return;
+    }
+    const key = [meta.uid, type, reason, message].join('\u0000');
+    const previous = this.chains.get(key) ?? Promise.resolve();
+    const next = previous.then(() => this.write(key, object, type, reason, message));
+    this.chains.set(key, next);
+    void next.finally(() => {
+      if (this.chains.get(key) === next) this.chains.delete(key);
+    });
+  }
+
+  /** Resolves once every event emitted so far has been written (or failed). */
+  async flush(): Promise<void> {
+    await Promise.allSettled([...this.chains.values()]);
+  }
+
+  private limiter(uid: string): TokenBucket {
+    let bucket = this.limiters.get(uid);
+    if (!bucket) {
+      const refill = this.options.refillSeconds ?? 300;
+      bucket = new TokenBucket(1 / refill, this.options.burst ?? 25, this.clock);
+      this.limiters.set(uid, bucket);
+      if (this.limiters.size > (this.options.cacheSize ?? 4096))
+        this.limiters.delete(this.limiters.keys().next().value!);
+    }
+    return bucket;
+  }
+
+  private async write(
+    key: string,
+    object: KubeObject,
+    type: EventType,
+    reason: string,
+    message: string,
+  ): Promise<void> {
+    const meta = object.metadata!;
+    const namespace = meta.namespace || 'default';
+    const now = new Date().toISOString();
+    const seen = this.recorded.get(key);
+    try {
+      if (seen) {
+        try {
+          await this.options.client.request({
+            method: 'PATCH',
+            path: objectPath({ ...EVENTS, namespace: seen.namespace }, seen.name),
+            contentType: 'application/merge-patch+json',
+            body: { count: seen.count + 1, lastTimestamp: now },
+          });
+          seen.count += 1;
+          return;
+        } catch (error) {
+          if (!(error instanceof KubeApiError && error.code === 404)) throw error;
+          this.recorded.delete(key); // the event expired on the server: start a new one
+        }
+      }
+      const name = `${meta.name}.${(Date.now() * 1000 + Math.floor(Math.random() * 1000)).toString(16)}`;
+      await this.options.client.request({
+        method: 'POST',
+        path: collectionPath({ ...EVENTS, namespace }),
+        body: {
+          apiVersion: 'v1',
+          kind: 'Event',
+          metadata: { name, namespace },
+          involvedObject: {
+            apiVersion: object.apiVersion,
+            kind: object.kind,
+            name: meta.name,
+            namespace: meta.namespace,
+            uid: meta.uid,
+            resourceVersion: meta.resourceVersion,
+          },
+          type,
+          reason,
+          message,
+          count: 1,
+          firstTimestamp: now,
+          lastTimestamp: now,
+          source: { component: this.options.component },
+          reportingComponent: this.options.component,
+          reportingInstance: this.options.instance,
+        },
+      });
+      this.recorded.set(key, { name, namespace, count: 1 });
+      if (this.recorded.size > (this.options.cacheSize ?? 4096))
+        this.recorded.delete(this.recorded.keys().next().value!);
+    } catch (error) {
+      this.logger.warn('could not record event', {
+        reason,
+        object: `${namespace}/${meta.name}`,
+        error: (error as Error).message,
+      });
+    }
+  }
+}

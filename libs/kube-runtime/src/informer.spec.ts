@@ -1,0 +1,142 @@
+import { describe, expect, it } from 'vitest';
+import { DeletedFinalStateUnknown, SharedInformer, type EventHandlers } from './informer.js';
+import type { KubeClient } from './client.js';
+import type { KubeObject } from './object.js';
+import type { ReflectorSink } from './reflector.js';
+import { FakeClock } from './testing/fake-clock.js';
+
+// The informer's dispatch and cache semantics, driven through the sink its reflector writes to.
+
+type Pod = KubeObject & {
+  metadata: { name: string; namespace: string; resourceVersion: string; labels?: Record<string, string> };
+};
+const pod = (name: string, rv: string, labels?: Record<string, string>): Pod => ({
+  kind: 'Pod',
+  metadata: { name, namespace: 'd', resourceVersion: rv, ...(labels ? { labels } : {}) },
+});
+
+function informerWithSink(clock = new FakeClock(), resyncPeriodMs?: number) {
+  const informer = new SharedInformer<Pod>({
+    client: {} as KubeClient,
+    resource: { group: '', version: 'v1', plural: 'pods' },
+    kind: 'Pod',
+    resyncPeriodMs,
+    clock,
+  });
+  // The sink is what the reflector would call; reach it without a server.
+  const sink = (informer as unknown as { sink(): ReflectorSink<Pod> }).sink();
+  return { informer, sink, clock };
+}
+
+function recorder() {
+  const calls: string[] = [];
+  const handlers: EventHandlers<Pod> = {
+    add: (o, initial) =>
+      calls.push(`add ${o.metadata.name}@${o.metadata.resourceVersion}${initial ? ' (list)' : ''}`),
+    update: (p, c) =>
+      calls.push(`update ${c.metadata.name} ${p.metadata.resourceVersion}->${c.metadata.resourceVersion}`),
+    delete: (o) =>
+      calls.push(
+        o instanceof DeletedFinalStateUnknown ? `delete tombstone ${o.key}` : `delete ${o.metadata.name}`,
+      ),
+  };
+  return { calls, handlers };
+}
+
+describe('SharedInformer', () => {
+  it('syncs on the first list and dispatches adds, updates and deletes to every handler', async () => {
+    const { informer, sink } = informerWithSink();
+    const one = recorder();
+    const two = recorder();
+    informer.addEventHandler(one.handlers);
+    informer.addEventHandler(two.handlers);
+    expect(informer.hasSynced()).toBe(false);
+    const synced = informer.waitForCacheSync();
+
+    sink.replace([pod('a', '1')], '1');
+    expect(await synced).toBe(true);
+    sink.apply('ADDED', pod('b', '2'));
+    sink.apply('MODIFIED', pod('a', '3'));
+    sink.apply('DELETED', pod('b', '4'));
+
+    expect(one.calls).toEqual(['add a@1 (list)', 'add b@2', 'update a 1->3', 'delete b']);
+    expect(two.calls).toEqual(one.calls);
+    expect(informer.cache.keys()).toEqual(['d/a']);
+  });
+
+  it('delivers objects that vanished during a relist as tombstones with their last state', () => {
+    const { informer, sink } = informerWithSink();
+    const { calls, handlers } = recorder();
+    informer.addEventHandler(handlers);
+    sink.replace([pod('a', '1'), pod('b', '1')], '1');
+    sink.replace([pod('a', '2')], '5');
+    expect(calls).toEqual(['add a@1 (list)', 'add b@1 (list)', 'update a 1->2', 'delete tombstone d/b']);
+  });
+
+  it('replays the cache as adds to a handler that joins late', () => {
+    const { informer, sink } = informerWithSink();
+    sink.replace([pod('a', '1'), pod('b', '1')], '1');
+    const { calls, handlers } = recorder();
+    informer.addEventHandler(handlers);
+    expect(calls.sort()).toEqual(['add a@1 (list)', 'add b@1 (list)']);
+  });
+
+  it('keeps going when a handler throws, and other handlers still see the event', () => {
+    const { informer, sink } = informerWithSink();
+    informer.addEventHandler({
+      add: () => {
+        throw new Error('handler bug');
+      },
+    });
+    const { calls, handlers } = recorder();
+    informer.addEventHandler(handlers);
+    sink.replace([pod('a', '1')], '1');
+    sink.apply('ADDED', pod('b', '2'));
+    expect(calls).toEqual(['add a@1 (list)', 'add b@2']);
+  });
+
+  it('hands handlers frozen objects they cannot change', () => {
+    const { informer, sink } = informerWithSink();
+    let seen: Pod | undefined;
+    informer.addEventHandler({ add: (o) => (seen = o) });
+    sink.apply('ADDED', pod('a', '1', { app: 'web' }));
+    expect(() => (seen!.metadata.labels!.app = 'evil')).toThrow(TypeError);
+    expect(informer.cache.get('d/a')?.metadata?.labels?.app).toBe('web');
+  });
+
+  it('unregisters a handler', () => {
+    const { informer, sink } = informerWithSink();
+    const { calls, handlers } = recorder();
+    const remove = informer.addEventHandler(handlers);
+    remove();
+    sink.apply('ADDED', pod('a', '1'));
+    expect(calls).toEqual([]);
+  });
+
+  it('replays the cache as updates every resync period while running', async () => {
+    const clock = new FakeClock();
+    const { informer, sink } = informerWithSink(clock, 1000);
+    const { calls, handlers } = recorder();
+    informer.addEventHandler(handlers);
+    (informer as unknown as { reflector: unknown }).reflector = undefined;
+    sink.replace([pod('a', '1')], '1');
+    // Start the resync timer without a server: run() would also start the reflector, so start the timer alone.
+    const abort = new AbortController();
+    const timer = (informer as unknown as { startResync(s: AbortSignal): { cancel(): void } }).startResync(
+      abort.signal,
+    );
+    clock.advance(1000);
+    clock.advance(1000);
+    expect(calls).toEqual(['add a@1 (list)', 'update a 1->1', 'update a 1->1']);
+    timer.cancel();
+    expect(clock.pendingTimers()).toBe(0);
+  });
+
+  it('waitForCacheSync resolves false when its signal aborts first', async () => {
+    const { informer } = informerWithSink();
+    const abort = new AbortController();
+    const waiting = informer.waitForCacheSync(abort.signal);
+    abort.abort();
+    expect(await waiting).toBe(false);
+  });
+});

@@ -1,0 +1,187 @@
+import type { KubeClient } from './client.js';
+import { realClock, type Clock, type Timer } from './clock.js';
+import { silentLogger, type RuntimeLogger } from './logger.js';
+import { objectKey, type KubeObject } from './object.js';
+import { Reflector, type ReflectorObserver, type ReflectorOptions, type ReflectorSink } from './reflector.js';
+import type { ResourceRef } from './resource.js';
+import { Store, type IndexFunc } from './store.js';
+
+/**
+ * What a delete handler receives when the object vanished while the watch was away (seen only by a relist):
+ * the last state the cache held. Like client-go's DeletedFinalStateUnknown.
+ */
+export class DeletedFinalStateUnknown<T> {
+  constructor(
+    readonly key: string,
+    readonly object: T,
+  ) {}
+}
+
+export interface EventHandlers<T> {
+  /** `initialList` is true for objects delivered by a (re)list rather than a watch event. */
+  add?(object: T, initialList: boolean): void;
+  /** Also called on resync with the same object twice. */
+  update?(previous: T, current: T): void;
+  delete?(object: T | DeletedFinalStateUnknown<T>): void;
+}
+
+export interface InformerOptions<T extends KubeObject> extends Pick<
+  ReflectorOptions<T>,
+  'pageSize' | 'minWatchTimeoutSeconds' | 'idleTimeoutMs' | 'streamingList' | 'backoff'
+> {
+  client: KubeClient;
+  resource: ResourceRef;
+  kind: string;
+  labelSelector?: string;
+  fieldSelector?: string;
+  indexers?: Record<string, IndexFunc<T>>;
+  transform?: (object: T) => T;
+  /** Replays the whole cache to handlers as updates this often; 0 or unset for never. */
+  resyncPeriodMs?: number;
+  observer?: ReflectorObserver;
+  logger?: RuntimeLogger;
+  clock?: Clock;
+}
+
+/** Read access to an informer's cache. Objects are frozen: clone before changing. */
+export type InformerCache<T extends KubeObject> = Pick<
+  Store<T>,
+  'get' | 'has' | 'list' | 'keys' | 'byIndex' | 'indexKeys' | 'size'
+>;
+
+/**
+ * One list/watch of one collection, shared by any number of handlers, with an indexed cache.
+ * Handlers run in event order; one that throws is logged and does not affect the others or the informer.
+ */
+export class SharedInformer<T extends KubeObject> {
+  private readonly store: Store<T>;
+  private readonly handlers = new Set<EventHandlers<T>>();
+  private readonly logger: RuntimeLogger;
+  private readonly clock: Clock;
+  private synced = false;
+  private syncWaiters: (() => void)[] = [];
+  private running: Promise<void> | undefined;
+  private reflector: Reflector<T> | undefined;
+
+  constructor(private readonly options: InformerOptions<T>) {
+    this.store = new Store<T>({ indexers: options.indexers, transform: options.transform });
+    this.logger = options.logger ?? silentLogger;
+    this.clock = options.clock ?? realClock;
+  }
+
+  get cache(): InformerCache<T> {
+    return this.store;
+  }
+
+  /** The resourceVersion the cache reflects. */
+  get lastSyncResourceVersion(): string {
+    return this.reflector?.lastSyncResourceVersion ?? '';
+  }
+
+  /**
+   * Registers handlers and returns a function that removes them. Handlers added after the cache filled first
+   * receive an `add` for every object already cached.
+   */
+  addEventHandler(handlers: EventHandlers<T>): () => void {
+    this.handlers.add(handlers);
+    if (this.synced)
+      for (const object of this.store.list()) this.call('add', () => handlers.add?.(object, true));
+    return () => this.handlers.delete(handlers);
+  }
+
+  hasSynced(): boolean {
+    return this.synced;
+  }
+
+  /** Resolves true once the first full list is in the cache, or false if the signal aborts first. */
+  waitForCacheSync(signal?: AbortSignal): Promise<boolean> {
+    if (this.synced) return Promise.resolve(true);
+    if (signal?.aborted) return Promise.resolve(false);
+    return new Promise((resolve) => {
+      const onAbort = () => resolve(false);
+      signal?.addEventListener('abort', onAbort, { once: true });
+      this.syncWaiters.push(() => {
+        signal?.removeEventListener('abort', onAbort);
+        resolve(true);
+      });
+    });
+  }
+
+  /** Starts listing and watching until `signal` aborts; the promise settles once everything has stopped. */
+  run(signal: AbortSignal): Promise<void> {
+    if (this.running) return this.running;
+    this.reflector = new Reflector<T>({
+      ...this.options,
+      sink: this.sink(),
+      logger: this.logger,
+      clock: this.clock,
+    });
+    const resync = this.startResync(signal);
+    this.running = this.reflector.run(signal).finally(() => resync?.cancel());
+    return this.running;
+  }
+
+  private sink(): ReflectorSink<T> {
+    return {
+      replace: (objects, _resourceVersion) => {
+        const changes = this.store.replace(objects.map((object) => this.store.accept(object)));
+        for (const change of changes) {
+          if (change.type === 'added') this.dispatch('add', (h) => h.add?.(change.object, true));
+          else if (change.type === 'updated')
+            this.dispatch('update', (h) => h.update?.(change.previous!, change.object));
+          else {
+            const tombstone = new DeletedFinalStateUnknown(change.key, change.object);
+            this.dispatch('delete', (h) => h.delete?.(tombstone));
+          }
+        }
+        if (!this.synced) {
+          this.synced = true;
+          const waiters = this.syncWaiters;
+          this.syncWaiters = [];
+          for (const resolve of waiters) resolve();
+        }
+      },
+      apply: (type, incoming) => {
+        const object = this.store.accept(incoming);
+        if (type === 'DELETED') {
+          this.store.remove(objectKey(object));
+          this.dispatch('delete', (h) => h.delete?.(object));
+          return;
+        }
+        const change = this.store.upsert(object);
+        if (change.previous) this.dispatch('update', (h) => h.update?.(change.previous!, change.object));
+        else this.dispatch('add', (h) => h.add?.(change.object, false));
+      },
+    };
+  }
+
+  private startResync(signal: AbortSignal): Timer | undefined {
+    const period = this.options.resyncPeriodMs ?? 0;
+    if (!(period > 0)) return undefined;
+    let timer: Timer | undefined;
+    const tick = () => {
+      if (signal.aborted) return;
+      if (this.synced)
+        for (const object of this.store.list()) this.dispatch('update', (h) => h.update?.(object, object));
+      timer = this.clock.setTimer(tick, period);
+    };
+    timer = this.clock.setTimer(tick, period);
+    return { cancel: () => timer?.cancel() };
+  }
+
+  private dispatch(what: string, call: (handlers: EventHandlers<T>) => void): void {
+    for (const handlers of this.handlers) this.call(what, () => call(handlers));
+  }
+
+  private call(what: string, run: () => void): void {
+    try {
+      run();
+    } catch (error) {
+      this.logger.error('informer event handler threw', {
+        handler: what,
+        resource: this.options.resource.plural,
+        error: error instanceof Error ? error.message : String(error),
+      });
+    }
+  }
+}

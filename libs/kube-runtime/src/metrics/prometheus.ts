@@ -1,0 +1,154 @@
+import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
+import type { ReflectorObserver } from '../reflector.js';
+import type { WorkQueueMetrics } from '../workqueue/metrics.js';
+import type { WorkQueue } from '../workqueue/queue.js';
+
+/** What the time-based gauges read from a queue when scraped. */
+type QueueClock = Pick<WorkQueue<unknown>, 'unfinishedWorkSeconds' | 'longestRunningProcessorSeconds'>;
+
+const DURATION_BUCKETS = [1e-6, 1e-5, 1e-4, 1e-3, 0.01, 0.1, 1, 10, 100, 1000];
+
+interface QueueCollectors {
+  depth: Gauge;
+  adds: Counter;
+  latency: Histogram;
+  workDuration: Histogram;
+  retries: Counter;
+  unfinished: Gauge;
+  longest: Gauge;
+  queues: Map<string, QueueClock>;
+}
+
+const queueCollectors = new WeakMap<Registry, QueueCollectors>();
+
+/** The workqueue_* collectors of a registry (client-go's names), made once and shared by every queue. */
+function collectorsFor(registry: Registry): QueueCollectors {
+  let collectors = queueCollectors.get(registry);
+  if (collectors) return collectors;
+  const queues = new Map<string, QueueClock>();
+  const labelNames = ['name'] as const;
+  const registers = [registry];
+  collectors = {
+    queues,
+    depth: new Gauge({
+      name: 'workqueue_depth',
+      help: 'Items waiting in the workqueue.',
+      labelNames,
+      registers,
+    }),
+    adds: new Counter({
+      name: 'workqueue_adds_total',
+      help: 'Items added to the workqueue.',
+      labelNames,
+      registers,
+    }),
+    latency: new Histogram({
+      name: 'workqueue_queue_duration_seconds',
+      help: 'Seconds an item waits in the workqueue before a worker takes it.',
+      labelNames,
+      buckets: DURATION_BUCKETS,
+      registers,
+    }),
+    workDuration: new Histogram({
+      name: 'workqueue_work_duration_seconds',
+      help: 'Seconds a worker spends on an item.',
+      labelNames,
+      buckets: DURATION_BUCKETS,
+      registers,
+    }),
+    retries: new Counter({
+      name: 'workqueue_retries_total',
+      help: 'Items re-added by the rate limiter.',
+      labelNames,
+      registers,
+    }),
+    unfinished: new Gauge({
+      name: 'workqueue_unfinished_work_seconds',
+      help: 'Seconds of work in progress not yet observed by work_duration; large values mean stuck workers.',
+      labelNames,
+      registers,
+      collect() {
+        for (const [name, queue] of queues) this.set({ name }, queue.unfinishedWorkSeconds());
+      },
+    }),
+    longest: new Gauge({
+      name: 'workqueue_longest_running_processor_seconds',
+      help: 'Seconds the longest running worker has been on its current item.',
+      labelNames,
+      registers,
+      collect() {
+        for (const [name, queue] of queues) this.set({ name }, queue.longestRunningProcessorSeconds());
+      },
+    }),
+  };
+  queueCollectors.set(registry, collectors);
+  return collectors;
+}
+
+/**
+ * Prometheus metrics for one named workqueue. Pass it as the queue's `metrics`, then `watch(queue)` so the
+ * time-based gauges can read the queue when scraped.
+ */
+export class PrometheusWorkQueueMetrics implements WorkQueueMetrics {
+  private readonly collectors: QueueCollectors;
+
+  constructor(
+    registry: Registry,
+    private readonly name: string,
+  ) {
+    this.collectors = collectorsFor(registry);
+  }
+
+  watch(queue: QueueClock): void {
+    this.collectors.queues.set(this.name, queue);
+  }
+
+  added(): void {
+    this.collectors.adds.inc({ name: this.name });
+  }
+
+  depth(items: number): void {
+    this.collectors.depth.set({ name: this.name }, items);
+  }
+
+  queueLatency(seconds: number): void {
+    this.collectors.latency.observe({ name: this.name }, seconds);
+  }
+
+  workDuration(seconds: number): void {
+    this.collectors.workDuration.observe({ name: this.name }, seconds);
+  }
+
+  retried(): void {
+    this.collectors.retries.inc({ name: this.name });
+  }
+}
+
+const reflectorCollectors = new WeakMap<Registry, { lists: Counter; restarts: Counter }>();
+
+/** Counts a reflector's lists (how: list or streaming) and watch restarts (why) under its resource name. */
+export function prometheusReflectorObserver(registry: Registry, resource: string): ReflectorObserver {
+  let collectors = reflectorCollectors.get(registry);
+  if (!collectors) {
+    collectors = {
+      lists: new Counter({
+        name: 'reflector_lists_total',
+        help: 'Full lists (initial and relists) made by informers.',
+        labelNames: ['resource', 'how'],
+        registers: [registry],
+      }),
+      restarts: new Counter({
+        name: 'reflector_watch_restarts_total',
+        help: 'Watches that ended and were opened again, by reason.',
+        labelNames: ['resource', 'reason'],
+        registers: [registry],
+      }),
+    };
+    reflectorCollectors.set(registry, collectors);
+  }
+  const { lists, restarts } = collectors;
+  return {
+    listed: (how) => lists.inc({ resource, how }),
+    watchRestarted: (reason) => restarts.inc({ resource, reason }),
+  };
+}

@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest';
+import { KubeApiError } from '../../libs/kube-runtime/src/index.js';
+import { FakeClock } from '../../libs/kube-runtime/src/testing/fake-clock.js';
+import { runtimeClient } from '../support/runtime.js';
+import { waitFor } from '../support/wait.js';
+
+describe('KubeClient against the local cluster', () => {
+  it('passes the API server Status through on errors', async () => {
+    const client = runtimeClient();
+    try {
+      const missing = client.request({ path: '/api/v1/namespaces/default/pods/does-not-exist' });
+      await expect(missing).rejects.toBeInstanceOf(KubeApiError);
+      await expect(missing).rejects.toMatchObject({
+        code: 404,
+        reason: 'NotFound',
+        message: 'pods "does-not-exist" not found',
+      });
+
+      const invalid = client.request({
+        method: 'POST',
+        path: '/api/v1/namespaces/default/configmaps',
+        body: { metadata: { name: 'Not_Valid' } },
+      });
+      await expect(invalid).rejects.toMatchObject({ code: 422, reason: 'Invalid' });
+    } finally {
+      client.close();
+    }
+  });
+
+  it('holds requests beyond the burst until the QPS limiter has a token for them', async () => {
+    const clock = new FakeClock();
+    const client = runtimeClient({ qps: 1, burst: 2, clock });
+    try {
+      const finished: number[] = [];
+      const requests = [0, 1, 2, 3].map((i) =>
+        client.request({ path: '/version' }).then(() => finished.push(i)),
+      );
+      await waitFor('the burst to be answered', () => finished.length === 2);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(finished.sort()).toEqual([0, 1]);
+      clock.advance(1000);
+      await waitFor('one more token', () => finished.length === 3);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(finished.sort()).toEqual([0, 1, 2]);
+      clock.advance(1000);
+      await Promise.all(requests);
+      expect(finished.sort()).toEqual([0, 1, 2, 3]);
+    } finally {
+      client.close();
+    }
+  });
+});

@@ -1,0 +1,23 @@
+// A leader-election candidate process for the integration tests: prints "LEADER <id>" when it starts leading
+// and "STOPPED <id>" when it stops. Usage: tsx leader-candidate.ts <lease-name> <identity>
+import { LeaderElector } from '../../libs/kube-runtime/src/index.js';
+import { runtimeClient } from './runtime.js';
+
+const [leaseName, identity] = process.argv.slice(2);
+const client = runtimeClient();
+const abort = new AbortController();
+process.on('SIGTERM', () => abort.abort());
+
+const elector = new LeaderElector({
+  client,
+  namespace: 'default',
+  name: leaseName!,
+  identity: identity!,
+  leaseDurationMs: 4000,
+  renewDeadlineMs: 3000,
+  retryPeriodMs: 500,
+  onStartedLeading: () => console.log(`LEADER ${identity}`),
+  onStoppedLeading: () => console.log(`STOPPED ${identity}`),
+});
+await elector.run(abort.signal);
+client.close();
