@@ -1,10 +1,18 @@
+import { fileURLToPath } from 'node:url';
 import swc from 'unplugin-swc';
 import { defineConfig } from 'vitest/config';
 
 // NestJS dependency injection reads decorator metadata, which Vite's esbuild transform does not emit; SWC does.
 const decorators = swc.vite({ module: { type: 'es6' } });
 
+// Tests run the libraries from source, so they never see a stale dist/.
+const alias = {
+  '@ngx/kube-runtime': fileURLToPath(new URL('./libs/kube-runtime/src/index.ts', import.meta.url)),
+  '@ngx/nginx-api': fileURLToPath(new URL('./libs/nginx-api/src/index.ts', import.meta.url)),
+};
+
 export default defineConfig({
+  resolve: { alias },
   test: {
     projects: [
       {

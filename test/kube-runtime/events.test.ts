@@ -2,7 +2,7 @@ import type { CoreV1Event, V1ConfigMap } from '@kubernetes/client-node';
 import { afterAll, describe, expect, it } from 'vitest';
 import { EventRecorder, type KubeObject } from '../../libs/kube-runtime/src/index.js';
 import { runtimeClient } from '../support/runtime.js';
-import { uniqueName } from '../support/wait.js';
+import { uniqueName, waitFor } from '../support/wait.js';
 
 const client = runtimeClient();
 afterAll(() => client.close());
@@ -62,6 +62,11 @@ describe('EventRecorder against the local cluster', () => {
       recorder.event({ ...owner, kind: 'ConfigMap' }, 'Normal', 'Tick', `tick ${i}`);
     await recorder.flush();
     expect(recorder.droppedCount).toBe(47);
+    await waitFor(
+      'the 3 events let through',
+      async () => (await eventsFor(owner.metadata!.uid!)).length === 3,
+    );
+    await new Promise((resolve) => setTimeout(resolve, 300));
     expect(await eventsFor(owner.metadata!.uid!)).toHaveLength(3);
   });
 

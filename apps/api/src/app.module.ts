@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { ConfigModule } from '@nestjs/config';
 import { AuditModule } from './audit/audit.module.js';
 import { appConfig } from './config/app-config.js';
+import { ControllerModule } from './controller/controller.module.js';
 import { HealthModule } from './health/health.module.js';
 import { KubeModule } from './kube/kube.module.js';
 
@@ -11,6 +12,7 @@ import { KubeModule } from './kube/kube.module.js';
     KubeModule,
     AuditModule,
     HealthModule,
+    ControllerModule,
   ],
 })
 export class AppModule {}

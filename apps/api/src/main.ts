@@ -4,6 +4,7 @@ import { NestFactory } from '@nestjs/core';
 import type { AddressInfo } from 'node:net';
 import { AppModule } from './app.module.js';
 import { ConfigError, loadAppConfig } from './config/app-config.js';
+import { CrdInstallError } from './controller/crd-installer.js';
 import { mountWeb } from './web/mount-web.js';
 
 async function bootstrap(): Promise<void> {
@@ -26,6 +27,10 @@ bootstrap().catch((error: unknown) => {
   if (error instanceof ConfigError) {
     console.error(`configuration error: ${error.message}`);
     process.exit(2);
+  }
+  if (error instanceof CrdInstallError) {
+    console.error(`failed to start: ${error.message}`);
+    process.exit(3);
   }
   console.error('failed to start:', error instanceof Error ? error.message : error);
   process.exit(1);

@@ -44,6 +44,7 @@ export class EventRecorder {
   private readonly clock: Clock;
   private readonly logger: RuntimeLogger;
   private dropped = 0;
+  private sequence = 0;
 
   constructor(private readonly options: EventRecorderOptions) {
     this.clock = options.clock ?? realClock;
@@ -115,7 +116,8 @@ export class EventRecorder {
           this.recorded.delete(key); // the event expired on the server: start a new one
         }
       }
-      const name = `${meta.name}.${(Date.now() * 1000 + Math.floor(Math.random() * 1000)).toString(16)}`;
+      // Unique per process: milliseconds plus a sequence (client-go uses nanoseconds, which JavaScript lacks).
+      const name = `${meta.name}.${Date.now().toString(16)}${(this.sequence++ % 0x10000).toString(16).padStart(4, '0')}`;
       await this.options.client.request({
         method: 'POST',
         path: collectionPath({ ...EVENTS, namespace }),

@@ -50,4 +50,24 @@ describe('loadAppConfig', () => {
     expect(() => loadAppConfig({ WEB_MODE: 'fast' }, emptyDir())).toThrow(ConfigError);
     expect(() => loadAppConfig({ DATABASE_URL: 'mysql://db/x' }, emptyDir())).toThrow(ConfigError);
   });
+
+  it('limits the Kubernetes client to 50 qps, burst 100, and installs the CRD unless told not to', () => {
+    expect(loadAppConfig({}, emptyDir()).kube).toEqual({ qps: 50, burst: 100, installCrd: true });
+    expect(
+      loadAppConfig({ KUBE_API_QPS: '5', KUBE_API_BURST: '10', INSTALL_CRD: 'false' }, emptyDir()).kube,
+    ).toEqual({
+      qps: 5,
+      burst: 10,
+      installCrd: false,
+    });
+    expect(loadAppConfig({ INSTALL_CRD: '0' }, emptyDir()).kube.installCrd).toBe(false);
+  });
+
+  it.each([
+    [{ KUBE_API_QPS: '0' }, /KUBE_API_QPS must be a positive number/],
+    [{ KUBE_API_BURST: 'lots' }, /KUBE_API_BURST must be a positive number/],
+    [{ INSTALL_CRD: 'yes please' }, /INSTALL_CRD must be true or false/],
+  ])('rejects %j', (env, message) => {
+    expect(() => loadAppConfig(env, emptyDir())).toThrow(message);
+  });
 });

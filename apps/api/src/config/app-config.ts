@@ -13,6 +13,13 @@ export interface AppConfig {
   kubeconfigPath: string | undefined;
   database: DatabaseTarget;
   web: { mode: WebMode; dir: string };
+  kube: {
+    /** Client-side limit on requests to the API server (client-go's --kube-api-qps / --kube-api-burst). */
+    qps: number;
+    burst: number;
+    /** Install or upgrade the Nginx CRD at start (off where an admin applies deploy/crd). */
+    installCrd: boolean;
+  };
 }
 
 export class ConfigError extends Error {
@@ -30,6 +37,22 @@ function parsePort(raw: string | undefined): number {
     throw new ConfigError(`PORT must be an integer from 0 to 65535 (got "${raw}")`);
   }
   return port;
+}
+
+function parsePositive(name: string, raw: string | undefined, fallback: number): number {
+  if (raw === undefined || raw.trim() === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value <= 0)
+    throw new ConfigError(`${name} must be a positive number (got "${raw}")`);
+  return value;
+}
+
+function parseBoolean(name: string, raw: string | undefined, fallback: boolean): boolean {
+  const value = raw?.trim().toLowerCase();
+  if (!value) return fallback;
+  if (value === 'true' || value === '1') return true;
+  if (value === 'false' || value === '0') return false;
+  throw new ConfigError(`${name} must be true or false (got "${raw}")`);
 }
 
 function parseWebMode(raw: string | undefined): WebMode {
@@ -65,6 +88,11 @@ export function loadAppConfig(env: Environment = process.env, cwd = process.cwd(
     kubeconfigPath: kubeconfigPath(env, cwd),
     database,
     web: { mode: parseWebMode(env.WEB_MODE), dir: resolve(cwd, env.WEB_DIR?.trim() || 'apps/web') },
+    kube: {
+      qps: parsePositive('KUBE_API_QPS', env.KUBE_API_QPS, 50),
+      burst: Math.ceil(parsePositive('KUBE_API_BURST', env.KUBE_API_BURST, 100)),
+      installCrd: parseBoolean('INSTALL_CRD', env.INSTALL_CRD, true),
+    },
   };
 }
 

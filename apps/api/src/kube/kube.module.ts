@@ -1,8 +1,22 @@
-import { Global, Module } from '@nestjs/common';
+import { Global, Inject, Injectable, Module, type OnApplicationShutdown } from '@nestjs/common';
 import { KubeConfig } from '@kubernetes/client-node';
+import { KubeClient } from '@ngx/kube-runtime';
 import { appConfig, type AppConfig } from '../config/app-config.js';
 
-/** Loads the kubeconfig once (file from config, else client-node's defaults) and shares it. */
+/** Closes the shared client's connection pool when the app stops. */
+@Injectable()
+class KubeClientCloser implements OnApplicationShutdown {
+  constructor(@Inject(KubeClient) private readonly client: KubeClient) {}
+
+  onApplicationShutdown(): void {
+    this.client.close();
+  }
+}
+
+/**
+ * The kubeconfig (file from config, else client-node's defaults) and the one KubeClient every part of the app
+ * shares, so the QPS/burst limit covers all requests of this process.
+ */
 @Global()
 @Module({
   providers: [
@@ -16,7 +30,18 @@ import { appConfig, type AppConfig } from '../config/app-config.js';
         return kubeConfig;
       },
     },
+    {
+      provide: KubeClient,
+      inject: [KubeConfig, appConfig.KEY],
+      useFactory: (kubeConfig: KubeConfig, config: AppConfig) =>
+        new KubeClient(kubeConfig, {
+          qps: config.kube.qps,
+          burst: config.kube.burst,
+          userAgent: 'nginx-control-plane',
+        }),
+    },
+    KubeClientCloser,
   ],
-  exports: [KubeConfig],
+  exports: [KubeConfig, KubeClient],
 })
 export class KubeModule {}

@@ -1,0 +1,4 @@
+export * from './crd.js';
+export * from './names.js';
+export * from './schema.js';
+export * from './types.js';

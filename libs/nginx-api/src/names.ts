@@ -1,0 +1,24 @@
+/** The resource's identity, as the seed fixed it: nginxes.mycompany.com, kind Nginx, short name ngx. */
+export const NGINX_GROUP = 'mycompany.com';
+export const NGINX_VERSION = 'v1';
+export const NGINX_API_VERSION = `${NGINX_GROUP}/${NGINX_VERSION}`;
+export const NGINX_KIND = 'Nginx';
+export const NGINX_LIST_KIND = 'NginxList';
+export const NGINX_PLURAL = 'nginxes';
+export const NGINX_SINGULAR = 'nginx';
+export const NGINX_SHORT_NAMES = ['ngx'] as const;
+export const NGINX_CRD_NAME = `${NGINX_PLURAL}.${NGINX_GROUP}`;
+
+/** Limits of spec.replicas (documented in the schema; the maximum keeps one object from asking for a node pool). */
+export const MIN_REPLICAS = 0;
+export const MAX_REPLICAS = 1000;
+export const DEFAULT_IMAGE = 'nginx:latest';
+
+/** Labels on every pod the controller owns. */
+export const LABEL_APP_NAME = 'app.kubernetes.io/name';
+export const LABEL_MANAGED_BY = 'app.kubernetes.io/managed-by';
+export const LABEL_NGINX = 'mycompany.com/nginx';
+
+export const CONDITION_AVAILABLE = 'Available';
+export const CONDITION_PROGRESSING = 'Progressing';
+export const CONDITION_REPLICA_FAILURE = 'ReplicaFailure';
