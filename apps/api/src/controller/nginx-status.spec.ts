@@ -1,0 +1,120 @@
+import type { V1Pod } from '@kubernetes/client-node';
+import type { Nginx } from '@ngx/nginx-api';
+import { describe, expect, it } from 'vitest';
+import { nginxStatus, statusChanged } from './nginx-status.js';
+import { MANAGED_BY, podFor, selectorString } from './pod-template.js';
+
+const nginx = (replicas: number, status?: Nginx['status']): Nginx => ({
+  apiVersion: 'mycompany.com/v1',
+  kind: 'Nginx',
+  metadata: { name: 'web', namespace: 'default', uid: 'uid-1', generation: 4 },
+  spec: { replicas },
+  ...(status ? { status } : {}),
+});
+
+const pod = (ready: boolean, phase = 'Running'): V1Pod => ({
+  metadata: { name: `web-${Math.random().toString(36).slice(2, 7)}` },
+  status: { phase, conditions: [{ type: 'Ready', status: ready ? 'True' : 'False' }] },
+});
+
+const T1 = '2026-11-22T10:00:00Z';
+const T2 = '2026-11-22T10:05:00Z';
+
+describe('podFor', () => {
+  it('builds a pod with a generated name, our labels, a blocking controller reference and port 80', () => {
+    const built = podFor({ ...nginx(1), spec: { replicas: 1, image: 'nginx:1.27' } });
+    expect(built.metadata).toEqual({
+      generateName: 'web-',
+      namespace: 'default',
+      labels: {
+        'app.kubernetes.io/name': 'nginx',
+        'mycompany.com/nginx': 'web',
+        'app.kubernetes.io/managed-by': MANAGED_BY,
+      },
+      ownerReferences: [
+        {
+          apiVersion: 'mycompany.com/v1',
+          kind: 'Nginx',
+          name: 'web',
+          uid: 'uid-1',
+          controller: true,
+          blockOwnerDeletion: true,
+        },
+      ],
+    });
+    expect(built.spec?.containers).toEqual([
+      { name: 'nginx', image: 'nginx:1.27', ports: [{ name: 'http', containerPort: 80 }] },
+    ]);
+  });
+
+  it('defaults the image to nginx:latest', () => {
+    expect(podFor(nginx(1)).spec?.containers[0]?.image).toBe('nginx:latest');
+  });
+
+  it('has a selector string for the scale subresource', () => {
+    expect(selectorString('web')).toBe('app.kubernetes.io/name=nginx,mycompany.com/nginx=web');
+  });
+});
+
+describe('nginxStatus', () => {
+  it('reports a converged Nginx as available and not progressing', () => {
+    const status = nginxStatus(nginx(2), [pod(true), pod(true)], undefined, T1);
+    expect(status).toMatchObject({
+      replicas: 2,
+      readyReplicas: 2,
+      availableReplicas: 2,
+      observedGeneration: 4,
+      message: '2 of 2 pods ready.',
+    });
+    expect(status.conditions?.map((c) => [c.type, c.status, c.reason])).toEqual([
+      ['Available', 'True', 'MinimumReplicasAvailable'],
+      ['Progressing', 'False', 'ReplicasReady'],
+    ]);
+  });
+
+  it('counts only active pods and says what is happening while scaling', () => {
+    const status = nginxStatus(
+      nginx(3),
+      [pod(true), pod(false, 'Pending'), pod(false, 'Failed')],
+      undefined,
+      T1,
+    );
+    expect(status).toMatchObject({
+      replicas: 2,
+      readyReplicas: 1,
+      message: '1 of 3 pods ready (2 running).',
+    });
+    expect(status.conditions?.find((c) => c.type === 'Progressing')).toMatchObject({
+      status: 'True',
+      reason: 'ScalingUp',
+    });
+    expect(status.conditions?.find((c) => c.type === 'Available')?.status).toBe('False');
+  });
+
+  it('carries a refused creation into ReplicaFailure and the message', () => {
+    const failure = { reason: 'FailedCreate' as const, message: 'pods "web-" is forbidden: exceeded quota' };
+    const status = nginxStatus(nginx(2), [], failure, T1);
+    expect(status.conditions?.find((c) => c.type === 'ReplicaFailure')).toMatchObject({
+      status: 'True',
+      reason: 'FailedCreate',
+      message: failure.message,
+    });
+    expect(status.message).toBe(
+      '0 of 2 pods ready (0 running). Creating pods failed: pods "web-" is forbidden: exceeded quota',
+    );
+  });
+
+  it('says "Scaled to 0 pods." at zero', () => {
+    expect(nginxStatus(nginx(0), [], undefined, T1).message).toBe('Scaled to 0 pods.');
+  });
+
+  it('keeps transition times while a condition keeps its status, so a steady state writes nothing', () => {
+    const first = nginxStatus(nginx(1), [pod(true)], undefined, T1);
+    const again = nginxStatus(nginx(1, first), [pod(true)], undefined, T2);
+    expect(statusChanged(first, again)).toBe(false);
+    const changed = nginxStatus(nginx(1, first), [pod(false)], undefined, T2);
+    expect(statusChanged(first, changed)).toBe(true);
+    expect(changed.conditions?.find((c) => c.type === 'Available')?.lastTransitionTime).toBe(T2);
+    expect(changed.conditions?.find((c) => c.type === 'Progressing')?.lastTransitionTime).toBe(T2);
+  });
+});
