@@ -16,39 +16,35 @@ const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
 
 async function ensurePods(): Promise<void> {
   const client = runtimeClient({ qps: 2000, burst: 2000 });
+  const ignoreConflict = (error: unknown) => {
+    if (!(error instanceof KubeApiError && error.code === 409)) throw error;
+  };
   await client
     .request({ method: 'POST', path: '/api/v1/namespaces', body: { metadata: { name: NAMESPACE } } })
-    .catch((error) => {
-      if (!(error instanceof KubeApiError && error.code === 409)) throw error;
-    });
-  const existing = await client.request<{ items: V1Pod[] }>({
-    path: `/api/v1/namespaces/${NAMESPACE}/pods`,
-    query: { limit: 1 },
-  });
-  const count =
-    existing.items.length === 0
-      ? 0
-      : (await client.request<{ items: V1Pod[] }>({ path: `/api/v1/namespaces/${NAMESPACE}/pods` })).items
-          .length;
-  const missing = PODS - count;
-  if (missing > 0) {
-    console.log(`creating ${fmt(missing)} pods in ${NAMESPACE} (unschedulable by design, so they stay put)…`);
+    .catch(ignoreConflict);
+  const existing = await client.request<{ items: V1Pod[] }>({ path: `/api/v1/namespaces/${NAMESPACE}/pods` });
+  const count = existing.items.filter((pod) => !pod.metadata?.deletionTimestamp).length;
+  if (count < PODS) {
+    console.log(
+      `creating ${fmt(PODS - count)} pods in ${NAMESPACE} (unschedulable by design, so they stay put)…`,
+    );
     const started = performance.now();
     let next = 0;
     const worker = async () => {
       while (next < PODS) {
         const i = next++;
-        await client.request({
-          method: 'POST',
-          path: `/api/v1/namespaces/${NAMESPACE}/pods`,
-          body: {
-            metadata: { name: `bench-${i}`, labels: { app: 'bench', index: String(i) } },
-            spec: {
-              nodeName: 'bench-nowhere',
-              containers: [{ name: 'nginx', image: 'nginx:latest', ports: [{ containerPort: 80 }] }],
-            },
+        const body = {
+          metadata: { name: `bench-${i}`, labels: { app: 'bench', index: String(i) } },
+          spec: {
+            // No node matches: the scheduler marks them Pending once; neither kwok nor the pod garbage collector
+            // touches them afterwards.
+            nodeSelector: { 'bench.mycompany.com/never': 'true' },
+            containers: [{ name: 'nginx', image: 'nginx:latest', ports: [{ containerPort: 80 }] }],
           },
-        });
+        };
+        await client
+          .request({ method: 'POST', path: `/api/v1/namespaces/${NAMESPACE}/pods`, body })
+          .catch(ignoreConflict);
       }
     };
     await Promise.all(Array.from({ length: 64 }, worker));
