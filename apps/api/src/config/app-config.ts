@@ -20,6 +20,15 @@ export interface AppConfig {
     /** Install or upgrade the Nginx CRD at start (off where an admin applies deploy/crd). */
     installCrd: boolean;
   };
+  controller: {
+    /** Run the Nginx controller in this process (off for an API-only replica). */
+    enabled: boolean;
+    workers: number;
+    /** Most pods created or deleted per sync of one Nginx. */
+    burst: number;
+    leaderElection: boolean;
+    leaseNamespace: string;
+  };
 }
 
 export class ConfigError extends Error {
@@ -92,6 +101,13 @@ export function loadAppConfig(env: Environment = process.env, cwd = process.cwd(
       qps: parsePositive('KUBE_API_QPS', env.KUBE_API_QPS, 50),
       burst: Math.ceil(parsePositive('KUBE_API_BURST', env.KUBE_API_BURST, 100)),
       installCrd: parseBoolean('INSTALL_CRD', env.INSTALL_CRD, true),
+    },
+    controller: {
+      enabled: parseBoolean('CONTROLLER', env.CONTROLLER, true),
+      workers: Math.ceil(parsePositive('CONTROLLER_WORKERS', env.CONTROLLER_WORKERS, 4)),
+      burst: Math.ceil(parsePositive('BURST_REPLICAS', env.BURST_REPLICAS, 500)),
+      leaderElection: parseBoolean('LEADER_ELECTION', env.LEADER_ELECTION, true),
+      leaseNamespace: env.LEASE_NAMESPACE?.trim() || 'default',
     },
   };
 }

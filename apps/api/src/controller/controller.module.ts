@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { CrdInstaller } from './crd-installer.js';
+import { NginxControllerService } from './nginx-controller.service.js';
 
-/** The Nginx controller. For now it owns the CRD's installation; the reconciler joins it next. */
-@Module({ providers: [CrdInstaller] })
+/** The Nginx controller: installs the CRD, then reconciles Nginx objects into pods while leading. */
+@Module({ providers: [CrdInstaller, NginxControllerService] })
 export class ControllerModule {}

@@ -1,0 +1,36 @@
+import type { V1OwnerReference, V1Pod } from '@kubernetes/client-node';
+import { LABEL_NGINX, NGINX_KIND, type Nginx } from '@ngx/nginx-api';
+
+/** The controller owner reference of a pod, if any. */
+export function controllerOf(pod: V1Pod): V1OwnerReference | undefined {
+  return pod.metadata?.ownerReferences?.find((ref) => ref.controller);
+}
+
+/**
+ * The key of the Nginx a pod belongs to: by its controller owner reference when it has one (only if that is an
+ * Nginx), otherwise by our label — the case of an orphan waiting to be adopted.
+ */
+export function owningNginxKey(pod: V1Pod): string | undefined {
+  const namespace = pod.metadata?.namespace;
+  if (!namespace) return undefined;
+  const controller = controllerOf(pod);
+  if (controller) return controller.kind === NGINX_KIND ? `${namespace}/${controller.name}` : undefined;
+  const label = pod.metadata?.labels?.[LABEL_NGINX];
+  return label ? `${namespace}/${label}` : undefined;
+}
+
+/** How the pods found for an Nginx split: owned by it, orphans to adopt. Pods controlled by others are ignored. */
+export function claimPods(nginx: Nginx, pods: readonly V1Pod[]): { owned: V1Pod[]; orphans: V1Pod[] } {
+  const owned: V1Pod[] = [];
+  const orphans: V1Pod[] = [];
+  for (const pod of pods) {
+    const controller = controllerOf(pod);
+    if (!controller) {
+      if (!pod.metadata?.deletionTimestamp && pod.metadata?.labels?.[LABEL_NGINX] === nginx.metadata.name)
+        orphans.push(pod);
+    } else if (controller.uid === nginx.metadata.uid) {
+      owned.push(pod);
+    }
+  }
+  return { owned, orphans };
+}

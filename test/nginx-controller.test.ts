@@ -1,0 +1,158 @@
+import type { V1Pod } from '@kubernetes/client-node';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Nginx } from '../libs/nginx-api/src/index.js';
+import { startApi, type ApiProcess } from './support/api-process.js';
+import { runtimeClient } from './support/runtime.js';
+import { uniqueName, waitFor } from './support/wait.js';
+
+const NAMESPACE = 'default';
+const client = runtimeClient();
+const nginxes = `/apis/mycompany.com/v1/namespaces/${NAMESPACE}/nginxes`;
+const podsPath = `/api/v1/namespaces/${NAMESPACE}/pods`;
+
+async function podsOf(name: string): Promise<V1Pod[]> {
+  const list = await client.request<{ items: V1Pod[] }>({
+    path: podsPath,
+    query: { labelSelector: `mycompany.com/nginx=${name}` },
+  });
+  return list.items;
+}
+
+const active = (pods: V1Pod[]) =>
+  pods.filter((p) => !p.metadata?.deletionTimestamp && p.status?.phase !== 'Failed');
+const running = (pods: V1Pod[]) => active(pods).filter((p) => p.status?.phase === 'Running');
+
+async function getNginx(name: string): Promise<Nginx> {
+  return client.request<Nginx>({ path: `${nginxes}/${name}` });
+}
+
+async function scale(name: string, replicas: number) {
+  await client.request({
+    method: 'PATCH',
+    path: `${nginxes}/${name}`,
+    contentType: 'application/merge-patch+json',
+    body: { spec: { replicas } },
+  });
+}
+
+/** Waits until exactly `count` pods run and the status says so. */
+async function converged(name: string, count: number, timeoutMs = 30_000) {
+  await waitFor(
+    `${name} at ${count} running pods with status.readyReplicas ${count}`,
+    async () => {
+      const [pods, nginx] = await Promise.all([podsOf(name), getNginx(name)]);
+      return (
+        running(pods).length === count &&
+        active(pods).length === count &&
+        nginx.status?.readyReplicas === count &&
+        nginx.status?.replicas === count
+      );
+    },
+    { timeoutMs, intervalMs: 200 },
+  );
+}
+
+describe('the Nginx controller on the local cluster', () => {
+  let api: ApiProcess;
+  const name = uniqueName('web');
+
+  beforeAll(async () => {
+    api = await startApi({ WEB_MODE: 'off', DATABASE_URL: 'file::memory:', LEADER_ELECTION: 'false' });
+  });
+  afterAll(async () => {
+    await client.request({ method: 'DELETE', path: `${nginxes}/${name}` }).catch(() => {});
+    await api?.stop();
+    client.close();
+  });
+
+  it('creates the pods an Nginx asks for, owned by it, and reports them ready in its status', async () => {
+    const started = Date.now();
+    await client.request({
+      method: 'POST',
+      path: nginxes,
+      body: { apiVersion: 'mycompany.com/v1', kind: 'Nginx', metadata: { name }, spec: { replicas: 3 } },
+    });
+    await converged(name, 3);
+    console.log(`3 pods Running and readyReplicas=3 after ${Date.now() - started} ms`);
+
+    const nginx = await getNginx(name);
+    for (const pod of await podsOf(name)) {
+      expect(pod.metadata?.name).toMatch(new RegExp(`^${name}-[a-z0-9]{5}$`));
+      expect(pod.metadata?.labels).toMatchObject({
+        'app.kubernetes.io/name': 'nginx',
+        'app.kubernetes.io/managed-by': 'nginx-control-plane',
+      });
+      expect(pod.metadata?.ownerReferences).toEqual([
+        {
+          apiVersion: 'mycompany.com/v1',
+          kind: 'Nginx',
+          name,
+          uid: nginx.metadata.uid,
+          controller: true,
+          blockOwnerDeletion: true,
+        },
+      ]);
+      expect(pod.spec?.containers[0]).toMatchObject({
+        image: 'nginx:latest',
+        ports: [{ containerPort: 80, name: 'http', protocol: 'TCP' }],
+      });
+    }
+    expect(nginx.status).toMatchObject({
+      observedGeneration: nginx.metadata.generation,
+      message: '3 of 3 pods ready.',
+      selector: `app.kubernetes.io/name=nginx,mycompany.com/nginx=${name}`,
+    });
+    expect(nginx.status?.conditions?.find((c) => c.type === 'Available')?.status).toBe('True');
+  });
+
+  it('scales up, down, to zero and back', async () => {
+    await scale(name, 6);
+    await converged(name, 6);
+    await scale(name, 2);
+    await converged(name, 2);
+    await scale(name, 0);
+    await converged(name, 0);
+    expect((await getNginx(name)).status?.message).toBe('Scaled to 0 pods.');
+    await scale(name, 3);
+    await converged(name, 3);
+  });
+
+  it('replaces a pod deleted by hand', async () => {
+    const [victim] = await podsOf(name);
+    await client.request({ method: 'DELETE', path: `${podsPath}/${victim!.metadata!.name}` });
+    await waitFor('a replacement', async () => {
+      const pods = running(await podsOf(name));
+      return pods.length === 3 && !pods.some((p) => p.metadata?.uid === victim!.metadata!.uid);
+    });
+  });
+
+  it('replaces a pod that failed', async () => {
+    const [victim] = running(await podsOf(name));
+    await client.request({
+      method: 'PATCH',
+      path: `${podsPath}/${victim!.metadata!.name}/status`,
+      contentType: 'application/merge-patch+json',
+      body: { status: { phase: 'Failed', reason: 'Evicted', message: 'test' } },
+    });
+    await waitFor('the failed pod deleted and replaced', async () => {
+      const pods = await podsOf(name);
+      return running(pods).length === 3 && !pods.some((p) => p.metadata?.uid === victim!.metadata!.uid);
+    });
+  });
+
+  it('writes Events about what it did', async () => {
+    const nginx = await getNginx(name);
+    const events = await client.request<{ items: { reason: string }[] }>({
+      path: `/api/v1/namespaces/${NAMESPACE}/events`,
+      query: { fieldSelector: `involvedObject.uid=${nginx.metadata.uid}` },
+    });
+    const reasons = new Set(events.items.map((e) => e.reason));
+    expect(reasons.has('SuccessfulCreate')).toBe(true);
+    expect(reasons.has('SuccessfulDelete')).toBe(true);
+  });
+
+  it('leaves the pods to the garbage collector when the Nginx is deleted', async () => {
+    await client.request({ method: 'DELETE', path: `${nginxes}/${name}` });
+    await waitFor('its pods gone', async () => (await podsOf(name)).length === 0, { timeoutMs: 45_000 });
+  });
+});
