@@ -151,6 +151,31 @@ describe('the Nginx controller on the local cluster', () => {
     expect(reasons.has('SuccessfulDelete')).toBe(true);
   });
 
+  it('reports readiness with its role and exports Prometheus metrics', async () => {
+    const readiness = (await (await fetch(`${api.url}/readyz`)).json()) as {
+      checks: { controller: unknown };
+    };
+    expect(readiness.checks.controller).toEqual({ ok: true, detail: 'caches synced, leading', leader: true });
+
+    const response = await fetch(`${api.url}/metrics`);
+    expect(response.headers.get('content-type')).toMatch(/^text\/plain/);
+    const text = await response.text();
+    for (const metric of [
+      /^workqueue_adds_total\{name="nginx"\} [1-9]/m,
+      /^workqueue_depth\{name="nginx"\} \d/m,
+      /^workqueue_work_duration_seconds_count\{name="nginx"\} [1-9]/m,
+      /^workqueue_longest_running_processor_seconds\{name="nginx"\}/m,
+      /^nginx_reconciles_total\{result="success"\} [1-9]/m,
+      /^nginx_pods_created_total [1-9]/m,
+      /^nginx_pods_deleted_total\{reason="scale-down"\} [1-9]/m,
+      /^reflector_lists_total\{resource="pods",how="(streaming|list)"\} [1-9]/m,
+      /^nginx_controller_leader 1/m,
+      /^process_resident_memory_bytes /m,
+    ]) {
+      expect(text).toMatch(metric);
+    }
+  });
+
   it('leaves the pods to the garbage collector when the Nginx is deleted', async () => {
     await client.request({ method: 'DELETE', path: `${nginxes}/${name}` });
     await waitFor('its pods gone', async () => (await podsOf(name)).length === 0, { timeoutMs: 45_000 });

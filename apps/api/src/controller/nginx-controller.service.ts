@@ -15,7 +15,9 @@ import {
   InformerFactory,
   KubeClient,
   LeaderElector,
+  PrometheusWorkQueueMetrics,
   RateLimitingQueue,
+  prometheusReflectorObserver,
   objectKey,
   stripManagedFields,
   type KubeObject,
@@ -30,10 +32,11 @@ import {
   NGINX_VERSION,
   type Nginx,
 } from '@ngx/nginx-api';
+import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { appConfig, type AppConfig } from '../config/app-config.js';
 import { controllerOf, owningNginxKey } from './pod-ownership.js';
 import { MANAGED_BY } from './pod-template.js';
-import { NginxReconciler, PODS_BY_NGINX } from './reconciler.js';
+import { NginxReconciler, PODS_BY_NGINX, type ReconcilerMetrics } from './reconciler.js';
 
 type NginxObject = Nginx & KubeObject;
 type PodObject = V1Pod & KubeObject;
@@ -65,11 +68,16 @@ export class NginxControllerService implements OnApplicationBootstrap, OnApplica
   /** The queue and expectations of the current leadership term; none while not leading. */
   private term: { queue: RateLimitingQueue<string>; expectations: Expectations } | undefined;
   private running: Promise<unknown> | undefined;
+  private readonly queueMetrics: PrometheusWorkQueueMetrics;
+  private readonly metrics: ReturnType<typeof controllerMetrics>;
 
   constructor(
     @Inject(KubeClient) private readonly client: KubeClient,
     @Inject(appConfig.KEY) private readonly config: AppConfig,
+    @Inject(Registry) registry: Registry,
   ) {
+    this.queueMetrics = new PrometheusWorkQueueMetrics(registry, 'nginx');
+    this.metrics = controllerMetrics(registry);
     this.factory = new InformerFactory();
     this.nginxes = this.factory.informerFor<NginxObject>({
       client,
@@ -77,6 +85,7 @@ export class NginxControllerService implements OnApplicationBootstrap, OnApplica
       kind: NGINX_KIND,
       transform: stripManagedFields,
       logger: this.runtimeLogger,
+      observer: prometheusReflectorObserver(registry, 'nginxes'),
     });
     this.pods = this.factory.informerFor<PodObject>({
       client,
@@ -88,6 +97,7 @@ export class NginxControllerService implements OnApplicationBootstrap, OnApplica
         [PODS_BY_NGINX]: (pod) => [owningNginxKey(pod)].filter((key): key is string => Boolean(key)),
       },
       logger: this.runtimeLogger,
+      observer: prometheusReflectorObserver(registry, 'pods'),
     });
     this.events = new EventRecorder({
       client,
@@ -118,6 +128,16 @@ export class NginxControllerService implements OnApplicationBootstrap, OnApplica
       : this.lead(signal);
   }
 
+  /** For /readyz: ready once both caches are synced; says whether this instance leads. */
+  readiness(): { ok: boolean; detail: string; leader: boolean } {
+    if (!this.config.controller.enabled)
+      return { ok: true, detail: 'controller disabled in this process', leader: false };
+    const synced = this.nginxes.hasSynced() && this.pods.hasSynced();
+    const leader = this.term !== undefined;
+    const role = leader ? 'leading' : 'standby (another instance leads)';
+    return { ok: synced, detail: synced ? `caches synced, ${role}` : 'caches syncing', leader };
+  }
+
   async onApplicationShutdown(): Promise<void> {
     this.stopping.abort();
     await this.running;
@@ -127,9 +147,11 @@ export class NginxControllerService implements OnApplicationBootstrap, OnApplica
 
   /** One leadership term: a fresh queue and expectations, every Nginx queued, workers until `leading` aborts. */
   private async lead(leading: AbortSignal): Promise<void> {
-    const queue = new RateLimitingQueue<string>();
+    const queue = new RateLimitingQueue<string>({ metrics: this.queueMetrics });
+    this.queueMetrics.watch(queue);
     const expectations = new Expectations();
     this.term = { queue, expectations };
+    this.metrics.leader.set(1);
     const reconciler = new NginxReconciler({
       client: this.client,
       nginxes: this.nginxes.cache,
@@ -138,6 +160,7 @@ export class NginxControllerService implements OnApplicationBootstrap, OnApplica
       events: this.events,
       logger: this.runtimeLogger,
       burst: this.config.controller.burst,
+      metrics: this.metrics.reconciler,
     });
     const controller = new Controller({
       name: 'nginx',
@@ -150,11 +173,21 @@ export class NginxControllerService implements OnApplicationBootstrap, OnApplica
         return synced;
       },
       logger: this.runtimeLogger,
+      metrics: {
+        reconciled: (result, seconds) => {
+          this.metrics.reconciles.inc({ result });
+          this.metrics.duration.observe({ result }, seconds);
+        },
+        dropped: () => this.metrics.dropped.inc(),
+      },
     });
     try {
       await controller.run(leading);
     } finally {
-      if (this.term?.queue === queue) this.term = undefined;
+      if (this.term?.queue === queue) {
+        this.term = undefined;
+        this.metrics.leader.set(0);
+      }
     }
   }
 
@@ -188,4 +221,50 @@ export class NginxControllerService implements OnApplicationBootstrap, OnApplica
       },
     });
   }
+}
+
+/** The controller's own Prometheus collectors (the workqueue and informers report through kube-runtime). */
+function controllerMetrics(registry: Registry) {
+  const registers = [registry];
+  const created = new Counter({
+    name: 'nginx_pods_created_total',
+    help: 'Pods created by the controller.',
+    registers,
+  });
+  const deleted = new Counter({
+    name: 'nginx_pods_deleted_total',
+    help: 'Pods deleted by the controller, by reason.',
+    labelNames: ['reason'],
+    registers,
+  });
+  const reconciler: ReconcilerMetrics = {
+    podCreated: () => created.inc(),
+    podDeleted: (reason) => deleted.inc({ reason }),
+  };
+  return {
+    reconciler,
+    reconciles: new Counter({
+      name: 'nginx_reconciles_total',
+      help: 'Reconciles by result (success, error, requeue).',
+      labelNames: ['result'],
+      registers,
+    }),
+    duration: new Histogram({
+      name: 'nginx_reconcile_duration_seconds',
+      help: 'Time one reconcile took.',
+      labelNames: ['result'],
+      buckets: [0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5, 10],
+      registers,
+    }),
+    dropped: new Counter({
+      name: 'nginx_reconcile_dropped_total',
+      help: 'Keys dropped after too many failed reconciles.',
+      registers,
+    }),
+    leader: new Gauge({
+      name: 'nginx_controller_leader',
+      help: '1 while this instance leads and reconciles.',
+      registers,
+    }),
+  };
 }

@@ -24,6 +24,11 @@ export const PODS_BY_NGINX = 'nginx';
 const NGINXES = { group: NGINX_GROUP, version: NGINX_VERSION, plural: NGINX_PLURAL };
 const PODS = { group: '', version: 'v1', plural: 'pods' };
 
+export interface ReconcilerMetrics {
+  podCreated(): void;
+  podDeleted(reason: string): void;
+}
+
 export interface ReconcilerDeps {
   client: KubeClient;
   nginxes: InformerCache<Nginx & KubeObject>;
@@ -33,6 +38,7 @@ export interface ReconcilerDeps {
   logger: RuntimeLogger;
   /** Most pods created or deleted in one sync (the ReplicaSet controller's burstReplicas). */
   burst: number;
+  metrics?: ReconcilerMetrics;
 }
 
 /** A sync that could not do everything: retried through the queue with backoff. */
@@ -115,6 +121,7 @@ export class NginxReconciler {
         path: collectionPath({ ...PODS, namespace }),
         body: podFor(nginx),
       });
+      this.deps.metrics?.podCreated();
       this.deps.events.event(nginx, 'Normal', 'SuccessfulCreate', `Created pod: ${pod.metadata?.name}`);
     } catch (error) {
       this.deps.events.event(nginx, 'Warning', 'FailedCreate', `Error creating: ${errorText(error)}`);
@@ -130,6 +137,7 @@ export class NginxReconciler {
         path: objectPath({ ...PODS, namespace }, name!),
         body: { apiVersion: 'v1', kind: 'DeleteOptions', preconditions: { uid } },
       });
+      this.deps.metrics?.podDeleted(reason);
       this.deps.events.event(nginx, 'Normal', 'SuccessfulDelete', `Deleted pod: ${name} (${reason})`);
     } catch (error) {
       if (error instanceof KubeApiError && error.code === 404) return; // already gone: that is what we wanted

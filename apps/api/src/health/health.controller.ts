@@ -1,12 +1,22 @@
-import { Controller, Get, HttpCode, Res } from '@nestjs/common';
+import { Controller, Get, HttpCode, Inject, Res } from '@nestjs/common';
 import type { Response } from 'express';
+import { Registry } from 'prom-client';
 import { HealthService, type Readiness } from './health.service.js';
 
 const startedAt = Date.now();
 
 @Controller()
 export class HealthController {
-  constructor(private readonly health: HealthService) {}
+  constructor(
+    private readonly health: HealthService,
+    @Inject(Registry) private readonly registry: Registry,
+  ) {}
+
+  /** Prometheus metrics: workqueue, reconciles, pods created and deleted, informers, leadership, process. */
+  @Get('metrics')
+  async metrics(@Res() response: Response): Promise<void> {
+    response.type(this.registry.contentType).send(await this.registry.metrics());
+  }
 
   /** Liveness: the process is up and serving. Dependencies do not make it fail. */
   @Get('healthz')
@@ -15,7 +25,10 @@ export class HealthController {
     return { status: 'ok', uptimeSeconds: Math.round((Date.now() - startedAt) / 1000) };
   }
 
-  /** Readiness: 200 when the API server and the audit database answer, 503 with the reasons otherwise. */
+  /**
+   * Readiness: 200 when the API server and the audit database answer and the controller's caches are synced,
+   * 503 with the reasons otherwise. Says whether this instance leads.
+   */
   @Get('readyz')
   async readyz(@Res({ passthrough: true }) response: Response): Promise<Readiness> {
     const readiness = await this.health.readiness();

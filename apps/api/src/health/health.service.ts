@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { KubeConfig, VersionApi } from '@kubernetes/client-node';
 import { PrismaService } from '../audit/prisma.service.js';
+import { NginxControllerService } from '../controller/nginx-controller.service.js';
 
 export interface CheckResult {
   ok: boolean;
@@ -9,7 +10,11 @@ export interface CheckResult {
 
 export interface Readiness {
   ready: boolean;
-  checks: { kubernetes: CheckResult & { server: string }; database: CheckResult & { provider: string } };
+  checks: {
+    kubernetes: CheckResult & { server: string };
+    database: CheckResult & { provider: string };
+    controller: CheckResult & { leader: boolean };
+  };
 }
 
 const CHECK_TIMEOUT_MS = 3000;
@@ -33,13 +38,18 @@ export class HealthService {
   constructor(
     private readonly kubeConfig: KubeConfig,
     private readonly prisma: PrismaService,
+    private readonly controller: NginxControllerService,
   ) {
     this.versionApi = kubeConfig.makeApiClient(VersionApi);
   }
 
   async readiness(): Promise<Readiness> {
     const [kubernetes, database] = await Promise.all([this.checkKubernetes(), this.checkDatabase()]);
-    return { ready: kubernetes.ok && database.ok, checks: { kubernetes, database } };
+    const controller = this.controller.readiness();
+    return {
+      ready: kubernetes.ok && database.ok && controller.ok,
+      checks: { kubernetes, database, controller },
+    };
   }
 
   private async checkKubernetes(): Promise<CheckResult & { server: string }> {

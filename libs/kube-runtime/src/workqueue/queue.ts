@@ -137,6 +137,7 @@ export class WorkQueue<T> {
   private enqueue(entry: Entry<T>): void {
     const waiter = this.waiters.shift();
     if (waiter) {
+      this.metrics.depth(this.queue.length);
       waiter({ item: this.startProcessing(entry), shutdown: false });
       return;
     }
