@@ -5,6 +5,8 @@ export interface ApiProcess {
   url: string;
   output: () => string;
   stop: () => Promise<void>;
+  /** Kills the process with SIGKILL, as a crash would, and resolves once it is gone. */
+  crash: () => Promise<void>;
 }
 
 const LISTENING = /listening on (http:\/\/\S+)/;
@@ -43,7 +45,13 @@ export async function startApi(env: Record<string, string> = {}, timeoutMs = 60_
       reject(new Error(`API exited with ${code} before listening:\n${output()}`));
     });
   });
-  return { url, output, stop: () => stop(child) };
+  const crash = () =>
+    new Promise<void>((resolve) => {
+      if (child.exitCode !== null || child.signalCode !== null) return resolve();
+      child.once('exit', () => resolve());
+      child.kill('SIGKILL');
+    });
+  return { url, output, stop: () => stop(child), crash };
 }
 
 /** Runs the API expecting it to refuse to start; resolves with its exit code and output. */
