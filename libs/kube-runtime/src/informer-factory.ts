@@ -11,8 +11,6 @@ export class InformerFactory {
   private readonly runs: Promise<void>[] = [];
   private signal: AbortSignal | undefined;
 
-  constructor(private readonly defaults: Partial<InformerOptions<KubeObject>> = {}) {}
-
   informerFor<T extends KubeObject>(options: InformerOptions<T>): SharedInformer<T> {
     const key = [
       collectionPath(options.resource),
@@ -21,7 +19,7 @@ export class InformerFactory {
     ].join('?');
     let informer = this.informers.get(key) as SharedInformer<T> | undefined;
     if (!informer) {
-      informer = new SharedInformer<T>({ ...(this.defaults as Partial<InformerOptions<T>>), ...options });
+      informer = new SharedInformer<T>(options);
       this.informers.set(key, informer as unknown as SharedInformer<KubeObject>);
       if (this.signal) this.runs.push(informer.run(this.signal));
     }
