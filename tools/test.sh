@@ -10,7 +10,7 @@ mkdir -p .data
 [ -d node_modules ] || { log "dependencies are missing: run 'npm run setup' first"; exit 1; }
 bash tools/cluster/up.sh || { log "the local cluster did not start"; echo "0 passed, 1 failed"; exit 1; }
 if command -v pg_lsclusters >/dev/null; then
-  TEST_POSTGRES_URL=$(bash tools/db/postgres-up.sh) && export TEST_POSTGRES_URL
+  TEST_POSTGRES_URL=$(bash tools/db/postgres-up.sh | tail -n 1) && export TEST_POSTGRES_URL
 fi
 [ -n "${TEST_POSTGRES_URL:-}" ] || log "PostgreSQL is not available: its tests will be skipped"
 

@@ -15,11 +15,12 @@ read -r version cluster port status _ < <(pg_lsclusters -h | head -n 1) || true
 if [ -z "${version:-}" ]; then
   version=$(ls /usr/lib/postgresql | sort -V | tail -n 1)
   cluster=main
-  pg_createcluster "$version" "$cluster" >/dev/null
+  pg_createcluster "$version" "$cluster" >&2
   read -r version cluster port status _ < <(pg_lsclusters -h | head -n 1)
 fi
 if [ "$status" != online ]; then
-  pg_ctlcluster "$version" "$cluster" start
+  # pg_ctlcluster talks on stdout ("Removed stale pid file."); stdout carries only the URL.
+  pg_ctlcluster "$version" "$cluster" start >&2
   log "started PostgreSQL $version/$cluster on port $port"
 fi
 
