@@ -1,63 +1,20 @@
-import { execFile } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { promisify } from 'node:util';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  POSTGRES_URL,
+  migrate,
+  postgresDatabase,
+  sqliteDatabase,
+  type TestDatabase,
+} from './support/database.js';
 import { databaseTarget } from '../apps/api/src/audit/database-target.js';
+import { PrismaAuditSink } from '../apps/api/src/audit/prisma-audit-sink.js';
 import { createPrismaClient, type AuditPrismaClient } from '../apps/api/src/audit/prisma-client.js';
-import { ROOT } from './support/paths.js';
-import { uniqueName } from './support/wait.js';
-
-const run = promisify(execFile);
-
-async function migrate(databaseUrl: string) {
-  const { stdout, stderr } = await run('bash', ['tools/db/migrate.sh'], {
-    cwd: ROOT,
-    env: { ...process.env, DATABASE_URL: databaseUrl },
-  });
-  return stdout + stderr;
-}
-
-const postgresUrl = process.env.TEST_POSTGRES_URL;
+import type { ReconcileRecordRow } from '../apps/api/src/audit/reconcile-record.js';
 
 /** A fresh, empty database per provider; PostgreSQL gets its own throwaway database on the test server. */
-const providers: {
-  name: string;
-  available: boolean;
-  create: () => Promise<{ url: string; drop: () => Promise<void> }>;
-}[] = [
-  {
-    name: 'sqlite',
-    available: true,
-    create: async () => ({
-      url: `file:${join(mkdtempSync(join(tmpdir(), 'ngx-db-')), 'audit.db')}`,
-      drop: async () => {},
-    }),
-  },
-  {
-    name: 'postgresql',
-    available: Boolean(postgresUrl),
-    create: async () => {
-      const database = uniqueName('ngx_test').replaceAll('-', '_');
-      const admin = new pg.Client({ connectionString: postgresUrl });
-      await admin.connect();
-      await admin.query(`CREATE DATABASE "${database}"`);
-      await admin.end();
-      const url = new URL(postgresUrl!);
-      url.pathname = `/${database}`;
-      return {
-        url: url.toString(),
-        drop: async () => {
-          const cleanup = new pg.Client({ connectionString: postgresUrl });
-          await cleanup.connect();
-          await cleanup.query(`DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`);
-          await cleanup.end();
-        },
-      };
-    },
-  },
+const providers = [
+  { name: 'sqlite', available: true, create: sqliteDatabase },
+  { name: 'postgresql', available: Boolean(POSTGRES_URL), create: postgresDatabase },
 ];
 
 const record = (name: string, startedAt: Date, overrides: Record<string, unknown> = {}) => ({
@@ -81,7 +38,7 @@ const record = (name: string, startedAt: Date, overrides: Record<string, unknown
 
 for (const provider of providers) {
   describe.skipIf(!provider.available)(`audit database on ${provider.name}`, () => {
-    let database: { url: string; drop: () => Promise<void> };
+    let database: TestDatabase;
     let prisma: AuditPrismaClient;
 
     beforeAll(async () => {
@@ -131,6 +88,57 @@ for (const provider of providers) {
         }),
       ).rejects.toThrow(/result/);
       expect(await prisma.reconcileRecord.count()).toBe(before);
+    });
+
+    it('writes a batch of records and no-op counts in one transaction, adding to earlier counts', async () => {
+      const sink = new PrismaAuditSink(prisma);
+      const at = new Date('2026-11-22T11:00:00.000Z');
+      const rows = ['batch-a', 'batch-b'].map((name) => record(name, at) as ReconcileRecordRow);
+      await sink.write({ rows, noops: [{ namespace: 'default', name: 'quiet', count: 3, lastAt: at }] });
+      const later = new Date(at.getTime() + 60_000);
+      await sink.write({
+        rows: [],
+        noops: [{ namespace: 'default', name: 'quiet', count: 2, lastAt: later }],
+      });
+
+      expect(await prisma.reconcileRecord.count({ where: { name: { startsWith: 'batch-' } } })).toBe(2);
+      expect(
+        await prisma.reconcileNoop.findUnique({
+          where: { namespace_name: { namespace: 'default', name: 'quiet' } },
+        }),
+      ).toEqual({ namespace: 'default', name: 'quiet', count: 5, lastAt: later });
+    });
+
+    it('stores nothing of a batch when one of its records is refused', async () => {
+      const sink = new PrismaAuditSink(prisma);
+      const at = new Date();
+      const good = record('atomic-good', at) as ReconcileRecordRow;
+      const bad = { ...record('atomic-bad', at), durationMs: 'slow' } as unknown as ReconcileRecordRow;
+      const noop = { namespace: 'default', name: 'atomic-noop', count: 1, lastAt: at };
+      await expect(sink.write({ rows: [good, bad], noops: [noop] })).rejects.toThrow();
+      expect(await prisma.reconcileRecord.count({ where: { name: { startsWith: 'atomic-' } } })).toBe(0);
+      expect(await prisma.reconcileNoop.count({ where: { name: 'atomic-noop' } })).toBe(0);
+    });
+
+    it('prunes records and no-op counts older than the retention cut-off, and nothing newer', async () => {
+      const sink = new PrismaAuditSink(prisma);
+      const now = Date.now();
+      const day = 24 * 3_600_000;
+      await sink.write({
+        rows: [
+          record('prune-old', new Date(now - 31 * day)) as ReconcileRecordRow,
+          record('prune-new', new Date(now - 29 * day)) as ReconcileRecordRow,
+        ],
+        noops: [
+          { namespace: 'default', name: 'prune-old', count: 1, lastAt: new Date(now - 40 * day) },
+          { namespace: 'default', name: 'prune-new', count: 1, lastAt: new Date(now - day) },
+        ],
+      });
+      expect(await sink.prune(new Date(now - 30 * day))).toMatchObject({ noops: 1 });
+      const left = await prisma.reconcileRecord.findMany({ where: { name: { startsWith: 'prune-' } } });
+      expect(left.map((row) => row.name)).toEqual(['prune-new']);
+      const noops = await prisma.reconcileNoop.findMany({ where: { name: { startsWith: 'prune-' } } });
+      expect(noops.map((row) => row.name)).toEqual(['prune-new']);
     });
   });
 }

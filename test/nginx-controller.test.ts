@@ -2,6 +2,7 @@ import type { V1Pod } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Nginx } from '../libs/nginx-api/src/index.js';
 import { startApi, type ApiProcess } from './support/api-process.js';
+import { migrate, sqliteDatabase } from './support/database.js';
 import { runtimeClient } from './support/runtime.js';
 import { uniqueName, waitFor } from './support/wait.js';
 
@@ -57,7 +58,9 @@ describe('the Nginx controller on the local cluster', () => {
   const name = uniqueName('web');
 
   beforeAll(async () => {
-    api = await startApi({ WEB_MODE: 'off', DATABASE_URL: 'file::memory:', LEADER_ELECTION: 'false' });
+    const db = await sqliteDatabase();
+    await migrate(db.url);
+    api = await startApi({ WEB_MODE: 'off', DATABASE_URL: db.url, LEADER_ELECTION: 'false' });
   });
   afterAll(async () => {
     await client.request({ method: 'DELETE', path: `${nginxes}/${name}` }).catch(() => {});
@@ -140,6 +143,63 @@ describe('the Nginx controller on the local cluster', () => {
     });
   });
 
+  it('releases a pod relabelled for another Nginx, replaces it, and that Nginx adopts it', async () => {
+    const [moved] = running(await podsOf(name));
+    const other = `${name}-b`;
+    await client.request({
+      method: 'PATCH',
+      path: `${podsPath}/${moved!.metadata!.name}`,
+      contentType: 'application/merge-patch+json',
+      body: { metadata: { labels: { 'mycompany.com/nginx': other } } },
+    });
+    await waitFor('the pod released', async () => {
+      const pod = await client.request<V1Pod>({ path: `${podsPath}/${moved!.metadata!.name}` });
+      return (pod.metadata?.ownerReferences ?? []).length === 0;
+    });
+    await converged(name, 3);
+
+    await client.request({
+      method: 'POST',
+      path: nginxes,
+      body: {
+        apiVersion: 'mycompany.com/v1',
+        kind: 'Nginx',
+        metadata: { name: other },
+        spec: { replicas: 1 },
+      },
+    });
+    try {
+      await converged(other, 1);
+      const [adopted] = active(await podsOf(other));
+      expect(adopted!.metadata!.uid).toBe(moved!.metadata!.uid);
+      expect(adopted!.metadata!.ownerReferences).toEqual([
+        expect.objectContaining({ kind: 'Nginx', name: other, controller: true, blockOwnerDeletion: true }),
+      ]);
+    } finally {
+      await client.request({ method: 'DELETE', path: `${nginxes}/${other}` });
+    }
+  });
+
+  it('releases a pod whose label was removed, though its own watch no longer sees it, and replaces it', async () => {
+    const [stray] = running(await podsOf(name));
+    const strayPath = `${podsPath}/${stray!.metadata!.name}`;
+    await client.request({
+      method: 'PATCH',
+      path: strayPath,
+      contentType: 'application/merge-patch+json',
+      body: { metadata: { labels: { 'mycompany.com/nginx': null } } },
+    });
+    try {
+      await waitFor('the unlabelled pod released', async () => {
+        const pod = await client.request<V1Pod>({ path: strayPath });
+        return (pod.metadata?.ownerReferences ?? []).length === 0;
+      });
+      await converged(name, 3);
+    } finally {
+      await client.request({ method: 'DELETE', path: strayPath }).catch(() => {});
+    }
+  });
+
   it('writes Events about what it did', async () => {
     const nginx = await getNginx(name);
     const events = await client.request<{ items: { reason: string }[] }>({
@@ -170,6 +230,9 @@ describe('the Nginx controller on the local cluster', () => {
       /^nginx_pods_deleted_total\{reason="scale-down"\} [1-9]/m,
       /^reflector_lists_total\{resource="pods",how="(streaming|list)"\} [1-9]/m,
       /^nginx_controller_leader 1/m,
+      /^nginx_audit_records_written_total [1-9]/m,
+      /^nginx_audit_queue_depth \d/m,
+      /^nginx_audit_records_dropped_total 0/m,
       /^process_resident_memory_bytes /m,
     ]) {
       expect(text).toMatch(metric);

@@ -9,7 +9,7 @@ export interface ApiProcess {
   crash: () => Promise<void>;
 }
 
-const LISTENING = /listening on (http:\/\/\S+)/;
+const LISTENING = /listening on (http:\/\/[^\s"]+)/;
 
 /** Spawns the built API (apps/api/dist/main.js) on a free port, collecting everything it prints. */
 function spawnApi(env: Record<string, string>): { child: ChildProcess; output: () => string } {

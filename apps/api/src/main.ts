@@ -5,12 +5,13 @@ import type { AddressInfo } from 'node:net';
 import { AppModule } from './app.module.js';
 import { ConfigError, loadAppConfig } from './config/app-config.js';
 import { CrdInstallError } from './controller/crd-installer.js';
+import { AppLogger } from './logging/app-logger.js';
 import { mountWeb } from './web/mount-web.js';
 
 async function bootstrap(): Promise<void> {
   // Validated here first so a bad setting ends the process with one clear line instead of a DI stack trace.
   const config = loadAppConfig();
-  const app = await NestFactory.create(AppModule);
+  const app = await NestFactory.create(AppModule, { logger: new AppLogger(config.logFormat) });
   app.enableShutdownHooks();
   await mountWeb(app, config);
   await app.listen(config.port, config.host);

@@ -1,11 +1,11 @@
-import { Inject, Injectable, Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { appConfig, type AppConfig } from '../config/app-config.js';
 import { ensureSqliteDirectory } from './database-target.js';
 import { createPrismaClient, type AuditPrismaClient } from './prisma-client.js';
 
-/** Owns the audit database connection for the process lifetime. */
+/** Owns the audit database connection for the process lifetime (closed last, after the audit trail's flush). */
 @Injectable()
-export class PrismaService implements OnModuleInit, OnModuleDestroy {
+export class PrismaService implements OnModuleInit, OnApplicationShutdown {
   private readonly logger = new Logger(PrismaService.name);
   private prisma: AuditPrismaClient | undefined;
 
@@ -26,7 +26,7 @@ export class PrismaService implements OnModuleInit, OnModuleDestroy {
     this.logger.log(`audit database: ${this.config.database.provider}`);
   }
 
-  async onModuleDestroy(): Promise<void> {
+  async onApplicationShutdown(): Promise<void> {
     await this.prisma?.$disconnect();
   }
 

@@ -35,6 +35,18 @@ describe('loadAppConfig', () => {
     );
   });
 
+  it('keeps 30 days of audit trail, queues up to 10,000 records, and logs JSON unless told otherwise', () => {
+    const config = loadAppConfig({}, emptyDir());
+    expect(config.audit).toEqual({ retentionDays: 30, queueLimit: 10_000 });
+    expect(config.logFormat).toBe('json');
+    const custom = loadAppConfig(
+      { AUDIT_RETENTION_DAYS: '7', AUDIT_QUEUE_LIMIT: '50', LOG_FORMAT: 'text' },
+      emptyDir(),
+    );
+    expect(custom.audit).toEqual({ retentionDays: 7, queueLimit: 50 });
+    expect(custom.logFormat).toBe('text');
+  });
+
   it.each(['abc', '-1', '65536', '80.5', '0x'])('rejects PORT=%s', (port) => {
     expect(() => loadAppConfig({ PORT: port }, emptyDir())).toThrow(
       /PORT must be an integer from 0 to 65535/,
@@ -67,6 +79,9 @@ describe('loadAppConfig', () => {
     [{ KUBE_API_QPS: '0' }, /KUBE_API_QPS must be a positive number/],
     [{ KUBE_API_BURST: 'lots' }, /KUBE_API_BURST must be a positive number/],
     [{ INSTALL_CRD: 'yes please' }, /INSTALL_CRD must be true or false/],
+    [{ AUDIT_RETENTION_DAYS: '-1' }, /AUDIT_RETENTION_DAYS must be a positive number/],
+    [{ AUDIT_QUEUE_LIMIT: 'none' }, /AUDIT_QUEUE_LIMIT must be a positive number/],
+    [{ LOG_FORMAT: 'xml' }, /LOG_FORMAT must be json or text/],
   ])('rejects %j', (env, message) => {
     expect(() => loadAppConfig(env, emptyDir())).toThrow(message);
   });

@@ -2,6 +2,7 @@ import { registerAs } from '@nestjs/config';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { databaseTarget, type DatabaseTarget } from '../audit/database-target.js';
+import type { LogFormat } from '../logging/app-logger.js';
 
 export type WebMode = 'production' | 'development' | 'off';
 
@@ -12,6 +13,13 @@ export interface AppConfig {
   /** Kubeconfig file to use; undefined means @kubernetes/client-node's defaults (in-cluster, ~/.kube/config). */
   kubeconfigPath: string | undefined;
   database: DatabaseTarget;
+  audit: {
+    /** Reconcile records older than this are pruned (hourly). */
+    retentionDays: number;
+    /** Most records queued while the database is slow or away; beyond it they are dropped and counted. */
+    queueLimit: number;
+  };
+  logFormat: LogFormat;
   web: { mode: WebMode; dir: string };
   kube: {
     /** Client-side limit on requests to the API server (client-go's --kube-api-qps / --kube-api-burst). */
@@ -70,6 +78,12 @@ function parseWebMode(raw: string | undefined): WebMode {
   throw new ConfigError(`WEB_MODE must be production, development or off (got "${raw}")`);
 }
 
+function parseLogFormat(raw: string | undefined): LogFormat {
+  const format = raw?.trim() || 'json';
+  if (format === 'json' || format === 'text') return format;
+  throw new ConfigError(`LOG_FORMAT must be json or text (got "${raw}")`);
+}
+
 function kubeconfigPath(env: Environment, cwd: string): string | undefined {
   const fromEnv = env.KUBECONFIG?.trim();
   if (fromEnv) {
@@ -96,6 +110,11 @@ export function loadAppConfig(env: Environment = process.env, cwd = process.cwd(
     port: parsePort(env.PORT),
     kubeconfigPath: kubeconfigPath(env, cwd),
     database,
+    audit: {
+      retentionDays: parsePositive('AUDIT_RETENTION_DAYS', env.AUDIT_RETENTION_DAYS, 30),
+      queueLimit: Math.ceil(parsePositive('AUDIT_QUEUE_LIMIT', env.AUDIT_QUEUE_LIMIT, 10_000)),
+    },
+    logFormat: parseLogFormat(env.LOG_FORMAT),
     web: { mode: parseWebMode(env.WEB_MODE), dir: resolve(cwd, env.WEB_DIR?.trim() || 'apps/web') },
     kube: {
       qps: parsePositive('KUBE_API_QPS', env.KUBE_API_QPS, 50),

@@ -4,7 +4,7 @@ import {
   Injectable,
   Logger,
   type OnApplicationBootstrap,
-  type OnApplicationShutdown,
+  type OnModuleDestroy,
 } from '@nestjs/common';
 import type { V1Pod } from '@kubernetes/client-node';
 import {
@@ -21,7 +21,6 @@ import {
   objectKey,
   stripManagedFields,
   type KubeObject,
-  type RuntimeLogger,
   type SharedInformer,
 } from '@ngx/kube-runtime';
 import {
@@ -33,32 +32,28 @@ import {
   type Nginx,
 } from '@ngx/nginx-api';
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { AuditTrail } from '../audit/audit-trail.service.js';
 import { appConfig, type AppConfig } from '../config/app-config.js';
+import { nestRuntimeLogger } from '../logging/runtime-logger.js';
+import { auditedReconcile, ReconcileTriggers, type ReconcileTrigger } from './audited-reconcile.js';
 import { controllerOf, owningNginxKey } from './pod-ownership.js';
 import { MANAGED_BY } from './pod-template.js';
 import { NginxReconciler, PODS_BY_NGINX, type ReconcilerMetrics } from './reconciler.js';
+import { StrayPods } from './stray-pods.js';
 
 type NginxObject = Nginx & KubeObject;
 type PodObject = V1Pod & KubeObject;
 
-function nestLogger(logger: Logger): RuntimeLogger {
-  const line = (message: string, context?: Record<string, unknown>) =>
-    context ? `${message} ${JSON.stringify(context)}` : message;
-  return {
-    info: (message, context) => logger.log(line(message, context)),
-    warn: (message, context) => logger.warn(line(message, context)),
-    error: (message, context) => logger.error(line(message, context)),
-  };
-}
-
 /**
  * Hosts the Nginx controller: informers on Nginx objects and on pods carrying our label, a rate-limited
- * workqueue, and workers running the reconciler — only while this instance holds the leader Lease.
+ * workqueue, and workers running the reconciler — only while this instance holds the leader Lease. It stops in
+ * onModuleDestroy, the first shutdown hook, so in-flight reconciles are drained and the Lease released before
+ * the audit trail's final flush.
  */
 @Injectable()
-export class NginxControllerService implements OnApplicationBootstrap, OnApplicationShutdown {
+export class NginxControllerService implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger('NginxController');
-  private readonly runtimeLogger = nestLogger(this.logger);
+  private readonly runtimeLogger = nestRuntimeLogger(this.logger);
   private readonly stopping = new AbortController();
   private readonly identity = `${hostname()}-${process.pid}`;
   private readonly factory: InformerFactory;
@@ -66,7 +61,9 @@ export class NginxControllerService implements OnApplicationBootstrap, OnApplica
   private readonly pods: SharedInformer<PodObject>;
   private readonly events: EventRecorder;
   /** The queue and expectations of the current leadership term; none while not leading. */
-  private term: { queue: RateLimitingQueue<string>; expectations: Expectations } | undefined;
+  private term:
+    { queue: RateLimitingQueue<string>; expectations: Expectations; triggers: ReconcileTriggers } | undefined;
+  private readonly strays = new StrayPods();
   private running: Promise<unknown> | undefined;
   private readonly queueMetrics: PrometheusWorkQueueMetrics;
   private readonly metrics: ReturnType<typeof controllerMetrics>;
@@ -75,6 +72,7 @@ export class NginxControllerService implements OnApplicationBootstrap, OnApplica
     @Inject(KubeClient) private readonly client: KubeClient,
     @Inject(appConfig.KEY) private readonly config: AppConfig,
     @Inject(Registry) registry: Registry,
+    @Inject(AuditTrail) private readonly audit: AuditTrail,
   ) {
     this.queueMetrics = new PrometheusWorkQueueMetrics(registry, 'nginx');
     this.metrics = controllerMetrics(registry);
@@ -138,7 +136,7 @@ export class NginxControllerService implements OnApplicationBootstrap, OnApplica
     return { ok: synced, detail: synced ? `caches synced, ${role}` : 'caches syncing', leader };
   }
 
-  async onApplicationShutdown(): Promise<void> {
+  async onModuleDestroy(): Promise<void> {
     this.stopping.abort();
     await this.running;
     await this.factory.stopped();
@@ -150,13 +148,15 @@ export class NginxControllerService implements OnApplicationBootstrap, OnApplica
     const queue = new RateLimitingQueue<string>({ metrics: this.queueMetrics });
     this.queueMetrics.watch(queue);
     const expectations = new Expectations();
-    this.term = { queue, expectations };
+    const triggers = new ReconcileTriggers();
+    this.term = { queue, expectations, triggers };
     this.metrics.leader.set(1);
     const reconciler = new NginxReconciler({
       client: this.client,
       nginxes: this.nginxes.cache,
       pods: this.pods.cache,
       expectations,
+      strays: this.strays,
       events: this.events,
       logger: this.runtimeLogger,
       burst: this.config.controller.burst,
@@ -166,10 +166,17 @@ export class NginxControllerService implements OnApplicationBootstrap, OnApplica
       name: 'nginx',
       queue,
       workers: this.config.controller.workers,
-      reconcile: (key) => reconciler.reconcile(key),
+      reconcile: auditedReconcile({
+        reconcile: (key, report) => reconciler.reconcile(key, report),
+        triggers,
+        attempt: (key) => queue.numRequeues(key) + 1,
+        audit: this.audit,
+        logger: this.runtimeLogger,
+        instanceId: this.identity,
+      }),
       waitForSync: async (signal) => {
         const synced = await this.factory.waitForCacheSync(signal);
-        if (synced) for (const key of this.nginxes.cache.keys()) queue.add(key);
+        if (synced) for (const key of this.nginxes.cache.keys()) this.enqueue(key, 'resync');
         return synced;
       },
       logger: this.runtimeLogger,
@@ -191,12 +198,22 @@ export class NginxControllerService implements OnApplicationBootstrap, OnApplica
     }
   }
 
+  private enqueue(key: string | undefined, trigger: ReconcileTrigger): void {
+    if (!key || !this.term) return;
+    this.term.triggers.note(key, trigger);
+    this.term.queue.add(key);
+  }
+
   private registerHandlers(): void {
-    const enqueue = (key: string | undefined) => key && this.term?.queue.add(key);
+    const enqueue = (key: string | undefined) => this.enqueue(key, 'pod-event');
     this.nginxes.addEventHandler({
-      add: (nginx) => enqueue(objectKey(nginx)),
-      update: (_, nginx) => enqueue(objectKey(nginx)),
-      delete: (nginx) => enqueue(nginx instanceof DeletedFinalStateUnknown ? nginx.key : objectKey(nginx)),
+      add: (nginx) => this.enqueue(objectKey(nginx), 'nginx-added'),
+      update: (_, nginx) => this.enqueue(objectKey(nginx), 'nginx-updated'),
+      delete: (nginx) =>
+        this.enqueue(
+          nginx instanceof DeletedFinalStateUnknown ? nginx.key : objectKey(nginx),
+          'nginx-deleted',
+        ),
     });
     this.pods.addEventHandler({
       add: (pod) => {
@@ -217,6 +234,8 @@ export class NginxControllerService implements OnApplicationBootstrap, OnApplica
         const pod = deleted instanceof DeletedFinalStateUnknown ? deleted.object : deleted;
         const owner = owningNginxKey(pod);
         if (owner) this.term?.expectations.deletionObserved(owner, objectKey(pod));
+        // Not marked for deletion, yet gone from our label-filtered watch: maybe its label was removed.
+        if (owner && controllerOf(pod) && !pod.metadata?.deletionTimestamp) this.strays.add(owner, pod);
         enqueue(owner);
       },
     });

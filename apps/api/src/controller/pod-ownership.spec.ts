@@ -2,6 +2,7 @@ import type { V1Pod } from '@kubernetes/client-node';
 import type { Nginx } from '@ngx/nginx-api';
 import { describe, expect, it } from 'vitest';
 import { claimPods, owningNginxKey } from './pod-ownership.js';
+import { StrayPods } from './stray-pods.js';
 
 const nginx: Nginx = {
   apiVersion: 'mycompany.com/v1',
@@ -54,5 +55,32 @@ describe('pod ownership', () => {
     ]);
     expect(owned.map((p) => p.metadata?.name)).toEqual(['mine']);
     expect(orphans.map((p) => p.metadata?.name)).toEqual(['orphan']);
+  });
+
+  it('releases pods it controls whose label now names another Nginx, unless they are going anyway', () => {
+    const mine = { kind: 'Nginx', name: 'web', uid: 'u-web' };
+    const { owned, mislabelled } = claimPods(nginx, [
+      pod('kept', { controller: mine, label: 'web' }),
+      pod('moved', { controller: mine, label: 'api' }),
+      pod('moved-going', { controller: mine, label: 'api', deleting: true }),
+    ]);
+    expect(owned.map((p) => p.metadata?.name)).toEqual(['kept']);
+    expect(mislabelled.map((p) => p.metadata?.name)).toEqual(['moved']);
+  });
+});
+
+describe('StrayPods', () => {
+  const stray = (uid: string): V1Pod => ({ metadata: { name: uid, namespace: 'default', uid } });
+
+  it('hands each owner its strays once, without duplicates', () => {
+    const strays = new StrayPods();
+    strays.add('default/web', stray('a'));
+    strays.add('default/web', stray('a'));
+    strays.add('default/web', stray('b'));
+    strays.add('default/api', stray('c'));
+    expect(strays.take('default/web').map((p) => p.metadata?.uid)).toEqual(['a', 'b']);
+    expect(strays.take('default/web')).toEqual([]);
+    strays.forget('default/api');
+    expect(strays.take('default/api')).toEqual([]);
   });
 });

@@ -19,18 +19,27 @@ export function owningNginxKey(pod: V1Pod): string | undefined {
   return label ? `${namespace}/${label}` : undefined;
 }
 
-/** How the pods found for an Nginx split: owned by it, orphans to adopt. Pods controlled by others are ignored. */
-export function claimPods(nginx: Nginx, pods: readonly V1Pod[]): { owned: V1Pod[]; orphans: V1Pod[] } {
-  const owned: V1Pod[] = [];
-  const orphans: V1Pod[] = [];
+export interface ClaimedPods {
+  /** Controlled by this Nginx and still carrying its label. */
+  owned: V1Pod[];
+  /** Carrying its label with no controller: to adopt. */
+  orphans: V1Pod[];
+  /** Controlled by this Nginx but relabelled to another one: to release. */
+  mislabelled: V1Pod[];
+}
+
+/** How the pods found for an Nginx split, as the ReplicaSet controller claims them. Others' pods are ignored. */
+export function claimPods(nginx: Nginx, pods: readonly V1Pod[]): ClaimedPods {
+  const claimed: ClaimedPods = { owned: [], orphans: [], mislabelled: [] };
   for (const pod of pods) {
     const controller = controllerOf(pod);
+    const labelled = pod.metadata?.labels?.[LABEL_NGINX] === nginx.metadata.name;
     if (!controller) {
-      if (!pod.metadata?.deletionTimestamp && pod.metadata?.labels?.[LABEL_NGINX] === nginx.metadata.name)
-        orphans.push(pod);
+      if (!pod.metadata?.deletionTimestamp && labelled) claimed.orphans.push(pod);
     } else if (controller.uid === nginx.metadata.uid) {
-      owned.push(pod);
+      if (labelled) claimed.owned.push(pod);
+      else if (!pod.metadata?.deletionTimestamp) claimed.mislabelled.push(pod);
     }
   }
-  return { owned, orphans };
+  return claimed;
 }

@@ -17,6 +17,8 @@ import { nginxStatus, statusChanged, type ReplicaFailure } from './nginx-status.
 import { claimPods } from './pod-ownership.js';
 import { planPods, slowStartBatches } from './pod-plan.js';
 import { podFor } from './pod-template.js';
+import { ReconcileReport } from './reconcile-report.js';
+import type { StrayPods } from './stray-pods.js';
 
 /** Index of the pod cache: pods by the Nginx key their label or owner names. */
 export const PODS_BY_NGINX = 'nginx';
@@ -34,6 +36,8 @@ export interface ReconcilerDeps {
   nginxes: InformerCache<Nginx & KubeObject>;
   pods: InformerCache<V1Pod & KubeObject>;
   expectations: Expectations;
+  /** Pods that left our label selector while still owned: released on the owner's next reconcile. */
+  strays: StrayPods;
   events: EventRecorder;
   logger: RuntimeLogger;
   /** Most pods created or deleted in one sync (the ReplicaSet controller's burstReplicas). */
@@ -54,27 +58,43 @@ export class ReconcileError extends Error {
 export class NginxReconciler {
   constructor(private readonly deps: ReconcilerDeps) {}
 
-  async reconcile(key: string): Promise<ReconcileResult> {
-    const { nginxes, pods, expectations } = this.deps;
+  /** Reconciles `key`, noting what it saw and did in `report` (also when it throws). */
+  async reconcile(key: string, report = new ReconcileReport()): Promise<ReconcileResult> {
+    const { nginxes, pods, expectations, strays } = this.deps;
     const cached = nginxes.get(key);
     if (!cached) {
       expectations.delete(key); // deleted: the garbage collector removes its pods
+      strays.forget(key);
       return;
     }
     if (cached.metadata?.deletionTimestamp) return;
     const nginx = structuredClone(cached) as Nginx;
-    const { owned, orphans } = claimPods(nginx, pods.byIndex(PODS_BY_NGINX, key));
-    for (const orphan of orphans) owned.push(await this.adopt(nginx, orphan));
+    report.observe(nginx);
+    const { owned, orphans, mislabelled } = claimPods(nginx, pods.byIndex(PODS_BY_NGINX, key));
+    for (const pod of [...mislabelled, ...(await this.strayPods(nginx, strays.take(key)))])
+      await this.release(nginx, pod, report);
+    for (const orphan of orphans) owned.push(await this.adopt(nginx, orphan, report));
 
     let failure: ReplicaFailure | undefined;
-    if (expectations.satisfied(key)) failure = await this.managePods(key, nginx, owned);
+    if (expectations.satisfied(key)) failure = await this.managePods(key, nginx, owned, report);
 
     const status = nginxStatus(nginx, owned, failure, new Date().toISOString());
-    if (statusChanged(nginx.status, status)) await this.writeStatus(nginx, status);
+    report.counts = {
+      desired: nginx.spec.replicas,
+      active: status.replicas ?? 0,
+      ready: status.readyReplicas ?? 0,
+    };
+    if (statusChanged(nginx.status, status) && (await this.writeStatus(nginx, status)))
+      report.record({ kind: 'status' });
     if (failure) throw new ReconcileError(failure.message);
   }
 
-  private async managePods(key: string, nginx: Nginx, owned: V1Pod[]): Promise<ReplicaFailure | undefined> {
+  private async managePods(
+    key: string,
+    nginx: Nginx,
+    owned: V1Pod[],
+    report: ReconcileReport,
+  ): Promise<ReplicaFailure | undefined> {
     const { expectations } = this.deps;
     const plan = planPods(nginx.spec.replicas, owned, this.deps.burst);
     let failure: ReplicaFailure | undefined;
@@ -85,7 +105,7 @@ export class NginxReconciler {
         plan.delete.map((d) => objectKey(d.pod)),
       );
       const results = await Promise.allSettled(
-        plan.delete.map(({ pod, reason }) => this.deletePod(nginx, pod, reason)),
+        plan.delete.map(({ pod, reason }) => this.deletePod(nginx, pod, reason, report)),
       );
       results.forEach((result, i) => {
         if (result.status === 'fulfilled') return;
@@ -98,7 +118,9 @@ export class NginxReconciler {
       expectations.expectCreations(key, plan.create);
       let remaining = plan.create;
       for (const batch of slowStartBatches(plan.create)) {
-        const results = await Promise.allSettled(Array.from({ length: batch }, () => this.createPod(nginx)));
+        const results = await Promise.allSettled(
+          Array.from({ length: batch }, () => this.createPod(nginx, report)),
+        );
         remaining -= batch;
         const failed = results.filter((r) => r.status === 'rejected') as PromiseRejectedResult[];
         for (let i = 0; i < failed.length; i++) expectations.creationObserved(key);
@@ -113,7 +135,7 @@ export class NginxReconciler {
     return failure;
   }
 
-  private async createPod(nginx: Nginx): Promise<void> {
+  private async createPod(nginx: Nginx, report: ReconcileReport): Promise<void> {
     const namespace = nginx.metadata.namespace!;
     try {
       const pod = await this.deps.client.request<V1Pod>({
@@ -121,6 +143,7 @@ export class NginxReconciler {
         path: collectionPath({ ...PODS, namespace }),
         body: podFor(nginx),
       });
+      report.record({ kind: 'create', pod: pod.metadata?.name });
       this.deps.metrics?.podCreated();
       this.deps.events.event(nginx, 'Normal', 'SuccessfulCreate', `Created pod: ${pod.metadata?.name}`);
     } catch (error) {
@@ -129,7 +152,7 @@ export class NginxReconciler {
     }
   }
 
-  private async deletePod(nginx: Nginx, pod: V1Pod, reason: string): Promise<void> {
+  private async deletePod(nginx: Nginx, pod: V1Pod, reason: string, report: ReconcileReport): Promise<void> {
     const { name, namespace, uid } = pod.metadata!;
     try {
       await this.deps.client.request({
@@ -137,6 +160,7 @@ export class NginxReconciler {
         path: objectPath({ ...PODS, namespace }, name!),
         body: { apiVersion: 'v1', kind: 'DeleteOptions', preconditions: { uid } },
       });
+      report.record({ kind: 'delete', pod: name, reason });
       this.deps.metrics?.podDeleted(reason);
       this.deps.events.event(nginx, 'Normal', 'SuccessfulDelete', `Deleted pod: ${name} (${reason})`);
     } catch (error) {
@@ -152,7 +176,7 @@ export class NginxReconciler {
   }
 
   /** Takes an orphan that carries our label: sets this Nginx as its controller (uid precondition in the patch). */
-  private async adopt(nginx: Nginx, pod: V1Pod): Promise<V1Pod> {
+  private async adopt(nginx: Nginx, pod: V1Pod, report: ReconcileReport): Promise<V1Pod> {
     const { name, namespace, uid } = pod.metadata!;
     const reference = podFor(nginx).metadata!.ownerReferences!;
     const adopted = await this.deps.client.request<V1Pod>({
@@ -161,11 +185,57 @@ export class NginxReconciler {
       contentType: 'application/merge-patch+json',
       body: { metadata: { uid, ownerReferences: [...(pod.metadata?.ownerReferences ?? []), ...reference] } },
     });
-    this.deps.logger.info('adopted orphan pod', { key: objectKey(nginx), pod: name });
+    report.record({ kind: 'adopt', pod: name });
     return adopted;
   }
 
-  private async writeStatus(nginx: Nginx, status: Nginx['status']): Promise<void> {
+  /**
+   * Of the pods our watch last saw vanish without being deleted, the ones that still exist, controlled by this
+   * Nginx and no longer labelled for it. One GET each: the watch cannot tell a removed label from a deletion.
+   */
+  private async strayPods(nginx: Nginx, candidates: V1Pod[]): Promise<V1Pod[]> {
+    const strays: V1Pod[] = [];
+    for (const candidate of candidates) {
+      const { name, namespace, uid } = candidate.metadata!;
+      try {
+        const pod = await this.deps.client.request<V1Pod>({
+          path: objectPath({ ...PODS, namespace }, name!),
+        });
+        const { mislabelled } = claimPods(nginx, [pod]);
+        if (pod.metadata?.uid === uid && mislabelled.length > 0) strays.push(pod);
+      } catch (error) {
+        if (!(error instanceof KubeApiError && error.code === 404)) throw error;
+      }
+    }
+    return strays;
+  }
+
+  /**
+   * Lets go of a pod this Nginx controls whose labels no longer select it: removes our owner reference (uid
+   * precondition), so the garbage collector will not delete it with the Nginx and a replacement is created.
+   */
+  private async release(nginx: Nginx, pod: V1Pod, report: ReconcileReport): Promise<void> {
+    const { name, namespace, uid } = pod.metadata!;
+    const ownerReferences = (pod.metadata?.ownerReferences ?? []).filter(
+      (ref) => ref.uid !== nginx.metadata.uid,
+    );
+    try {
+      await this.deps.client.request({
+        method: 'PATCH',
+        path: objectPath({ ...PODS, namespace }, name!),
+        contentType: 'application/merge-patch+json',
+        body: { metadata: { uid, ownerReferences } },
+      });
+      report.record({ kind: 'release', pod: name, reason: 'labels-no-longer-match' });
+    } catch (error) {
+      // Gone, or replaced by a new pod of the same name (uid precondition): nothing of ours to release.
+      if (error instanceof KubeApiError && (error.code === 404 || error.code === 409)) return;
+      throw error;
+    }
+  }
+
+  /** Writes status through the subresource; false when the write was skipped as stale (409) or moot (404). */
+  private async writeStatus(nginx: Nginx, status: Nginx['status']): Promise<boolean> {
     const { name, namespace } = nginx.metadata;
     try {
       await this.deps.client.request({
@@ -173,9 +243,10 @@ export class NginxReconciler {
         path: objectPath({ ...NGINXES, namespace }, name!, 'status'),
         body: { ...nginx, status },
       });
+      return true;
     } catch (error) {
       // 409: the cache is behind; the newer object is on its way and will be reconciled. 404: it was deleted.
-      if (error instanceof KubeApiError && (error.code === 409 || error.code === 404)) return;
+      if (error instanceof KubeApiError && (error.code === 409 || error.code === 404)) return false;
       throw error;
     }
   }

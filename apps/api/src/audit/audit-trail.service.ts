@@ -1,0 +1,106 @@
+import {
+  Inject,
+  Injectable,
+  Logger,
+  type BeforeApplicationShutdown,
+  type OnApplicationBootstrap,
+} from '@nestjs/common';
+import { Counter, Gauge, Registry } from 'prom-client';
+import { appConfig, type AppConfig } from '../config/app-config.js';
+import { nestRuntimeLogger } from '../logging/runtime-logger.js';
+import { AuditRetention } from './audit-retention.js';
+import { AuditWriter } from './audit-writer.js';
+import { PrismaAuditSink } from './prisma-audit-sink.js';
+import { PrismaService } from './prisma.service.js';
+import type { ReconcileRecordRow } from './reconcile-record.js';
+
+const HOUR_MS = 3_600_000;
+
+/**
+ * The audit trail of reconciles: rows and no-op counts go through a background writer (the reconciler never
+ * waits on the database) and old rows are pruned hourly. Flushed when the app shuts down, after the controller
+ * has drained (the controller stops in onModuleDestroy, which Nest runs before this hook).
+ */
+@Injectable()
+export class AuditTrail implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  private readonly logger = nestRuntimeLogger(new Logger('AuditTrail'));
+  private readonly writer: AuditWriter;
+  private readonly retention: AuditRetention;
+
+  constructor(
+    prisma: PrismaService,
+    @Inject(appConfig.KEY) config: AppConfig,
+    @Inject(Registry) registry: Registry,
+  ) {
+    const metrics = auditMetrics(registry);
+    // The Prisma client exists only after PrismaService's onModuleInit, so the sink is made on first use.
+    let prismaSink: PrismaAuditSink | undefined;
+    const sink = () => (prismaSink ??= new PrismaAuditSink(prisma.client));
+    this.writer = new AuditWriter({
+      sink: { write: (batch) => sink().write(batch) },
+      limit: config.audit.queueLimit,
+      logger: this.logger,
+      metrics: {
+        depth: (rows) => metrics.depth.set(rows),
+        written: (rows) => metrics.written.inc(rows),
+        dropped: (rows) => metrics.dropped.inc(rows),
+        failed: () => metrics.failures.inc(),
+      },
+    });
+    this.retention = new AuditRetention({
+      prune: (before) => sink().prune(before),
+      maxAgeMs: config.audit.retentionDays * 24 * HOUR_MS,
+      intervalMs: HOUR_MS,
+      logger: this.logger,
+      pruned: (records) => metrics.pruned.inc(records),
+    });
+  }
+
+  onApplicationBootstrap(): void {
+    this.retention.start();
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    await this.retention.stop();
+    await this.writer.close();
+  }
+
+  record(row: ReconcileRecordRow): void {
+    this.writer.record(row);
+  }
+
+  noop(namespace: string, name: string, at: Date): void {
+    this.writer.noop(namespace, name, at);
+  }
+}
+
+function auditMetrics(registry: Registry) {
+  const registers = [registry];
+  return {
+    depth: new Gauge({
+      name: 'nginx_audit_queue_depth',
+      help: 'Reconcile records waiting to be written to the audit database.',
+      registers,
+    }),
+    written: new Counter({
+      name: 'nginx_audit_records_written_total',
+      help: 'Reconcile records written to the audit database.',
+      registers,
+    }),
+    dropped: new Counter({
+      name: 'nginx_audit_records_dropped_total',
+      help: 'Reconcile records dropped because the audit queue was full (database unavailable or too slow).',
+      registers,
+    }),
+    failures: new Counter({
+      name: 'nginx_audit_write_failures_total',
+      help: 'Audit batches the database refused or could not take (retried).',
+      registers,
+    }),
+    pruned: new Counter({
+      name: 'nginx_audit_records_pruned_total',
+      help: 'Reconcile records deleted by retention.',
+      registers,
+    }),
+  };
+}

@@ -1,0 +1,220 @@
+import type { V1Pod } from '@kubernetes/client-node';
+import { afterEach, describe, expect, it } from 'vitest';
+import { databaseTarget } from '../apps/api/src/audit/database-target.js';
+import { createPrismaClient } from '../apps/api/src/audit/prisma-client.js';
+import type { ReconcileAction } from '../apps/api/src/audit/reconcile-record.js';
+import {
+  DeletedFinalStateUnknown,
+  SharedInformer,
+  stripManagedFields,
+  type KubeObject,
+} from '../libs/kube-runtime/src/index.js';
+import type { Nginx } from '../libs/nginx-api/src/index.js';
+import { startApi, type ApiProcess } from './support/api-process.js';
+import {
+  POSTGRES_URL,
+  migrate,
+  postgresAdmin,
+  postgresDatabase,
+  sqliteDatabase,
+  type TestDatabase,
+} from './support/database.js';
+import { runtimeClient } from './support/runtime.js';
+import { uniqueName, waitFor } from './support/wait.js';
+
+const client = runtimeClient();
+const nginxes = '/apis/mycompany.com/v1/namespaces/default/nginxes';
+const cleanups: (() => Promise<unknown>)[] = [];
+
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup().catch(() => {});
+});
+
+async function started(env: Record<string, string>): Promise<ApiProcess> {
+  const api = await startApi({ LEADER_ELECTION: 'false', WEB_MODE: 'off', ...env });
+  cleanups.push(() => api.stop());
+  return api;
+}
+
+async function database(create: () => Promise<TestDatabase>): Promise<TestDatabase> {
+  const db = await create();
+  cleanups.push(() => db.drop());
+  await migrate(db.url);
+  return db;
+}
+
+async function createNginx(name: string, replicas: number): Promise<Nginx> {
+  cleanups.push(() => client.request({ method: 'DELETE', path: `${nginxes}/${name}` }));
+  return client.request<Nginx>({
+    method: 'POST',
+    path: nginxes,
+    body: { apiVersion: 'mycompany.com/v1', kind: 'Nginx', metadata: { name }, spec: { replicas } },
+  });
+}
+
+const scale = (name: string, replicas: number) =>
+  client.request({
+    method: 'PATCH',
+    path: `${nginxes}/${name}`,
+    contentType: 'application/merge-patch+json',
+    body: { spec: { replicas } },
+  });
+
+/** Every pod of the Nginx that ever appeared and disappeared, seen by a watch of our own. */
+async function watchPods(name: string) {
+  const informer = new SharedInformer<V1Pod & KubeObject>({
+    client,
+    resource: { group: '', version: 'v1', plural: 'pods', namespace: 'default' },
+    kind: 'Pod',
+    labelSelector: `mycompany.com/nginx=${name}`,
+    transform: stripManagedFields,
+  });
+  const seen = { added: new Set<string>(), deleted: new Set<string>() };
+  informer.addEventHandler({
+    add: (pod) => seen.added.add(pod.metadata!.name!),
+    delete: (pod) =>
+      seen.deleted.add(
+        pod instanceof DeletedFinalStateUnknown ? pod.key.split('/')[1]! : pod.metadata!.name!,
+      ),
+  });
+  const abort = new AbortController();
+  const running = informer.run(abort.signal);
+  await informer.waitForCacheSync();
+  cleanups.push(async () => {
+    abort.abort();
+    await running;
+  });
+  return { seen, pods: () => informer.cache.list() };
+}
+
+async function settled(name: string, replicas: number, pods: () => readonly V1Pod[]) {
+  await waitFor(
+    `${name} at ${replicas} ready pods`,
+    async () => {
+      const nginx = await client.request<Nginx>({ path: `${nginxes}/${name}` });
+      const active = pods().filter((p) => !p.metadata?.deletionTimestamp);
+      return (
+        active.length === replicas &&
+        active.every((p) => p.status?.phase === 'Running') &&
+        nginx.status?.readyReplicas === replicas
+      );
+    },
+    { timeoutMs: 20_000 },
+  );
+}
+
+async function metric(api: ApiProcess, name: string): Promise<number> {
+  const text = await (await fetch(`${api.url}/metrics`)).text();
+  const line = text.split('\n').find((l) => l.startsWith(`${name} `));
+  return line ? Number(line.split(' ')[1]) : NaN;
+}
+
+describe('the audit trail of the controller', () => {
+  it('records exactly the pods it created and deleted, flushed on SIGTERM, with a JSON log line per reconcile', async () => {
+    const db = await database(sqliteDatabase);
+    const name = uniqueName('audited');
+    const { seen, pods } = await watchPods(name);
+    const api = await started({ DATABASE_URL: db.url });
+
+    const nginx = await createNginx(name, 3);
+    await settled(name, 3, pods);
+    await scale(name, 1);
+    await settled(name, 1, pods);
+    const [survivor] = pods().filter((p) => !p.metadata?.deletionTimestamp);
+    await client.request({
+      method: 'DELETE',
+      path: `/api/v1/namespaces/default/pods/${survivor!.metadata!.name}`,
+    });
+    await waitFor('a replacement pod', () => seen.added.size === 4);
+    await settled(name, 1, pods);
+    await api.stop(); // SIGTERM: the writer's queue is flushed before exit
+
+    const prisma = await createPrismaClient(databaseTarget(db.url));
+    try {
+      const rows = await prisma.reconcileRecord.findMany({ where: { name }, orderBy: { id: 'asc' } });
+      const actions = rows.flatMap((row) => JSON.parse(row.actions) as ReconcileAction[]);
+      const created = actions.filter((a) => a.kind === 'create').map((a) => a.pod);
+      const deleted = actions.filter((a) => a.kind === 'delete');
+
+      expect(new Set(created)).toEqual(seen.added);
+      expect(created).toHaveLength(seen.added.size);
+      const deletedByHand = survivor!.metadata!.name!;
+      expect(new Set(deleted.map((a) => a.pod))).toEqual(
+        new Set([...seen.deleted].filter((pod) => pod !== deletedByHand)),
+      );
+      expect(deleted.every((a) => a.reason === 'scale-down')).toBe(true);
+      expect(actions.some((a) => a.kind === 'status')).toBe(true);
+      for (const row of rows) {
+        expect(row).toMatchObject({ namespace: 'default', uid: nginx.metadata.uid, result: 'success' });
+        expect(['nginx-added', 'nginx-updated', 'pod-event', 'resync']).toContain(row.trigger);
+        expect(row.finishedAt.getTime()).toBeGreaterThanOrEqual(row.startedAt.getTime());
+      }
+      const noops = await prisma.reconcileNoop.findUnique({
+        where: { namespace_name: { namespace: 'default', name } },
+      });
+      expect(noops?.count).toBeGreaterThan(0);
+    } finally {
+      await prisma.$disconnect();
+    }
+
+    const reconcileLines = api
+      .output()
+      .split('\n')
+      .filter((line) => line.startsWith('{'))
+      .map((line) => JSON.parse(line) as Record<string, unknown>)
+      .filter((entry) => entry.message === 'reconciled');
+    expect(reconcileLines.every((entry) => typeof entry.key === 'string')).toBe(true);
+    expect(reconcileLines.filter((entry) => entry.key === `default/${name}`).length).toBeGreaterThan(0);
+  });
+
+  it.skipIf(!POSTGRES_URL)(
+    'keeps reconciling while PostgreSQL refuses connections, drops and counts what exceeds its queue, and writes again once it is back',
+    async () => {
+      const db = (await database(postgresDatabase)) as TestDatabase & { name: string };
+      const name = uniqueName('unaudited');
+      const { pods } = await watchPods(name);
+      const api = await started({ DATABASE_URL: db.url, AUDIT_QUEUE_LIMIT: '2' });
+
+      await postgresAdmin(`ALTER DATABASE "${db.name}" ALLOW_CONNECTIONS false`);
+      await postgresAdmin(
+        `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '${db.name}' AND pid <> pg_backend_pid()`,
+      );
+      cleanups.push(() => postgresAdmin(`ALTER DATABASE "${db.name}" ALLOW_CONNECTIONS true`));
+
+      await createNginx(name, 2);
+      await settled(name, 2, pods);
+      await scale(name, 4);
+      await settled(name, 4, pods);
+      await waitFor(
+        'dropped audit records to be counted',
+        async () => (await metric(api, 'nginx_audit_records_dropped_total')) > 0,
+      );
+      expect(await metric(api, 'nginx_audit_write_failures_total')).toBeGreaterThan(0);
+      expect(api.output()).toContain('audit database unavailable: keeping records queued');
+      expect(api.output()).toContain('audit queue full');
+
+      await postgresAdmin(`ALTER DATABASE "${db.name}" ALLOW_CONNECTIONS true`);
+      await waitFor(
+        'the queue to drain',
+        async () =>
+          (await metric(api, 'nginx_audit_queue_depth')) === 0 &&
+          api.output().includes('audit writer caught up'),
+        { timeoutMs: 15_000 },
+      );
+      await scale(name, 1);
+      await settled(name, 1, pods);
+      const prisma = await createPrismaClient(databaseTarget(db.url));
+      try {
+        await waitFor('the scale-down to be recorded', async () => {
+          const rows = await prisma.reconcileRecord.findMany({ where: { name } });
+          const deleted = rows
+            .flatMap((row) => JSON.parse(row.actions) as ReconcileAction[])
+            .filter((a) => a.kind === 'delete');
+          return deleted.length === 3;
+        });
+      } finally {
+        await prisma.$disconnect();
+      }
+    },
+  );
+});
