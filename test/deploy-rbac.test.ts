@@ -1,0 +1,368 @@
+// The RBAC in deploy/ is enough for the controller and no more: deploy/ (minus the Deployment) is applied to the
+// local cluster, the built app runs signed in as the nginx-controller service account, and it must manage an
+// Nginx end to end (create, scale down, adopt, status, Events, Lease) without one refused request.
+import { readFileSync, rmSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { dirname, join } from 'node:path';
+import type { IncomingMessage } from 'node:http';
+import type { CoreV1Event, V1Lease, V1Pod } from '@kubernetes/client-node';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse, parseAllDocuments } from 'yaml';
+import type { Nginx } from '../libs/nginx-api/src/index.js';
+import { startApi, type ApiProcess } from './support/api-process.js';
+import { kubectl } from './support/kubectl.js';
+import { ROOT } from './support/paths.js';
+import { runtimeClient } from './support/runtime.js';
+import { canI, kubectlWith, serviceAccountKubeconfig } from './support/service-account.js';
+import { uniqueName, waitFor } from './support/wait.js';
+
+const CONTROL_PLANE_NAMESPACE = 'nginx-control-plane';
+const SERVICE_ACCOUNT = 'nginx-controller';
+const SUBJECT = `system:serviceaccount:${CONTROL_PLANE_NAMESPACE}:${SERVICE_ACCOUNT}`;
+const DEPLOY = join(ROOT, 'deploy');
+const CRD_FILE = join(DEPLOY, 'crd/nginxes.mycompany.com.yaml');
+
+/** deploy/'s own manifests in kustomization order, without the CRD (applied first) and the Deployment. */
+function rbacManifests(): string[] {
+  const { resources } = parse(readFileSync(join(DEPLOY, 'kustomization.yaml'), 'utf8')) as {
+    resources: string[];
+  };
+  return resources
+    .filter((file) => !file.startsWith('crd/'))
+    .map((file) => join(DEPLOY, file))
+    .filter((file) => {
+      const kinds = parseAllDocuments(readFileSync(file, 'utf8')).map((doc) => doc.get('kind'));
+      return !kinds.includes('Deployment');
+    });
+}
+
+const namespace = uniqueName('rbac');
+const name = uniqueName('web');
+const client = runtimeClient();
+const nginxes = `/apis/mycompany.com/v1/namespaces/${namespace}/nginxes`;
+const podsPath = `/api/v1/namespaces/${namespace}/pods`;
+const leasePath = `/apis/coordination.k8s.io/v1/namespaces/${CONTROL_PLANE_NAMESPACE}/leases/nginx-controller`;
+
+async function podsOf(): Promise<V1Pod[]> {
+  const list = await client.request<{ items: V1Pod[] }>({
+    path: podsPath,
+    query: { labelSelector: `mycompany.com/nginx=${name}` },
+  });
+  return list.items;
+}
+
+const active = (pods: V1Pod[]) =>
+  pods.filter((p) => !p.metadata?.deletionTimestamp && p.status?.phase !== 'Failed');
+const running = (pods: V1Pod[]) => active(pods).filter((p) => p.status?.phase === 'Running');
+const getNginx = () => client.request<Nginx>({ path: `${nginxes}/${name}` });
+
+async function scale(replicas: number) {
+  await client.request({
+    method: 'PATCH',
+    path: `${nginxes}/${name}`,
+    contentType: 'application/merge-patch+json',
+    body: { spec: { replicas } },
+  });
+}
+
+/** Waits until exactly `count` pods of the Nginx run and its status (written by the controller) says so. */
+async function converged(count: number, timeoutMs = 30_000) {
+  await waitFor(
+    `${name} at ${count} running pods with status.readyReplicas ${count}`,
+    async () => {
+      const [pods, nginx] = await Promise.all([podsOf(), getNginx()]);
+      return (
+        pods.length === count &&
+        running(pods).length === count &&
+        nginx.status?.readyReplicas === count &&
+        nginx.status?.replicas === count
+      );
+    },
+    { timeoutMs, intervalMs: 200 },
+  );
+}
+
+async function eventsAboutNginx(): Promise<CoreV1Event[]> {
+  const nginx = await getNginx();
+  const events = await client.request<{ items: CoreV1Event[] }>({
+    path: `/api/v1/namespaces/${namespace}/events`,
+    query: { fieldSelector: `involvedObject.uid=${nginx.metadata.uid}` },
+  });
+  return events.items;
+}
+
+/**
+ * Fails when an Event about the Nginx came from another process than `instance` (this test's app: its Lease
+ * identity is its Events' reportingInstance). Another controller on the cluster, such as a concurrent test run's,
+ * would act on this Nginx too, and what happened would no longer prove anything about the service account.
+ */
+function expectOnlyFrom(instance: string, events: CoreV1Event[]) {
+  const others = events
+    .filter((e) => e.reportingInstance !== instance)
+    .map((e) => `${e.reportingInstance}: ${e.reason} ${e.message}`);
+  expect(
+    others,
+    'another controller also reconciles this cluster; rerun when this test has it alone',
+  ).toEqual([]);
+}
+
+/** Collects every watch event of one pod, from before it exists, so a short-lived state is not missed. */
+async function watchPod(podName: string) {
+  const seen: V1Pod[] = [];
+  const abort = new AbortController();
+  const response: IncomingMessage = await client.stream({
+    path: podsPath,
+    query: { watch: true, fieldSelector: `metadata.name=${podName}`, allowWatchBookmarks: false },
+    signal: abort.signal,
+  });
+  let buffer = '';
+  response.on('data', (chunk: Buffer) => {
+    buffer += chunk.toString();
+    let newline: number;
+    while ((newline = buffer.indexOf('\n')) >= 0) {
+      const line = buffer.slice(0, newline).trim();
+      buffer = buffer.slice(newline + 1);
+      if (line) seen.push((JSON.parse(line) as { object: V1Pod }).object);
+    }
+  });
+  response.on('error', () => {});
+  return { seen, stop: () => abort.abort() };
+}
+
+/** `kubectl auth can-i` rows; those without a namespace are asked about the test's, where the SA has no Role. */
+function rows(table: string[][]) {
+  return table.map((args) => {
+    const scoped = args.includes('-n') || args.includes('--all-namespaces');
+    return [args.join(' '), scoped ? args : [...args, '-n', namespace]] as const;
+  });
+}
+
+/**
+ * Lines of the app's output where the API server refused one of its requests for lack of rights: RBAC's denials
+ * (which name the user) and any refusal about this test's namespace. The controller reconciles every namespace,
+ * so on a shared cluster it also meets other tests' Nginxes, some refused by their own ResourceQuota on purpose
+ * (403 "exceeded quota"): those say nothing about this role.
+ */
+function refusals(output: string): string[] {
+  return output
+    .split('\n')
+    .filter((line) => /forbidden|\b403\b(?![.:\dZ])/i.test(line))
+    .filter(
+      (line) =>
+        line.includes(SUBJECT) ||
+        / cannot [a-z]+ resource /.test(line) ||
+        /HTTP 403/.test(line) ||
+        line.includes(namespace),
+    );
+}
+
+describe('deploy/ RBAC for the nginx-controller service account', () => {
+  let api: ApiProcess | undefined;
+  let kubeconfig: string;
+  /** The app's identity: holder of the Lease, reportingInstance of its Events. */
+  let instance = '';
+  const manifests = rbacManifests();
+
+  beforeAll(async () => {
+    // What an admin does before deploying with INSTALL_CRD=false: the CRD, then deploy/.
+    await kubectl('apply', '-f', CRD_FILE);
+    await kubectl('wait', '--for=condition=Established', 'crd/nginxes.mycompany.com', '--timeout=30s');
+    // A Lease left by an interrupted run would make this run wait for it to expire before leading.
+    await kubectl('delete', 'lease', 'nginx-controller', '-n', CONTROL_PLANE_NAMESPACE, '--ignore-not-found');
+    await kubectl('apply', ...manifests.flatMap((file) => ['-f', file]));
+    // The authorizer learns new bindings through a watch: wait until it answers with them.
+    await waitFor('the ClusterRoleBinding to take effect', () =>
+      canI(SUBJECT, 'watch', 'pods', '--all-namespaces'),
+    );
+    await waitFor('the RoleBinding to take effect', () =>
+      canI(SUBJECT, 'create', 'leases.coordination.k8s.io', '-n', CONTROL_PLANE_NAMESPACE),
+    );
+    kubeconfig = await serviceAccountKubeconfig(CONTROL_PLANE_NAMESPACE, SERVICE_ACCOUNT);
+
+    await kubectl('create', 'namespace', namespace);
+    // Pods are refused (403) until the namespace's default service account exists.
+    await waitFor('the default service account', () =>
+      kubectl('get', 'serviceaccount', 'default', '-n', namespace).then(() => true),
+    );
+    api = await startApi({
+      KUBECONFIG: kubeconfig,
+      INSTALL_CRD: 'false',
+      WEB_MODE: 'off',
+      DATABASE_URL: 'file::memory:',
+      LEADER_ELECTION: 'true',
+      LEASE_NAMESPACE: CONTROL_PLANE_NAMESPACE,
+    });
+  });
+
+  afterAll(async () => {
+    await client.request({ method: 'DELETE', path: `${nginxes}/${name}` }).catch(() => {});
+    await api?.stop();
+    client.close();
+    await kubectl('delete', 'namespace', namespace, '--ignore-not-found', '--wait=true', '--timeout=90s');
+    await kubectl(
+      'delete',
+      '--ignore-not-found',
+      '--wait=true',
+      '--timeout=90s',
+      ...manifests.flatMap((f) => ['-f', f]),
+    );
+    if (kubeconfig) rmSync(dirname(kubeconfig), { recursive: true, force: true });
+  });
+
+  it('applies deploy/ (kustomize renders the same objects as the files)', async () => {
+    const rendered = parseAllDocuments(await kubectl('kustomize', DEPLOY)).map(
+      (doc) => `${doc.get('kind')}/${doc.getIn(['metadata', 'name'])}`,
+    );
+    expect(rendered.sort()).toEqual(
+      [
+        'ClusterRole/nginx-controller',
+        'ClusterRoleBinding/nginx-controller',
+        'CustomResourceDefinition/nginxes.mycompany.com',
+        'Deployment/nginx-controller',
+        'Namespace/nginx-control-plane',
+        'Role/nginx-controller-leader-election',
+        'RoleBinding/nginx-controller-leader-election',
+        'Service/nginx-control-plane',
+        'ServiceAccount/nginx-controller',
+      ].sort(),
+    );
+    expect(
+      (await kubectlWith(kubeconfig, 'auth', 'whoami', '-o', 'jsonpath={.status.userInfo.username}')).trim(),
+    ).toBe(SUBJECT);
+  });
+
+  it.each(
+    rows([
+      ['get', 'nginxes.mycompany.com'],
+      ['list', 'nginxes.mycompany.com', '--all-namespaces'],
+      ['watch', 'nginxes.mycompany.com', '--all-namespaces'],
+      ['get', 'nginxes.mycompany.com', '--subresource=status'],
+      ['update', 'nginxes.mycompany.com', '--subresource=status'],
+      ['patch', 'nginxes.mycompany.com', '--subresource=status'],
+      ['get', 'nginxes.mycompany.com', '--subresource=scale'],
+      ['update', 'nginxes.mycompany.com', '--subresource=scale'],
+      ['patch', 'nginxes.mycompany.com', '--subresource=scale'],
+      ['get', 'pods'],
+      ['list', 'pods', '--all-namespaces'],
+      ['watch', 'pods', '--all-namespaces'],
+      ['create', 'pods'],
+      ['delete', 'pods'],
+      ['patch', 'pods'],
+      ['create', 'events'],
+      ['patch', 'events'],
+      ['create', 'leases.coordination.k8s.io', '-n', CONTROL_PLANE_NAMESPACE],
+      ['get', 'leases.coordination.k8s.io/nginx-controller', '-n', CONTROL_PLANE_NAMESPACE],
+      ['update', 'leases.coordination.k8s.io/nginx-controller', '-n', CONTROL_PLANE_NAMESPACE],
+    ]),
+  )('may %s', async (_what, args) => {
+    expect(await canI(SUBJECT, ...args)).toBe(true);
+  });
+
+  it.each(
+    rows([
+      ['create', 'deployments.apps'],
+      ['create', 'nginxes.mycompany.com'],
+      ['update', 'nginxes.mycompany.com'],
+      ['patch', 'nginxes.mycompany.com'],
+      ['delete', 'nginxes.mycompany.com'],
+      ['update', 'pods'],
+      ['deletecollection', 'pods'],
+      ['patch', 'pods', '--subresource=status'],
+      ['create', 'pods', '--subresource=exec'],
+      ['get', 'pods', '--subresource=log'],
+      ['get', 'secrets'],
+      ['list', 'secrets', '--all-namespaces'],
+      ['list', 'events'],
+      ['create', 'events.events.k8s.io'],
+      ['create', 'customresourcedefinitions.apiextensions.k8s.io'],
+      ['update', 'leases.coordination.k8s.io/kube-controller-manager', '-n', 'kube-system'],
+      ['create', 'leases.coordination.k8s.io', '-n', 'default'],
+      ['get', 'leases.coordination.k8s.io/other', '-n', CONTROL_PLANE_NAMESPACE],
+      ['delete', 'leases.coordination.k8s.io/nginx-controller', '-n', CONTROL_PLANE_NAMESPACE],
+    ]),
+  )('may not %s', async (_what, args) => {
+    expect(await canI(SUBJECT, ...args)).toBe(false);
+  });
+
+  it('runs an Nginx to 3 ready pods, with status, Events and the Lease, as the service account', async () => {
+    await client.request({
+      method: 'POST',
+      path: nginxes,
+      body: { apiVersion: 'mycompany.com/v1', kind: 'Nginx', metadata: { name }, spec: { replicas: 3 } },
+    });
+    await converged(3);
+    const nginx = await getNginx();
+    for (const pod of await podsOf())
+      expect(pod.metadata?.ownerReferences).toMatchObject([{ uid: nginx.metadata.uid, controller: true }]);
+
+    const lease = await client.request<V1Lease>({ path: leasePath });
+    instance = lease.spec?.holderIdentity ?? '';
+    expect(instance.startsWith(`${hostname()}-`)).toBe(true);
+
+    const events = await eventsAboutNginx();
+    expectOnlyFrom(instance, events);
+    expect(events.filter((e) => e.reason === 'SuccessfulCreate')).toHaveLength(3);
+
+    const readiness = (await (await fetch(`${api!.url}/readyz`)).json()) as {
+      ready: boolean;
+      checks: { controller: { leader: boolean } };
+    };
+    expect(readiness).toMatchObject({ ready: true, checks: { controller: { leader: true } } });
+  });
+
+  it('scales down to 1, deleting 2 pods', async () => {
+    const before = new Set((await podsOf()).map((p) => p.metadata?.uid));
+    await scale(1);
+    await converged(1);
+    const remaining = (await podsOf()).map((p) => p.metadata?.uid);
+    expect(remaining.every((uid) => before.has(uid))).toBe(true);
+    const events = await waitFor('2 SuccessfulDelete Events', async () => {
+      const events = await eventsAboutNginx();
+      return events.filter((e) => e.reason === 'SuccessfulDelete').length >= 2 && events;
+    });
+    expectOnlyFrom(instance, events);
+    expect(events.filter((e) => e.reason === 'SuccessfulDelete')).toHaveLength(2);
+  });
+
+  it('adopts an orphan pod carrying its label (a merge patch of ownerReferences)', async () => {
+    const nginx = await getNginx();
+    const orphan = uniqueName('orphan');
+    const watch = await watchPod(orphan);
+    try {
+      await client.request({
+        method: 'POST',
+        path: podsPath,
+        body: {
+          apiVersion: 'v1',
+          kind: 'Pod',
+          metadata: { name: orphan, labels: { 'mycompany.com/nginx': name } },
+          spec: { containers: [{ name: 'nginx', image: 'nginx:latest' }] },
+        },
+      });
+      // Adopted, it is one pod too many for replicas 1, so it may be deleted right after: the watch saw it owned.
+      const adopted = await waitFor('the orphan adopted', () =>
+        watch.seen.find((pod) =>
+          pod.metadata?.ownerReferences?.some((ref) => ref.uid === nginx.metadata.uid && ref.controller),
+        ),
+      );
+      expect(adopted.metadata?.ownerReferences).toEqual([
+        {
+          apiVersion: 'mycompany.com/v1',
+          kind: 'Nginx',
+          name,
+          uid: nginx.metadata.uid,
+          controller: true,
+          blockOwnerDeletion: true,
+        },
+      ]);
+    } finally {
+      watch.stop();
+    }
+    await converged(1);
+    expectOnlyFrom(instance, await eventsAboutNginx());
+  });
+
+  it('was never refused a request', () => {
+    expect(refusals(api!.output())).toEqual([]);
+  });
+});

@@ -1,0 +1,132 @@
+import type { CoreV1Event, V1Pod } from '@kubernetes/client-node';
+import type { KubeClient } from '../../libs/kube-runtime/src/index.js';
+import type { Nginx } from '../../libs/nginx-api/src/index.js';
+import { clusterScript, isAlive, readPid } from './cluster-processes.js';
+import { uniqueName, waitFor } from './wait.js';
+
+/** Pods that count toward an Nginx's replicas (not being deleted, not finished), as the controller counts them. */
+export const active = (pods: V1Pod[]) =>
+  pods.filter(
+    (p) => !p.metadata?.deletionTimestamp && p.status?.phase !== 'Failed' && p.status?.phase !== 'Succeeded',
+  );
+export const running = (pods: V1Pod[]) => active(pods).filter((p) => p.status?.phase === 'Running');
+export const names = (pods: V1Pod[]) => pods.map((p) => p.metadata!.name!).sort();
+
+export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Stops kube-apiserver with SIGTERM, waits for it to exit and starts it again with the cluster script (which
+ * starts only what is not running), as test/kube-runtime/informer.test.ts does. Returns how long it was gone.
+ */
+export async function restartKubeApiServer(): Promise<{ stopMs: number; downMs: number }> {
+  const pid = readPid('kube-apiserver');
+  const started = performance.now();
+  process.kill(pid, 'SIGTERM');
+  await waitFor('kube-apiserver to stop', () => !isAlive(pid), { timeoutMs: 60_000, intervalMs: 50 });
+  const stopped = performance.now();
+  await clusterScript('up');
+  const back = performance.now();
+  if (readPid('kube-apiserver') === pid) throw new Error('kube-apiserver was not restarted');
+  return { stopMs: Math.round(stopped - started), downMs: Math.round(back - stopped) };
+}
+
+/** Creates a namespace for one test and waits for its default service account (pods are refused before it). */
+export async function createNamespace(client: KubeClient, prefix: string): Promise<string> {
+  const name = uniqueName(prefix);
+  await client.request({
+    method: 'POST',
+    path: '/api/v1/namespaces',
+    body: {
+      apiVersion: 'v1',
+      kind: 'Namespace',
+      metadata: { name, labels: { 'mycompany.com/test': 'nginx-controller-operations' } },
+    },
+  });
+  await waitFor(`the default service account in ${name}`, () =>
+    client.request({ path: `/api/v1/namespaces/${name}/serviceaccounts/default` }).then(() => true),
+  );
+  return name;
+}
+
+/** Deletes a namespace without waiting for it to go (the namespace controller finishes the job). */
+export async function deleteNamespace(client: KubeClient, name: string): Promise<void> {
+  await client.request({ method: 'DELETE', path: `/api/v1/namespaces/${name}` }).catch(() => {});
+}
+
+/** Nginx objects, their pods and their Events in one namespace. */
+export function nginxesIn(client: KubeClient, namespace: string) {
+  const collection = `/apis/mycompany.com/v1/namespaces/${namespace}/nginxes`;
+  const podsPath = `/api/v1/namespaces/${namespace}/pods`;
+
+  const get = (name: string) => client.request<Nginx>({ path: `${collection}/${name}` });
+
+  const pods = async (name: string): Promise<V1Pod[]> =>
+    (
+      await client.request<{ items: V1Pod[] }>({
+        path: podsPath,
+        query: { labelSelector: `mycompany.com/nginx=${name}` },
+      })
+    ).items;
+
+  /** Waits until exactly `count` pods run, none extra, and the status says so for the current generation. */
+  const converged = async (name: string, count: number, timeoutMs = 30_000) =>
+    waitFor(
+      `${namespace}/${name} at exactly ${count} running pods with status.readyReplicas ${count}`,
+      async () => {
+        const [all, nginx] = await Promise.all([pods(name), get(name)]);
+        return (
+          active(all).length === count &&
+          running(all).length === count &&
+          nginx.status?.readyReplicas === count &&
+          nginx.status?.replicas === count &&
+          nginx.status?.observedGeneration === nginx.metadata.generation &&
+          nginx
+        );
+      },
+      { timeoutMs, intervalMs: 100 },
+    );
+
+  /** Samples for `ms` that the count stays exactly `count` running pods (nothing extra arrives later). */
+  const stays = async (name: string, count: number, ms = 3000) => {
+    const deadline = Date.now() + ms;
+    while (Date.now() < deadline) {
+      await sleep(250);
+      const all = await pods(name);
+      if (active(all).length !== count || running(all).length !== count)
+        throw new Error(
+          `${namespace}/${name} left ${count} pods: ${active(all).length} active, ${running(all).length} running`,
+        );
+    }
+  };
+
+  return {
+    namespace,
+    get,
+    pods,
+    converged,
+    stays,
+    create: (name: string, replicas: number) =>
+      client.request<Nginx>({
+        method: 'POST',
+        path: collection,
+        body: { apiVersion: 'mycompany.com/v1', kind: 'Nginx', metadata: { name }, spec: { replicas } },
+      }),
+    scale: (name: string, replicas: number) =>
+      client.request<Nginx>({
+        method: 'PATCH',
+        path: `${collection}/${name}`,
+        contentType: 'application/merge-patch+json',
+        body: { spec: { replicas } },
+      }),
+    delete: (name: string) =>
+      client.request({ method: 'DELETE', path: `${collection}/${name}` }).catch(() => {}),
+    /** The Events about one object (by uid). */
+    events: async (uid: string) =>
+      (
+        await client.request<{ items: CoreV1Event[] }>({
+          path: `/api/v1/namespaces/${namespace}/events`,
+          query: { fieldSelector: `involvedObject.uid=${uid}` },
+        })
+      ).items,
+  };
+}
