@@ -5,9 +5,9 @@
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import type { V1Pod } from '@kubernetes/client-node';
-import { KubeApiError } from '../libs/kube-runtime/src/index.js';
 import { KUBECONFIG_PATH, ROOT } from '../test/support/paths.js';
 import { runtimeClient } from '../test/support/runtime.js';
+import { createObjects } from './cluster-fixtures.js';
 import { runWorkqueueBench } from './workqueue.bench.js';
 
 const PODS = Number(process.env.BENCH_PODS ?? 10_000);
@@ -16,39 +16,31 @@ const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
 
 async function ensurePods(): Promise<void> {
   const client = runtimeClient({ qps: 2000, burst: 2000 });
-  const ignoreConflict = (error: unknown) => {
-    if (!(error instanceof KubeApiError && error.code === 409)) throw error;
-  };
-  await client
-    .request({ method: 'POST', path: '/api/v1/namespaces', body: { metadata: { name: NAMESPACE } } })
-    .catch(ignoreConflict);
-  const existing = await client.request<{ items: V1Pod[] }>({ path: `/api/v1/namespaces/${NAMESPACE}/pods` });
+  const existing = await client
+    .request<{ items: V1Pod[] }>({ path: `/api/v1/namespaces/${NAMESPACE}/pods` })
+    .catch(() => ({ items: [] as V1Pod[] }));
   const count = existing.items.filter((pod) => !pod.metadata?.deletionTimestamp).length;
   if (count < PODS) {
     console.log(
       `creating ${fmt(PODS - count)} pods in ${NAMESPACE} (unschedulable by design, so they stay put)…`,
     );
-    const started = performance.now();
-    let next = 0;
-    const worker = async () => {
-      while (next < PODS) {
-        const i = next++;
-        const body = {
-          metadata: { name: `bench-${i}`, labels: { app: 'bench', index: String(i) } },
-          spec: {
-            // No node matches: the scheduler marks them Pending once; neither kwok nor the pod garbage collector
-            // touches them afterwards.
-            nodeSelector: { 'bench.mycompany.com/never': 'true' },
-            containers: [{ name: 'nginx', image: 'nginx:latest', ports: [{ containerPort: 80 }] }],
-          },
-        };
-        await client
-          .request({ method: 'POST', path: `/api/v1/namespaces/${NAMESPACE}/pods`, body })
-          .catch(ignoreConflict);
-      }
-    };
-    await Promise.all(Array.from({ length: 64 }, worker));
-    console.log(`  created in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+    const ms = await createObjects(
+      client,
+      NAMESPACE,
+      `/api/v1/namespaces/${NAMESPACE}/pods`,
+      PODS,
+      (i) => ({
+        metadata: { name: `bench-${i}`, labels: { app: 'bench', index: String(i) } },
+        spec: {
+          // No node matches: the scheduler marks them Pending once; neither kwok nor the pod garbage collector
+          // touches them afterwards.
+          nodeSelector: { 'bench.mycompany.com/never': 'true' },
+          containers: [{ name: 'nginx', image: 'nginx:latest', ports: [{ containerPort: 80 }] }],
+        },
+      }),
+      64,
+    );
+    console.log(`  created in ${(ms / 1000).toFixed(1)} s`);
   }
   client.close();
 }

@@ -9,6 +9,7 @@ import {
 import { databaseTarget } from '../apps/api/src/audit/database-target.js';
 import { PrismaAuditSink } from '../apps/api/src/audit/prisma-audit-sink.js';
 import { createPrismaClient, type AuditPrismaClient } from '../apps/api/src/audit/prisma-client.js';
+import type { ChangeRecordRow } from '../apps/api/src/audit/change-record.js';
 import type { ReconcileRecordRow } from '../apps/api/src/audit/reconcile-record.js';
 
 /** A fresh, empty database per provider; PostgreSQL gets its own throwaway database on the test server. */
@@ -33,6 +34,26 @@ const record = (name: string, startedAt: Date, overrides: Record<string, unknown
   actions: JSON.stringify([{ kind: 'create', pod: `${name}-abcde` }]),
   result: 'success',
   instanceId: 'test-instance',
+  ...overrides,
+});
+
+const change = (name: string, at: Date, overrides: Partial<ChangeRecordRow> = {}): ChangeRecordRow => ({
+  at,
+  actor: 'alice',
+  role: 'editor',
+  verb: 'patch',
+  namespace: 'default',
+  name,
+  subresource: null,
+  patchType: 'application/merge-patch+json',
+  specBefore: JSON.stringify({ replicas: 1 }),
+  specAfter: JSON.stringify({ replicas: 3 }),
+  code: 200,
+  reason: null,
+  message: null,
+  uid: '0f5c0a3e-1111-2222-3333-444455556666',
+  resourceVersion: '1235',
+  userAgent: 'kubectl/v1.36.3',
   ...overrides,
 });
 
@@ -94,10 +115,15 @@ for (const provider of providers) {
       const sink = new PrismaAuditSink(prisma);
       const at = new Date('2026-11-22T11:00:00.000Z');
       const rows = ['batch-a', 'batch-b'].map((name) => record(name, at) as ReconcileRecordRow);
-      await sink.write({ rows, noops: [{ namespace: 'default', name: 'quiet', count: 3, lastAt: at }] });
+      await sink.write({
+        rows,
+        changes: [],
+        noops: [{ namespace: 'default', name: 'quiet', count: 3, lastAt: at }],
+      });
       const later = new Date(at.getTime() + 60_000);
       await sink.write({
         rows: [],
+        changes: [],
         noops: [{ namespace: 'default', name: 'quiet', count: 2, lastAt: later }],
       });
 
@@ -115,12 +141,57 @@ for (const provider of providers) {
       const good = record('atomic-good', at) as ReconcileRecordRow;
       const bad = { ...record('atomic-bad', at), durationMs: 'slow' } as unknown as ReconcileRecordRow;
       const noop = { namespace: 'default', name: 'atomic-noop', count: 1, lastAt: at };
-      await expect(sink.write({ rows: [good, bad], noops: [noop] })).rejects.toThrow();
+      await expect(sink.write({ rows: [good, bad], changes: [], noops: [noop] })).rejects.toThrow();
       expect(await prisma.reconcileRecord.count({ where: { name: { startsWith: 'atomic-' } } })).toBe(0);
       expect(await prisma.reconcileNoop.count({ where: { name: 'atomic-noop' } })).toBe(0);
     });
 
-    it('prunes records and no-op counts older than the retention cut-off, and nothing newer', async () => {
+    it('writes change records in the same transaction as reconcile records and no-op counts', async () => {
+      const sink = new PrismaAuditSink(prisma);
+      const at = new Date('2026-11-22T12:00:00.000Z');
+      const create = change('change-web', at, {
+        verb: 'create',
+        patchType: null,
+        specBefore: null,
+        code: 201,
+        resourceVersion: '1',
+      });
+      const refused = change('change-web', new Date(at.getTime() + 1), {
+        actor: 'bob',
+        role: 'viewer',
+        specAfter: null,
+        code: 403,
+        reason: 'Forbidden',
+        message: 'bob (role viewer) may not PATCH',
+        uid: null,
+        resourceVersion: null,
+        userAgent: null,
+      });
+      await sink.write({
+        rows: [record('change-web', at) as ReconcileRecordRow],
+        changes: [create, refused],
+        noops: [{ namespace: 'default', name: 'change-quiet', count: 1, lastAt: at }],
+      });
+      const stored = await prisma.changeRecord.findMany({
+        where: { name: 'change-web' },
+        orderBy: { id: 'asc' },
+      });
+      expect(stored.map(({ id: _id, ...row }) => row)).toEqual([create, refused]);
+      expect(await prisma.reconcileRecord.count({ where: { name: 'change-web' } })).toBe(1);
+
+      const bad = { ...change('change-bad', at), code: 'teapot' } as unknown as ChangeRecordRow;
+      await expect(
+        sink.write({
+          rows: [record('change-bad', at) as ReconcileRecordRow],
+          changes: [change('change-bad', at), bad],
+          noops: [],
+        }),
+      ).rejects.toThrow();
+      expect(await prisma.changeRecord.count({ where: { name: 'change-bad' } })).toBe(0);
+      expect(await prisma.reconcileRecord.count({ where: { name: 'change-bad' } })).toBe(0);
+    });
+
+    it('prunes reconcile records, change records and no-op counts older than the retention cut-off, and nothing newer', async () => {
       const sink = new PrismaAuditSink(prisma);
       const now = Date.now();
       const day = 24 * 3_600_000;
@@ -128,6 +199,10 @@ for (const provider of providers) {
         rows: [
           record('prune-old', new Date(now - 31 * day)) as ReconcileRecordRow,
           record('prune-new', new Date(now - 29 * day)) as ReconcileRecordRow,
+        ],
+        changes: [
+          change('prune-old', new Date(now - 31 * day)),
+          change('prune-new', new Date(now - 29 * day)),
         ],
         noops: [
           { namespace: 'default', name: 'prune-old', count: 1, lastAt: new Date(now - 40 * day) },
@@ -139,6 +214,8 @@ for (const provider of providers) {
       expect(left.map((row) => row.name)).toEqual(['prune-new']);
       const noops = await prisma.reconcileNoop.findMany({ where: { name: { startsWith: 'prune-' } } });
       expect(noops.map((row) => row.name)).toEqual(['prune-new']);
+      const changes = await prisma.changeRecord.findMany({ where: { name: { startsWith: 'prune-' } } });
+      expect(changes.map((row) => row.name)).toEqual(['prune-new']);
     });
   });
 }

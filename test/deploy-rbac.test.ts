@@ -37,6 +37,7 @@ function rbacManifests(): string[] {
 }
 
 const namespace = uniqueName('rbac');
+const EDITOR_TOKEN = 'rbac-editor-token-0123456789';
 const name = uniqueName('web');
 const client = runtimeClient();
 const nginxes = `/apis/mycompany.com/v1/namespaces/${namespace}/nginxes`;
@@ -191,6 +192,7 @@ describe('deploy/ RBAC for the nginx-controller service account', () => {
       DATABASE_URL: 'file::memory:',
       LEADER_ELECTION: 'true',
       LEASE_NAMESPACE: CONTROL_PLANE_NAMESPACE,
+      AUTH_TOKENS: `rbac-editor:editor:${EDITOR_TOKEN}`,
     });
   });
 
@@ -235,6 +237,11 @@ describe('deploy/ RBAC for the nginx-controller service account', () => {
     rows([
       ['get', 'nginxes.mycompany.com'],
       ['list', 'nginxes.mycompany.com', '--all-namespaces'],
+      // The REST API relays writes to Nginx objects with the app's identity.
+      ['create', 'nginxes.mycompany.com'],
+      ['update', 'nginxes.mycompany.com'],
+      ['patch', 'nginxes.mycompany.com'],
+      ['delete', 'nginxes.mycompany.com'],
       ['watch', 'nginxes.mycompany.com', '--all-namespaces'],
       ['get', 'nginxes.mycompany.com', '--subresource=status'],
       ['update', 'nginxes.mycompany.com', '--subresource=status'],
@@ -250,6 +257,7 @@ describe('deploy/ RBAC for the nginx-controller service account', () => {
       ['patch', 'pods'],
       ['create', 'events'],
       ['patch', 'events'],
+      ['list', 'events'],
       ['create', 'leases.coordination.k8s.io', '-n', CONTROL_PLANE_NAMESPACE],
       ['get', 'leases.coordination.k8s.io/nginx-controller', '-n', CONTROL_PLANE_NAMESPACE],
       ['update', 'leases.coordination.k8s.io/nginx-controller', '-n', CONTROL_PLANE_NAMESPACE],
@@ -261,10 +269,7 @@ describe('deploy/ RBAC for the nginx-controller service account', () => {
   it.each(
     rows([
       ['create', 'deployments.apps'],
-      ['create', 'nginxes.mycompany.com'],
-      ['update', 'nginxes.mycompany.com'],
-      ['patch', 'nginxes.mycompany.com'],
-      ['delete', 'nginxes.mycompany.com'],
+      ['deletecollection', 'nginxes.mycompany.com'],
       ['update', 'pods'],
       ['deletecollection', 'pods'],
       ['patch', 'pods', '--subresource=status'],
@@ -272,8 +277,8 @@ describe('deploy/ RBAC for the nginx-controller service account', () => {
       ['get', 'pods', '--subresource=log'],
       ['get', 'secrets'],
       ['list', 'secrets', '--all-namespaces'],
-      ['list', 'events'],
       ['create', 'events.events.k8s.io'],
+      ['watch', 'events'],
       ['create', 'customresourcedefinitions.apiextensions.k8s.io'],
       ['update', 'leases.coordination.k8s.io/kube-controller-manager', '-n', 'kube-system'],
       ['create', 'leases.coordination.k8s.io', '-n', 'default'],
@@ -360,6 +365,38 @@ describe('deploy/ RBAC for the nginx-controller service account', () => {
     }
     await converged(1);
     expectOnlyFrom(instance, await eventsAboutNginx());
+  });
+
+  it('relays REST writes to Nginx objects as the service account', async () => {
+    const restName = uniqueName('rest');
+    const call = (path: string, method: string, body?: unknown, contentType = 'application/json') =>
+      fetch(`${api!.url}${nginxes}${path}`, {
+        method,
+        headers: { Authorization: `Bearer ${EDITOR_TOKEN}`, 'Content-Type': contentType },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+    const created = await call('', 'POST', {
+      apiVersion: 'mycompany.com/v1',
+      kind: 'Nginx',
+      metadata: { name: restName },
+      spec: { replicas: 0 },
+    });
+    expect(created.status).toBe(201);
+    expect(
+      (
+        await call(
+          `/${restName}`,
+          'PATCH',
+          { spec: { replicas: 0, image: 'nginx:1.27' } },
+          'application/merge-patch+json',
+        )
+      ).status,
+    ).toBe(200);
+    expect(
+      (await call(`/${restName}/scale`, 'PATCH', { spec: { replicas: 0 } }, 'application/merge-patch+json'))
+        .status,
+    ).toBe(200);
+    expect((await call(`/${restName}`, 'DELETE')).status).toBe(200);
   });
 
   it('was never refused a request', () => {

@@ -157,10 +157,17 @@ describe('SharedInformer against the local cluster', () => {
         path: `/api/v1/namespaces/${NAMESPACE}/configmaps`,
         body: { metadata: { name: other } },
       });
-      await waitFor('a bookmark', () => BigInt(informer.lastSyncResourceVersion) > start, {
-        timeoutMs: 45_000,
-        intervalMs: 250,
-      });
+      // The API server's watch cache learns of that revision only from pod events or an etcd progress
+      // notification, which a consistent LIST asks for; on a quiet cluster, ask, so the next bookmark carries it.
+      await waitFor(
+        'a bookmark',
+        async () => {
+          if (BigInt(informer.lastSyncResourceVersion) > start) return true;
+          await client.request({ path: `/api/v1/namespaces/${NAMESPACE}/pods`, query: { limit: 1 } });
+          return false;
+        },
+        { timeoutMs: 45_000, intervalMs: 1000 },
+      );
       expect(informer.cache.size).toBe(0);
       await client.request({ method: 'DELETE', path: `/api/v1/namespaces/${NAMESPACE}/configmaps/${other}` });
     } finally {

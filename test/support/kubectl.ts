@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { CLUSTER_DIR, KUBECONFIG_PATH, ROOT } from './paths.js';
@@ -13,4 +13,23 @@ export async function kubectl(...args: string[]): Promise<string> {
     },
   );
   return stdout;
+}
+
+/** `kubectl apply -f -` of one manifest (JSON or YAML) in `namespace`, as the cluster admin. */
+export async function kubectlApply(manifest: string, namespace: string): Promise<void> {
+  await new Promise<void>((resolve, reject) => {
+    const child = spawn(
+      join(CLUSTER_DIR, 'bin/kubectl'),
+      ['--kubeconfig', KUBECONFIG_PATH, 'apply', '-n', namespace, '-f', '-'],
+      {
+        cwd: ROOT,
+      },
+    );
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on('exit', (code) =>
+      code === 0 ? resolve() : reject(new Error(`kubectl apply failed: ${stderr}`)),
+    );
+    child.stdin.end(manifest);
+  });
 }

@@ -33,6 +33,18 @@ if [ ! -f apiserver.crt ]; then
   rm -f apiserver.csr
 fi
 
+# The control plane app's own serving certificate (signed by the cluster CA), so kubectl can talk to it over
+# TLS on its port: kubectl sends bearer tokens only over TLS.
+if [ ! -f control-plane.crt ]; then
+  openssl req -newkey rsa:2048 -nodes -subj "/CN=nginx-control-plane" -keyout control-plane.key \
+    -out control-plane.csr 2>/dev/null
+  openssl x509 -req -in control-plane.csr -CA ca.crt -CAkey ca.key -CAcreateserial -days 3650 \
+    -extfile <(printf '%s\n' 'keyUsage=critical,digitalSignature,keyEncipherment' 'extendedKeyUsage=serverAuth' \
+      'subjectAltName=IP:127.0.0.1,DNS:localhost') \
+    -out control-plane.crt 2>/dev/null
+  rm -f control-plane.csr
+fi
+
 client_cert admin admin system:masters
 client_cert kube-controller-manager system:kube-controller-manager
 client_cert kube-scheduler system:kube-scheduler

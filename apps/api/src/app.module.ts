@@ -1,11 +1,14 @@
 import { Module } from '@nestjs/common';
 import { ConfigModule } from '@nestjs/config';
 import { AuditModule } from './audit/audit.module.js';
+import { AuthModule } from './auth/auth.module.js';
 import { appConfig } from './config/app-config.js';
 import { ControllerModule } from './controller/controller.module.js';
+import { ControlPlaneModule } from './controlplane/controlplane.module.js';
 import { HealthModule } from './health/health.module.js';
 import { MetricsModule } from './health/metrics.module.js';
 import { KubeModule } from './kube/kube.module.js';
+import { RestModule } from './rest/rest.module.js';
 
 @Module({
   imports: [
@@ -13,8 +16,11 @@ import { KubeModule } from './kube/kube.module.js';
     MetricsModule,
     KubeModule,
     AuditModule,
+    AuthModule,
     HealthModule,
     ControllerModule,
+    RestModule,
+    ControlPlaneModule,
   ],
 })
 export class AppModule {}

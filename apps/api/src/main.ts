@@ -1,25 +1,41 @@
 import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
+import { readFileSync } from 'node:fs';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { AppModule } from './app.module.js';
 import { ConfigError, loadAppConfig } from './config/app-config.js';
 import { CrdInstallError } from './controller/crd-installer.js';
+import { serveTlsOnSamePort } from './http/tls-on-same-port.js';
+import { serveOpenApi } from './openapi/serve-openapi.js';
 import { AppLogger } from './logging/app-logger.js';
 import { mountWeb } from './web/mount-web.js';
 
 async function bootstrap(): Promise<void> {
   // Validated here first so a bad setting ends the process with one clear line instead of a DI stack trace.
   const config = loadAppConfig();
-  const app = await NestFactory.create(AppModule, { logger: new AppLogger(config.logFormat) });
+  // No body parser: the REST layer reads raw bodies itself, with its size limit and Kubernetes' media types.
+  const app = await NestFactory.create(AppModule, {
+    logger: new AppLogger(config.logFormat),
+    bodyParser: false,
+  });
   app.enableShutdownHooks();
+  if (config.corsOrigins.length > 0) app.enableCors({ origin: config.corsOrigins });
+  serveOpenApi(app);
   await mountWeb(app, config);
+  if (config.tls)
+    serveTlsOnSamePort(app.getHttpServer() as Server, {
+      cert: readFileSync(config.tls.certFile),
+      key: readFileSync(config.tls.keyFile),
+    });
   await app.listen(config.port, config.host);
 
   const { port } = app.getHttpServer().address() as AddressInfo;
   const kube = config.kubeconfigPath ?? 'client-node defaults (in-cluster or ~/.kube/config)';
   Logger.log(
-    `listening on http://${config.host}:${port} (kubeconfig: ${kube}, web: ${config.web.mode})`,
+    `listening on http://${config.host}:${port} (kubeconfig: ${kube}, web: ${config.web.mode}` +
+      `${config.tls ? `, TLS on the same port with ${config.tls.certFile}` : ''})`,
     'Main',
   );
 }

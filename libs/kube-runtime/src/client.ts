@@ -20,6 +20,8 @@ export interface KubeRequest {
   query?: Record<string, string | number | boolean | undefined>;
   body?: unknown;
   contentType?: string;
+  /** Accept header; JSON unless a caller relays another representation (e.g. a Table). */
+  accept?: string;
   signal?: AbortSignal;
 }
 
@@ -65,6 +67,11 @@ export class KubeClient {
     return response;
   }
 
+  /** Sends a request and hands back the response as it came, whatever its status, for callers that relay it. */
+  async forward(req: KubeRequest): Promise<IncomingMessage> {
+    return this.send(req);
+  }
+
   /** Closes pooled connections. Requests still running are not interrupted. */
   close(): void {
     this.agent?.destroy();
@@ -84,10 +91,14 @@ export class KubeClient {
     if (!this.kubeConfig.getCurrentCluster()?.proxyUrl) options.agent = this.pooledAgent(secure, options);
 
     const payload =
-      req.body === undefined ? undefined : typeof req.body === 'string' ? req.body : JSON.stringify(req.body);
+      req.body === undefined
+        ? undefined
+        : typeof req.body === 'string' || Buffer.isBuffer(req.body)
+          ? req.body
+          : JSON.stringify(req.body);
     const headers: Record<string, string> = {
       ...(options.headers as Record<string, string>),
-      Accept: 'application/json',
+      Accept: req.accept ?? 'application/json',
       'User-Agent': this.userAgent,
     };
     if (payload !== undefined) {

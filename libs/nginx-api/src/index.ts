@@ -2,3 +2,4 @@ export * from './crd.js';
 export * from './names.js';
 export * from './schema.js';
 export * from './types.js';
+export * from './validation.js';

@@ -1,12 +1,14 @@
 import { silentLogger, type RuntimeLogger } from '@ngx/kube-runtime';
+import type { PruneResult } from './prisma-audit-sink.js';
 
 export interface AuditRetentionOptions {
-  /** Deletes what is older than the given time; resolves with how many reconcile records went. */
-  prune: (before: Date) => Promise<{ records: number; noops: number }>;
+  /** Deletes what is older than the given time; resolves with how many rows of each kind went. */
+  prune: (before: Date) => Promise<PruneResult>;
   maxAgeMs: number;
   intervalMs: number;
   now?: () => number;
   logger?: RuntimeLogger;
+  /** Called after each pass with the reconcile and change records it deleted. */
   pruned?: (records: number) => void;
 }
 
@@ -32,10 +34,10 @@ export class AuditRetention {
     const { prune, maxAgeMs, logger = silentLogger } = this.options;
     const before = new Date((this.options.now ?? Date.now)() - maxAgeMs);
     try {
-      const { records, noops } = await prune(before);
-      this.options.pruned?.(records);
-      if (records > 0 || noops > 0)
-        logger.info('pruned audit trail', { before: before.toISOString(), records, noops });
+      const { records, changes, noops } = await prune(before);
+      this.options.pruned?.(records + changes);
+      if (records > 0 || changes > 0 || noops > 0)
+        logger.info('pruned audit trail', { before: before.toISOString(), records, changes, noops });
     } catch (error) {
       logger.warn('could not prune the audit trail', {
         error: error instanceof Error ? error.message : String(error),

@@ -10,6 +10,7 @@ import { appConfig, type AppConfig } from '../config/app-config.js';
 import { nestRuntimeLogger } from '../logging/runtime-logger.js';
 import { AuditRetention } from './audit-retention.js';
 import { AuditWriter } from './audit-writer.js';
+import type { ChangeRecordRow } from './change-record.js';
 import { PrismaAuditSink } from './prisma-audit-sink.js';
 import { PrismaService } from './prisma.service.js';
 import type { ReconcileRecordRow } from './reconcile-record.js';
@@ -17,8 +18,9 @@ import type { ReconcileRecordRow } from './reconcile-record.js';
 const HOUR_MS = 3_600_000;
 
 /**
- * The audit trail of reconciles: rows and no-op counts go through a background writer (the reconciler never
- * waits on the database) and old rows are pruned hourly. Flushed when the app shuts down, after the controller
+ * The audit trail of reconciles and of writes made through the REST API: rows and no-op counts go through one
+ * background writer (neither the reconciler nor a request waits on the database) and old rows are pruned
+ * hourly. Flushed when the app shuts down, after the controller
  * has drained (the controller stops in onModuleDestroy, which Nest runs before this hook).
  */
 @Injectable()
@@ -72,6 +74,11 @@ export class AuditTrail implements OnApplicationBootstrap, BeforeApplicationShut
   noop(namespace: string, name: string, at: Date): void {
     this.writer.noop(namespace, name, at);
   }
+
+  /** Records a write made through the REST API to an Nginx (queued; never throws, never waits). */
+  change(row: ChangeRecordRow): void {
+    this.writer.change(row);
+  }
 }
 
 function auditMetrics(registry: Registry) {
@@ -79,17 +86,17 @@ function auditMetrics(registry: Registry) {
   return {
     depth: new Gauge({
       name: 'nginx_audit_queue_depth',
-      help: 'Reconcile records waiting to be written to the audit database.',
+      help: 'Reconcile and change records waiting to be written to the audit database.',
       registers,
     }),
     written: new Counter({
       name: 'nginx_audit_records_written_total',
-      help: 'Reconcile records written to the audit database.',
+      help: 'Reconcile and change records written to the audit database.',
       registers,
     }),
     dropped: new Counter({
       name: 'nginx_audit_records_dropped_total',
-      help: 'Reconcile records dropped because the audit queue was full (database unavailable or too slow).',
+      help: 'Reconcile and change records dropped because the audit queue was full (database unavailable or too slow).',
       registers,
     }),
     failures: new Counter({
@@ -99,7 +106,7 @@ function auditMetrics(registry: Registry) {
     }),
     pruned: new Counter({
       name: 'nginx_audit_records_pruned_total',
-      help: 'Reconcile records deleted by retention.',
+      help: 'Reconcile and change records deleted by retention.',
       registers,
     }),
   };

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { AuditWriter, type AuditSink } from './audit-writer.js';
+import { AuditWriter, type AuditBatch, type AuditSink } from './audit-writer.js';
+import type { ChangeRecordRow } from './change-record.js';
 import type { NoopCount, ReconcileRecordRow } from './reconcile-record.js';
 
 const row = (name: string): ReconcileRecordRow => ({
@@ -22,16 +23,40 @@ const row = (name: string): ReconcileRecordRow => ({
   instanceId: 'test',
 });
 
+const change = (name: string, verb: ChangeRecordRow['verb'] = 'patch'): ChangeRecordRow => ({
+  at: new Date(0),
+  actor: 'alice',
+  role: 'editor',
+  verb,
+  namespace: 'default',
+  name,
+  subresource: null,
+  patchType: verb === 'patch' ? 'application/merge-patch+json' : null,
+  specBefore: '{"replicas":1}',
+  specAfter: '{"replicas":2}',
+  code: 200,
+  reason: null,
+  message: null,
+  uid: 'u',
+  resourceVersion: '2',
+  userAgent: 'curl/8',
+});
+
 /** A sink that stores batches, and fails while `down` is set. */
 function scriptedSink() {
-  const stored: { rows: string[]; noops: NoopCount[] }[] = [];
+  const stored: { rows: string[]; changes?: string[]; noops: NoopCount[] }[] = [];
   const sink = {
     down: false,
     stored,
     rows: () => stored.flatMap((batch) => batch.rows),
-    write: vi.fn(async ({ rows, noops }: { rows: ReconcileRecordRow[]; noops: NoopCount[] }) => {
+    changes: () => stored.flatMap((batch) => batch.changes ?? []),
+    write: vi.fn(async ({ rows, changes, noops }: AuditBatch) => {
       if (sink.down) throw new Error('connect ECONNREFUSED');
-      stored.push({ rows: rows.map((r) => r.name), noops: structuredClone(noops) });
+      stored.push({
+        rows: rows.map((r) => r.name),
+        ...(changes.length > 0 ? { changes: changes.map((c) => c.name) } : {}),
+        noops: structuredClone(noops),
+      });
     }),
   };
   return sink satisfies AuditSink & Record<string, unknown>;
@@ -120,7 +145,7 @@ describe('AuditWriter', () => {
     expect(writer.queued).toBe(3);
     expect(counters.dropped).toHaveBeenCalledTimes(2);
     expect(logger.error).toHaveBeenCalledWith(
-      'audit queue full: dropping reconcile records until the database catches up',
+      'audit queue full: dropping audit records until the database catches up',
       { limit: 3 },
     );
     sink.down = false;
@@ -154,5 +179,81 @@ describe('AuditWriter', () => {
     closing.record(row('late'));
     await vi.advanceTimersByTimeAsync(1_000);
     expect(failing.write).toHaveBeenCalledTimes(1); // closed: no timers after close
+  });
+
+  it('writes change records in the same transaction as reconcile records and no-op counts', async () => {
+    const sink = scriptedSink();
+    const counters = metrics();
+    const writer = new AuditWriter({ sink, metrics: counters });
+    writer.record(row('a'));
+    writer.change(change('web', 'create'));
+    writer.noop('default', 'quiet', new Date(7));
+    writer.change(change('web', 'patch'));
+    expect(writer.queued).toBe(3);
+    expect(counters.depth).toHaveBeenLastCalledWith(3);
+    expect(sink.write).not.toHaveBeenCalled();
+    await vi.advanceTimersByTimeAsync(100);
+    expect(sink.write).toHaveBeenCalledTimes(1);
+    expect(sink.write.mock.calls[0]![0].changes.map((c) => c.verb)).toEqual(['create', 'patch']);
+    expect(sink.stored).toEqual([
+      {
+        rows: ['a'],
+        changes: ['web', 'web'],
+        noops: [{ namespace: 'default', name: 'quiet', count: 1, lastAt: new Date(7) }],
+      },
+    ]);
+    expect(counters.written).toHaveBeenCalledWith(3);
+  });
+
+  it('counts both kinds against one bound and batch size, keeping their order across batches', async () => {
+    const sink = scriptedSink();
+    const counters = metrics();
+    const writer = new AuditWriter({ sink, limit: 4, maxBatch: 2, metrics: counters });
+    sink.down = true;
+    writer.record(row('r1'));
+    writer.change(change('c1'));
+    writer.record(row('r2'));
+    writer.change(change('c2'));
+    writer.change(change('c3')); // beyond the bound
+    writer.record(row('r3')); // beyond the bound
+    expect(writer.queued).toBe(4);
+    expect(counters.dropped).toHaveBeenCalledTimes(2);
+    sink.down = false;
+    await vi.advanceTimersByTimeAsync(5_000);
+    expect(sink.stored.map(({ rows, changes }) => ({ rows, changes }))).toEqual([
+      { rows: ['r1'], changes: ['c1'] },
+      { rows: ['r2'], changes: ['c2'] },
+    ]);
+  });
+
+  it('retries a failed batch of change records without losing or duplicating any', async () => {
+    const sink = scriptedSink();
+    const writer = new AuditWriter({ sink });
+    sink.down = true;
+    writer.change(change('a'));
+    await vi.advanceTimersByTimeAsync(100 + 200);
+    expect(sink.write).toHaveBeenCalledTimes(2);
+    writer.change(change('b'));
+    sink.down = false;
+    await vi.advanceTimersByTimeAsync(400);
+    expect(sink.changes()).toEqual(['a', 'b']);
+    expect(writer.queued).toBe(0);
+  });
+
+  it('flushes queued change records on close, and counts them as lost when the database refuses', async () => {
+    const sink = scriptedSink();
+    const writer = new AuditWriter({ sink, maxBatch: 2 });
+    for (const name of ['a', 'b', 'c']) writer.change(change(name));
+    await writer.close();
+    expect(sink.changes()).toEqual(['a', 'b', 'c']);
+
+    const failing = scriptedSink();
+    failing.down = true;
+    const counters = metrics();
+    const closing = new AuditWriter({ sink: failing, metrics: counters });
+    closing.record(row('x'));
+    closing.change(change('y'));
+    await closing.close();
+    expect(counters.dropped).toHaveBeenCalledWith(2);
   });
 });

@@ -1,10 +1,21 @@
 import { silentLogger, type RuntimeLogger } from '@ngx/kube-runtime';
+import type { ChangeRecordRow } from './change-record.js';
 import type { NoopCount, ReconcileRecordRow } from './reconcile-record.js';
+
+/** What one transaction stores: reconcile records, change records and no-op counts. */
+export interface AuditBatch {
+  rows: ReconcileRecordRow[];
+  changes: ChangeRecordRow[];
+  noops: NoopCount[];
+}
 
 /** Where batches go: one call is one transaction (all rows and counts of the batch, or none). */
 export interface AuditSink {
-  write(batch: { rows: ReconcileRecordRow[]; noops: NoopCount[] }): Promise<void>;
+  write(batch: AuditBatch): Promise<void>;
 }
+
+/** A queued row of either kind; one queue keeps them in the order they happened and under one bound. */
+type QueuedRow = { kind: 'reconcile'; row: ReconcileRecordRow } | { kind: 'change'; row: ChangeRecordRow };
 
 export interface AuditWriterMetrics {
   depth(rows: number): void;
@@ -28,13 +39,14 @@ export interface AuditWriterOptions {
 }
 
 /**
- * Writes the audit trail in the background so a reconcile never waits on the database: `record` and `noop`
- * only queue. Queued rows are written in one transaction per batch within `flushIntervalMs`; a failed batch
+ * Writes the audit trail in the background so neither a reconcile nor a REST request waits on the database:
+ * `record`, `change` and `noop` only queue. Reconcile and change records share one queue, in order, and its
+ * bound. Queued rows are written in one transaction per batch within `flushIntervalMs`; a failed batch
  * stays at the head of the queue and is retried with a doubling delay, so rows are neither lost nor reordered
  * while the queue has room. `close` writes whatever is left.
  */
 export class AuditWriter {
-  private readonly rows: ReconcileRecordRow[] = [];
+  private readonly queue: QueuedRow[] = [];
   private readonly noops = new Map<string, NoopCount>();
   private readonly limit: number;
   private readonly flushIntervalMs: number;
@@ -57,22 +69,17 @@ export class AuditWriter {
   }
 
   get queued(): number {
-    return this.rows.length;
+    return this.queue.length;
   }
 
+  /** Queues a reconcile that acted or failed. */
   record(row: ReconcileRecordRow): void {
-    if (this.rows.length >= this.limit) {
-      if (this.droppedInOutage === 0)
-        this.logger.error('audit queue full: dropping reconcile records until the database catches up', {
-          limit: this.limit,
-        });
-      this.droppedInOutage++;
-      this.options.metrics?.dropped(1);
-      return;
-    }
-    this.rows.push(row);
-    this.options.metrics?.depth(this.rows.length);
-    this.schedule(this.flushIntervalMs);
+    this.enqueue({ kind: 'reconcile', row });
+  }
+
+  /** Queues a write made through the REST API. */
+  change(row: ChangeRecordRow): void {
+    this.enqueue({ kind: 'change', row });
   }
 
   /** Counts a reconcile of `namespace/name` that changed nothing. */
@@ -87,12 +94,12 @@ export class AuditWriter {
     clearTimeout(this.timer);
     this.timer = undefined;
     await this.flushing;
-    while (this.rows.length > 0 || this.noops.size > 0) {
+    while (this.queue.length > 0 || this.noops.size > 0) {
       if (!(await this.flush())) {
         this.logger.error('audit records lost at shutdown: the database did not take them', {
-          rows: this.rows.length,
+          rows: this.queue.length,
         });
-        this.options.metrics?.dropped(this.rows.length);
+        this.options.metrics?.dropped(this.queue.length);
         return;
       }
     }
@@ -104,32 +111,53 @@ export class AuditWriter {
     return this.flushing;
   }
 
+  private enqueue(entry: QueuedRow): void {
+    if (this.queue.length >= this.limit) {
+      if (this.droppedInOutage === 0)
+        this.logger.error('audit queue full: dropping audit records until the database catches up', {
+          limit: this.limit,
+        });
+      this.droppedInOutage++;
+      this.options.metrics?.dropped(1);
+      return;
+    }
+    this.queue.push(entry);
+    this.options.metrics?.depth(this.queue.length);
+    this.schedule(this.flushIntervalMs);
+  }
+
   private schedule(delayMs: number): void {
     if (this.timer || this.closed) return;
     this.timer = setTimeout(() => {
       this.timer = undefined;
       void this.flush().then((stored) => {
         if (!stored) this.schedule(this.retryDelayMs);
-        else if (this.rows.length > 0 || this.noops.size > 0) this.schedule(this.flushIntervalMs);
+        else if (this.queue.length > 0 || this.noops.size > 0) this.schedule(this.flushIntervalMs);
       });
     }, delayMs);
     this.timer.unref();
   }
 
   private async writeBatch(): Promise<boolean> {
-    const rows = this.rows.slice(0, this.maxBatch);
+    const entries = this.queue.slice(0, this.maxBatch);
     const noops = [...this.noops.values()];
-    if (rows.length === 0 && noops.length === 0) return true;
+    if (entries.length === 0 && noops.length === 0) return true;
+    const rows: ReconcileRecordRow[] = [];
+    const changes: ChangeRecordRow[] = [];
+    for (const entry of entries) {
+      if (entry.kind === 'reconcile') rows.push(entry.row);
+      else changes.push(entry.row);
+    }
     this.noops.clear();
     try {
-      await this.options.sink.write({ rows, noops });
+      await this.options.sink.write({ rows, changes, noops });
     } catch (error) {
       for (const noop of noops) this.addNoop(noop);
       this.options.metrics?.failed();
       if (this.retryDelayMs === 0)
         this.logger.error('audit database unavailable: keeping records queued', {
           error: error instanceof Error ? error.message : String(error),
-          queued: this.rows.length,
+          queued: this.queue.length,
           limit: this.limit,
         });
       this.retryDelayMs = Math.min(
@@ -138,12 +166,12 @@ export class AuditWriter {
       );
       return false;
     }
-    this.rows.splice(0, rows.length);
-    this.options.metrics?.written(rows.length);
-    this.options.metrics?.depth(this.rows.length);
+    this.queue.splice(0, entries.length);
+    this.options.metrics?.written(entries.length);
+    this.options.metrics?.depth(this.queue.length);
     if (this.retryDelayMs > 0 || this.droppedInOutage > 0) {
       this.logger.info('audit writer caught up: writing queued records', {
-        queued: this.rows.length + rows.length,
+        queued: this.queue.length + entries.length,
         droppedWhileUnavailable: this.droppedInOutage,
       });
       this.retryDelayMs = 0;

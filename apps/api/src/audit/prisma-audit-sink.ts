@@ -1,14 +1,21 @@
-import type { AuditSink } from './audit-writer.js';
+import type { AuditBatch, AuditSink } from './audit-writer.js';
 import type { AuditPrismaClient } from './prisma-client.js';
-import type { NoopCount, ReconcileRecordRow } from './reconcile-record.js';
+
+/** What one retention pass deleted. */
+export interface PruneResult {
+  records: number;
+  changes: number;
+  noops: number;
+}
 
 /** The audit trail's tables through Prisma: batches in one transaction, and pruning by age. */
 export class PrismaAuditSink implements AuditSink {
   constructor(private readonly prisma: AuditPrismaClient) {}
 
-  async write({ rows, noops }: { rows: ReconcileRecordRow[]; noops: NoopCount[] }): Promise<void> {
+  async write({ rows, changes, noops }: AuditBatch): Promise<void> {
     await this.prisma.$transaction([
-      this.prisma.reconcileRecord.createMany({ data: rows }),
+      ...(rows.length > 0 ? [this.prisma.reconcileRecord.createMany({ data: rows })] : []),
+      ...(changes.length > 0 ? [this.prisma.changeRecord.createMany({ data: changes })] : []),
       ...noops.map(({ namespace, name, count, lastAt }) =>
         this.prisma.reconcileNoop.upsert({
           where: { namespace_name: { namespace, name } },
@@ -19,12 +26,15 @@ export class PrismaAuditSink implements AuditSink {
     ]);
   }
 
-  /** Deletes reconcile records that started, and no-op counts last bumped, before `before`. */
-  async prune(before: Date): Promise<{ records: number; noops: number }> {
-    const [records, noops] = await this.prisma.$transaction([
+  /**
+   * Deletes reconcile records that started, change records made, and no-op counts last bumped, before `before`.
+   */
+  async prune(before: Date): Promise<PruneResult> {
+    const [records, changes, noops] = await this.prisma.$transaction([
       this.prisma.reconcileRecord.deleteMany({ where: { startedAt: { lt: before } } }),
+      this.prisma.changeRecord.deleteMany({ where: { at: { lt: before } } }),
       this.prisma.reconcileNoop.deleteMany({ where: { lastAt: { lt: before } } }),
     ]);
-    return { records: records.count, noops: noops.count };
+    return { records: records.count, changes: changes.count, noops: noops.count };
   }
 }

@@ -20,6 +20,20 @@ export interface AppConfig {
     queueLimit: number;
   };
   logFormat: LogFormat;
+  auth: {
+    /** YAML/JSON file with `tokens: [{ name, role, token }]`. */
+    tokensFile: string | undefined;
+    /** Inline tokens, "name:role:token,…". */
+    tokens: string | undefined;
+    /** Where the generated admin token lives when no tokens are configured. */
+    adminTokenPath: string;
+    /** Requests per second one token may make on average (counted over 10 s windows); beyond it, 429. */
+    rateLimitPerSecond: number;
+  };
+  /** Origins allowed to call the API from a browser on another origin; none (CORS off) by default. */
+  corsOrigins: string[];
+  /** Certificate and key to answer TLS on the same port too (kubectl sends tokens only over TLS). */
+  tls: { certFile: string; keyFile: string } | undefined;
   web: { mode: WebMode; dir: string };
   kube: {
     /** Client-side limit on requests to the API server (client-go's --kube-api-qps / --kube-api-burst). */
@@ -46,6 +60,30 @@ export class ConfigError extends Error {
 type Environment = Record<string, string | undefined>;
 
 const LOCAL_CLUSTER_KUBECONFIG = '.cluster/kubeconfig';
+/** The serving certificate tools/cluster/pki.sh makes for this app, signed by the local cluster's CA. */
+const LOCAL_CLUSTER_TLS = {
+  certFile: '.cluster/pki/control-plane.crt',
+  keyFile: '.cluster/pki/control-plane.key',
+};
+
+/** TLS_CERT_FILE and TLS_KEY_FILE (both or neither), else the local cluster's certificate when it exists; TLS=false for none. */
+function tlsFiles(env: Environment, cwd: string): AppConfig['tls'] {
+  const cert = env.TLS_CERT_FILE?.trim();
+  const key = env.TLS_KEY_FILE?.trim();
+  if (cert || key) {
+    if (!cert || !key) throw new ConfigError('TLS_CERT_FILE and TLS_KEY_FILE must be set together');
+    const files = { certFile: resolve(cwd, cert), keyFile: resolve(cwd, key) };
+    for (const file of Object.values(files))
+      if (!existsSync(file)) throw new ConfigError(`TLS file does not exist: ${file}`);
+    return files;
+  }
+  if (env.TLS === 'false') return undefined;
+  const local = {
+    certFile: resolve(cwd, LOCAL_CLUSTER_TLS.certFile),
+    keyFile: resolve(cwd, LOCAL_CLUSTER_TLS.keyFile),
+  };
+  return existsSync(local.certFile) && existsSync(local.keyFile) ? local : undefined;
+}
 
 function parsePort(raw: string | undefined): number {
   if (raw === undefined || raw.trim() === '') return 3000;
@@ -115,6 +153,17 @@ export function loadAppConfig(env: Environment = process.env, cwd = process.cwd(
       queueLimit: Math.ceil(parsePositive('AUDIT_QUEUE_LIMIT', env.AUDIT_QUEUE_LIMIT, 10_000)),
     },
     logFormat: parseLogFormat(env.LOG_FORMAT),
+    auth: {
+      tokensFile: env.AUTH_TOKENS_FILE?.trim() ? resolve(cwd, env.AUTH_TOKENS_FILE.trim()) : undefined,
+      tokens: env.AUTH_TOKENS?.trim() || undefined,
+      adminTokenPath: resolve(cwd, '.data/admin-token'),
+      rateLimitPerSecond: parsePositive('RATE_LIMIT_RPS', env.RATE_LIMIT_RPS, 20),
+    },
+    corsOrigins: (env.CORS_ORIGINS ?? '')
+      .split(',')
+      .map((origin) => origin.trim())
+      .filter(Boolean),
+    tls: tlsFiles(env, cwd),
     web: { mode: parseWebMode(env.WEB_MODE), dir: resolve(cwd, env.WEB_DIR?.trim() || 'apps/web') },
     kube: {
       qps: parsePositive('KUBE_API_QPS', env.KUBE_API_QPS, 50),

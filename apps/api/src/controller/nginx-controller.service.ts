@@ -6,46 +6,30 @@ import {
   type OnApplicationBootstrap,
   type OnModuleDestroy,
 } from '@nestjs/common';
-import type { V1Pod } from '@kubernetes/client-node';
 import {
   Controller,
   DeletedFinalStateUnknown,
   EventRecorder,
   Expectations,
-  InformerFactory,
   KubeClient,
   LeaderElector,
   PrometheusWorkQueueMetrics,
   RateLimitingQueue,
-  prometheusReflectorObserver,
   objectKey,
-  stripManagedFields,
-  type KubeObject,
-  type SharedInformer,
 } from '@ngx/kube-runtime';
-import {
-  LABEL_NGINX,
-  NGINX_GROUP,
-  NGINX_KIND,
-  NGINX_PLURAL,
-  NGINX_VERSION,
-  type Nginx,
-} from '@ngx/nginx-api';
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { AuditTrail } from '../audit/audit-trail.service.js';
 import { appConfig, type AppConfig } from '../config/app-config.js';
+import { ClusterInformers } from '../kube/cluster-informers.js';
 import { nestRuntimeLogger } from '../logging/runtime-logger.js';
 import { auditedReconcile, ReconcileTriggers, type ReconcileTrigger } from './audited-reconcile.js';
 import { controllerOf, owningNginxKey } from './pod-ownership.js';
 import { MANAGED_BY } from './pod-template.js';
-import { NginxReconciler, PODS_BY_NGINX, type ReconcilerMetrics } from './reconciler.js';
+import { NginxReconciler, type ReconcilerMetrics } from './reconciler.js';
 import { StrayPods } from './stray-pods.js';
 
-type NginxObject = Nginx & KubeObject;
-type PodObject = V1Pod & KubeObject;
-
 /**
- * Hosts the Nginx controller: informers on Nginx objects and on pods carrying our label, a rate-limited
+ * Hosts the Nginx controller: handlers on the shared Nginx and pod informers (ClusterInformers), a rate-limited
  * workqueue, and workers running the reconciler — only while this instance holds the leader Lease. It stops in
  * onModuleDestroy, the first shutdown hook, so in-flight reconciles are drained and the Lease released before
  * the audit trail's final flush.
@@ -56,9 +40,6 @@ export class NginxControllerService implements OnApplicationBootstrap, OnModuleD
   private readonly runtimeLogger = nestRuntimeLogger(this.logger);
   private readonly stopping = new AbortController();
   private readonly identity = `${hostname()}-${process.pid}`;
-  private readonly factory: InformerFactory;
-  private readonly nginxes: SharedInformer<NginxObject>;
-  private readonly pods: SharedInformer<PodObject>;
   private readonly events: EventRecorder;
   /** The queue and expectations of the current leadership term; none while not leading. */
   private term:
@@ -73,30 +54,10 @@ export class NginxControllerService implements OnApplicationBootstrap, OnModuleD
     @Inject(appConfig.KEY) private readonly config: AppConfig,
     @Inject(Registry) registry: Registry,
     @Inject(AuditTrail) private readonly audit: AuditTrail,
+    @Inject(ClusterInformers) private readonly informers: ClusterInformers,
   ) {
     this.queueMetrics = new PrometheusWorkQueueMetrics(registry, 'nginx');
     this.metrics = controllerMetrics(registry);
-    this.factory = new InformerFactory();
-    this.nginxes = this.factory.informerFor<NginxObject>({
-      client,
-      resource: { group: NGINX_GROUP, version: NGINX_VERSION, plural: NGINX_PLURAL },
-      kind: NGINX_KIND,
-      transform: stripManagedFields,
-      logger: this.runtimeLogger,
-      observer: prometheusReflectorObserver(registry, 'nginxes'),
-    });
-    this.pods = this.factory.informerFor<PodObject>({
-      client,
-      resource: { group: '', version: 'v1', plural: 'pods' },
-      kind: 'Pod',
-      labelSelector: LABEL_NGINX,
-      transform: stripManagedFields,
-      indexers: {
-        [PODS_BY_NGINX]: (pod) => [owningNginxKey(pod)].filter((key): key is string => Boolean(key)),
-      },
-      logger: this.runtimeLogger,
-      observer: prometheusReflectorObserver(registry, 'pods'),
-    });
     this.events = new EventRecorder({
       client,
       component: MANAGED_BY,
@@ -112,7 +73,6 @@ export class NginxControllerService implements OnApplicationBootstrap, OnModuleD
       return;
     }
     const signal = this.stopping.signal;
-    this.factory.start(signal);
     this.running = this.config.controller.leaderElection
       ? new LeaderElector({
           client: this.client,
@@ -130,7 +90,7 @@ export class NginxControllerService implements OnApplicationBootstrap, OnModuleD
   readiness(): { ok: boolean; detail: string; leader: boolean } {
     if (!this.config.controller.enabled)
       return { ok: true, detail: 'controller disabled in this process', leader: false };
-    const synced = this.nginxes.hasSynced() && this.pods.hasSynced();
+    const synced = this.informers.hasSynced();
     const leader = this.term !== undefined;
     const role = leader ? 'leading' : 'standby (another instance leads)';
     return { ok: synced, detail: synced ? `caches synced, ${role}` : 'caches syncing', leader };
@@ -139,7 +99,6 @@ export class NginxControllerService implements OnApplicationBootstrap, OnModuleD
   async onModuleDestroy(): Promise<void> {
     this.stopping.abort();
     await this.running;
-    await this.factory.stopped();
     await this.events.flush();
   }
 
@@ -153,8 +112,8 @@ export class NginxControllerService implements OnApplicationBootstrap, OnModuleD
     this.metrics.leader.set(1);
     const reconciler = new NginxReconciler({
       client: this.client,
-      nginxes: this.nginxes.cache,
-      pods: this.pods.cache,
+      nginxes: this.informers.nginxes.cache,
+      pods: this.informers.pods.cache,
       expectations,
       strays: this.strays,
       events: this.events,
@@ -175,8 +134,8 @@ export class NginxControllerService implements OnApplicationBootstrap, OnModuleD
         instanceId: this.identity,
       }),
       waitForSync: async (signal) => {
-        const synced = await this.factory.waitForCacheSync(signal);
-        if (synced) for (const key of this.nginxes.cache.keys()) this.enqueue(key, 'resync');
+        const synced = await this.informers.waitForCacheSync(signal);
+        if (synced) for (const key of this.informers.nginxes.cache.keys()) this.enqueue(key, 'resync');
         return synced;
       },
       logger: this.runtimeLogger,
@@ -206,7 +165,7 @@ export class NginxControllerService implements OnApplicationBootstrap, OnModuleD
 
   private registerHandlers(): void {
     const enqueue = (key: string | undefined) => this.enqueue(key, 'pod-event');
-    this.nginxes.addEventHandler({
+    this.informers.nginxes.addEventHandler({
       add: (nginx) => this.enqueue(objectKey(nginx), 'nginx-added'),
       update: (_, nginx) => this.enqueue(objectKey(nginx), 'nginx-updated'),
       delete: (nginx) =>
@@ -215,7 +174,7 @@ export class NginxControllerService implements OnApplicationBootstrap, OnModuleD
           'nginx-deleted',
         ),
     });
-    this.pods.addEventHandler({
+    this.informers.pods.addEventHandler({
       add: (pod) => {
         const owner = owningNginxKey(pod);
         if (owner && controllerOf(pod)) this.term?.expectations.creationObserved(owner);

@@ -14,14 +14,12 @@ import {
 } from '@ngx/kube-runtime';
 import { NGINX_GROUP, NGINX_PLURAL, NGINX_VERSION, type Nginx } from '@ngx/nginx-api';
 import { nginxStatus, statusChanged, type ReplicaFailure } from './nginx-status.js';
+import { PODS_BY_NGINX } from '../kube/cluster-informers.js';
 import { claimPods } from './pod-ownership.js';
 import { planPods, slowStartBatches } from './pod-plan.js';
 import { podFor } from './pod-template.js';
 import { ReconcileReport } from './reconcile-report.js';
 import type { StrayPods } from './stray-pods.js';
-
-/** Index of the pod cache: pods by the Nginx key their label or owner names. */
-export const PODS_BY_NGINX = 'nginx';
 
 const NGINXES = { group: NGINX_GROUP, version: NGINX_VERSION, plural: NGINX_PLURAL };
 const PODS = { group: '', version: 'v1', plural: 'pods' };

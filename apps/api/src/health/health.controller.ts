@@ -1,10 +1,13 @@
 import { Controller, Get, HttpCode, Inject, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import { Registry } from 'prom-client';
+import { Public } from '../auth/auth.decorators.js';
 import { HealthService, type Readiness } from './health.service.js';
 
 const startedAt = Date.now();
 
+/** Open without a token: probes and scrapers do not carry one. */
+@Public()
 @Controller()
 export class HealthController {
   constructor(

@@ -2,6 +2,7 @@ import { Global, Inject, Injectable, Module, type OnApplicationShutdown } from '
 import { KubeConfig } from '@kubernetes/client-node';
 import { KubeClient } from '@ngx/kube-runtime';
 import { appConfig, type AppConfig } from '../config/app-config.js';
+import { ClusterInformers } from './cluster-informers.js';
 
 /** Closes the shared client's connection pool when the app stops. */
 @Injectable()
@@ -41,7 +42,8 @@ class KubeClientCloser implements OnApplicationShutdown {
         }),
     },
     KubeClientCloser,
+    ClusterInformers,
   ],
-  exports: [KubeConfig, KubeClient],
+  exports: [KubeConfig, KubeClient, ClusterInformers],
 })
 export class KubeModule {}

@@ -1,0 +1,202 @@
+import { CHANGE_COLUMNS, RECONCILE_COLUMNS } from './audit-items.js';
+import { CHANGE_RESULTS, DEFAULT_LIMIT, FORMATS, MAX_LIMIT, RECONCILE_RESULTS } from './audit-params.js';
+import { CHANGE_SUBRESOURCES, CHANGE_VERBS } from './change-record.js';
+
+/**
+ * The audit endpoints' part of the OpenAPI document (paths and schemas), for `openApiDocument(auditOpenApi)`.
+ * Enumerations come from the same constants the parameter parser checks against.
+ */
+
+type Schema = Record<string, unknown>;
+
+const query = (name: string, description: string, schema: Schema = { type: 'string' }) => ({
+  name,
+  in: 'query',
+  description,
+  schema,
+});
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+const nullable = (type: string, extra: Schema = {}) => ({ type, nullable: true, ...extra });
+const time = { type: 'string', format: 'date-time' };
+const status = ref('Status');
+
+const keyParameters = [
+  query('namespace', 'Only this namespace.'),
+  query('name', 'Only Nginxes of this name.'),
+];
+const windowParameters = [
+  query('since', 'RFC 3339 time: rows at or after it.', time),
+  query('until', 'RFC 3339 time: rows before it.', time),
+];
+const pagingParameters = [
+  query('limit', 'Page size (ignored by exports).', {
+    type: 'integer',
+    minimum: 1,
+    maximum: MAX_LIMIT,
+    default: DEFAULT_LIMIT,
+  }),
+  query('continue', '`metadata.continue` of the previous page, with the same filters (ignored by exports).'),
+  query(
+    'format',
+    '`json`: one page. `ndjson`, `csv`: every matching row as an attachment. Without it, `Accept: ' +
+      'application/x-ndjson` or `Accept: text/csv` choose the export.',
+    { type: 'string', enum: [...FORMATS], default: 'json' },
+  ),
+];
+
+const errors = {
+  '400': {
+    description: 'A bad query parameter, named in `details.causes[0].field`',
+    content: { 'application/json': { schema: status } },
+  },
+  '401': { description: 'No or unknown bearer token', content: { 'application/json': { schema: status } } },
+};
+
+const listResponses = (list: string) => ({
+  '200': {
+    description: 'A page as JSON, or every matching row as NDJSON or CSV (RFC 4180, with a header row)',
+    content: {
+      'application/json': { schema: ref(list) },
+      'application/x-ndjson': { schema: { type: 'string' } },
+      'text/csv': { schema: { type: 'string' } },
+    },
+  },
+  ...errors,
+});
+
+const listOf = (item: string, kind: string, description: string) => ({
+  type: 'object',
+  description,
+  required: ['apiVersion', 'kind', 'metadata', 'items'],
+  properties: {
+    apiVersion: { type: 'string', enum: ['controlplane/v1'] },
+    kind: { type: 'string', enum: [kind] },
+    metadata: {
+      type: 'object',
+      properties: { continue: { type: 'string', description: 'Present when more rows match.' } },
+    },
+    items: { type: 'array', items: ref(item) },
+  },
+});
+
+const reconcileRecord = {
+  type: 'object',
+  description: 'A reconcile that acted or failed.',
+  properties: {
+    id: { type: 'integer' },
+    startedAt: time,
+    finishedAt: time,
+    durationMs: { type: 'integer' },
+    namespace: { type: 'string' },
+    name: { type: 'string' },
+    uid: nullable('string'),
+    generation: nullable('integer'),
+    resourceVersion: nullable('string'),
+    trigger: { type: 'string' },
+    desiredReplicas: nullable('integer'),
+    activeReplicas: nullable('integer'),
+    readyReplicas: nullable('integer'),
+    actions: {
+      type: 'array',
+      items: {
+        type: 'object',
+        properties: {
+          kind: { type: 'string', enum: ['create', 'delete', 'adopt', 'release', 'status'] },
+          pod: { type: 'string' },
+          reason: { type: 'string' },
+        },
+      },
+    },
+    result: { type: 'string', enum: [...RECONCILE_RESULTS] },
+    error: nullable('string'),
+    attempt: { type: 'integer' },
+    instanceId: { type: 'string' },
+  },
+} satisfies Schema & { properties: Record<(typeof RECONCILE_COLUMNS)[number], unknown> };
+
+const changeRecord = {
+  type: 'object',
+  description: 'A write made through the REST API to an Nginx, whatever its outcome.',
+  properties: {
+    id: { type: 'integer' },
+    at: time,
+    actor: { type: 'string', description: "The token's name (never the token)." },
+    role: { type: 'string' },
+    verb: { type: 'string', enum: [...CHANGE_VERBS] },
+    namespace: { type: 'string' },
+    name: { type: 'string' },
+    subresource: nullable('string', { enum: [...CHANGE_SUBRESOURCES, null] }),
+    patchType: nullable('string', { description: 'Media type of a patch or apply.' }),
+    specBefore: nullable('object', { description: 'The spec before the write.' }),
+    specAfter: nullable('object', { description: 'The spec after the write (null on delete or failure).' }),
+    code: { type: 'integer', description: 'HTTP status answered.' },
+    reason: nullable('string'),
+    message: nullable('string'),
+    uid: nullable('string'),
+    resourceVersion: nullable('string'),
+    userAgent: nullable('string'),
+  },
+} satisfies Schema & { properties: Record<(typeof CHANGE_COLUMNS)[number], unknown> };
+
+export const auditOpenApi = {
+  paths: {
+    '/controlplane/v1/audit/reconciles': {
+      get: {
+        summary: 'Reconcile records, newest first, paged or exported',
+        tags: ['audit'],
+        parameters: [
+          ...keyParameters,
+          query('result', 'Only this result.', { type: 'string', enum: [...RECONCILE_RESULTS] }),
+          ...windowParameters,
+          ...pagingParameters,
+        ],
+        responses: listResponses('ReconcileRecordList'),
+      },
+    },
+    '/controlplane/v1/audit/changes': {
+      get: {
+        summary: 'Change records (writes made through the REST API), newest first, paged or exported',
+        tags: ['audit'],
+        parameters: [
+          ...keyParameters,
+          query('actor', 'Only writes by the token of this name.'),
+          query('verb', 'Only this verb.', { type: 'string', enum: [...CHANGE_VERBS] }),
+          query('result', '`success`: a 2xx answer; `failure`: any other.', {
+            type: 'string',
+            enum: [...CHANGE_RESULTS],
+          }),
+          ...windowParameters,
+          ...pagingParameters,
+        ],
+        responses: listResponses('ChangeRecordList'),
+      },
+    },
+    '/controlplane/v1/audit/noops': {
+      get: {
+        summary: 'Reconciles that changed nothing, counted per Nginx',
+        tags: ['audit'],
+        parameters: keyParameters,
+        responses: {
+          '200': { description: 'OK', content: { 'application/json': { schema: ref('ReconcileNoopList') } } },
+          ...errors,
+        },
+      },
+    },
+  },
+  schemas: {
+    ReconcileRecord: reconcileRecord,
+    ReconcileRecordList: listOf('ReconcileRecord', 'ReconcileRecordList', 'A page of reconcile records.'),
+    ChangeRecord: changeRecord,
+    ChangeRecordList: listOf('ChangeRecord', 'ChangeRecordList', 'A page of change records.'),
+    ReconcileNoop: {
+      type: 'object',
+      properties: {
+        namespace: { type: 'string' },
+        name: { type: 'string' },
+        count: { type: 'integer' },
+        lastAt: time,
+      },
+    },
+    ReconcileNoopList: listOf('ReconcileNoop', 'ReconcileNoopList', 'No-op counts by namespace and name.'),
+  },
+};

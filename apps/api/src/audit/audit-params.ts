@@ -1,0 +1,234 @@
+import { namespaceError, objectNameError } from '@ngx/nginx-api';
+import { StatusError } from '../rest/kube-status.js';
+import { printable } from '../rest/path-params.js';
+import { decodeCursor, InvalidCursorError, type AuditListKind, type CursorPosition } from './audit-cursor.js';
+import { CHANGE_VERBS, type ChangeVerb } from './change-record.js';
+import type { ReconcileOutcome } from './reconcile-record.js';
+
+/** How a list is answered: one JSON page, or every matching row as NDJSON or CSV. */
+export const FORMATS = ['json', 'ndjson', 'csv'] as const;
+export type AuditFormat = (typeof FORMATS)[number];
+
+export const RECONCILE_RESULTS = [
+  'success',
+  'error',
+  'requeued',
+] as const satisfies readonly ReconcileOutcome[];
+export const CHANGE_RESULTS = ['success', 'failure'] as const;
+export type ChangeResult = (typeof CHANGE_RESULTS)[number];
+
+export const DEFAULT_LIMIT = 100;
+export const MAX_LIMIT = 500;
+
+/** Time window shared by both lists: `since` inclusive, `until` exclusive. */
+interface TimeWindow {
+  since?: Date;
+  until?: Date;
+}
+
+export interface ReconcileFilters extends TimeWindow {
+  namespace?: string;
+  name?: string;
+  result?: ReconcileOutcome;
+}
+
+export interface ChangeFilters extends TimeWindow {
+  namespace?: string;
+  name?: string;
+  actor?: string;
+  verb?: ChangeVerb;
+  /** success: a 2xx code; failure: anything else. */
+  result?: ChangeResult;
+}
+
+export interface NoopFilters {
+  namespace?: string;
+  name?: string;
+}
+
+/** A list request: filters, page size, where to resume, and the format to answer in. */
+export interface ListParams<F> {
+  filters: F;
+  limit: number;
+  after?: CursorPosition;
+  format: AuditFormat;
+}
+
+/** Express's parsed query string: repeated keys arrive as arrays, bracketed keys possibly as objects. */
+export type QueryParams = Record<string, unknown>;
+
+/** A 400 `Status` naming the query parameter that is wrong. */
+export function invalidParam(field: string, detail: string): StatusError {
+  const message = `query parameter "${field}" ${detail}`;
+  return new StatusError(400, message, { causes: [{ reason: 'FieldValueInvalid', field, message }] });
+}
+
+/** `GET /controlplane/v1/audit/reconciles`: namespace, name, result, since, until, limit, continue, format. */
+export function parseReconcileParams(query: QueryParams, accept?: string): ListParams<ReconcileFilters> {
+  const filters = compact<ReconcileFilters>({
+    namespace: namespaceParam(query),
+    name: nameParam(query),
+    result: oneOf(query, 'result', RECONCILE_RESULTS),
+    ...timeWindow(query),
+  });
+  return listParams(query, accept, 'reconciles', filters);
+}
+
+/** `GET /controlplane/v1/audit/changes`: also actor and verb; result is success (2xx) or failure. */
+export function parseChangeParams(query: QueryParams, accept?: string): ListParams<ChangeFilters> {
+  const filters = compact<ChangeFilters>({
+    namespace: namespaceParam(query),
+    name: nameParam(query),
+    actor: actorParam(query),
+    verb: oneOf(query, 'verb', CHANGE_VERBS),
+    result: oneOf(query, 'result', CHANGE_RESULTS),
+    ...timeWindow(query),
+  });
+  return listParams(query, accept, 'changes', filters);
+}
+
+/** `GET /controlplane/v1/audit/noops`: namespace and name. */
+export function parseNoopParams(query: QueryParams): NoopFilters {
+  return compact<NoopFilters>({ namespace: namespaceParam(query), name: nameParam(query) });
+}
+
+function listParams<F extends object>(
+  query: QueryParams,
+  accept: string | undefined,
+  kind: AuditListKind,
+  filters: F,
+): ListParams<F> {
+  const limit = limitParam(query);
+  const token = single(query, 'continue');
+  let after: CursorPosition | undefined;
+  if (token !== undefined) {
+    try {
+      after = decodeCursor(token, kind, filters);
+    } catch (error) {
+      if (error instanceof InvalidCursorError) throw invalidParam('continue', error.message);
+      throw error;
+    }
+  }
+  const format = oneOf(query, 'format', FORMATS) ?? formatFromAccept(accept);
+  return { filters, limit, ...(after ? { after } : {}), format };
+}
+
+/**
+ * One value of a query parameter, or undefined when absent or empty (as a blank form field sends it). A repeated
+ * parameter (`?name=a&name=b`) or a bracketed one (`?name[x]=a`) is refused rather than guessed at.
+ */
+function single(query: QueryParams, field: string): string | undefined {
+  const value = query[field];
+  if (value === undefined || value === '') return undefined;
+  if (typeof value === 'string') return value;
+  if (Array.isArray(value)) throw invalidParam(field, 'may be given only once');
+  throw invalidParam(field, 'must be a single value');
+}
+
+function oneOf<T extends string>(query: QueryParams, field: string, allowed: readonly T[]): T | undefined {
+  const value = single(query, field);
+  if (value === undefined || (allowed as readonly string[]).includes(value)) return value as T | undefined;
+  throw invalidParam(field, `must be one of ${allowed.join(', ')} (got "${printable(value)}")`);
+}
+
+function namespaceParam(query: QueryParams): string | undefined {
+  const value = single(query, 'namespace');
+  const problem = value === undefined ? undefined : namespaceError(value);
+  if (problem === undefined) return value;
+  throw invalidParam('namespace', `${problem} (got "${printable(value!)}")`);
+}
+
+function nameParam(query: QueryParams): string | undefined {
+  const value = single(query, 'name');
+  const problem = value === undefined ? undefined : objectNameError(value);
+  if (problem === undefined) return value;
+  throw invalidParam('name', `${problem} (got "${printable(value!)}")`);
+}
+
+function actorParam(query: QueryParams): string | undefined {
+  const value = single(query, 'actor');
+  // eslint-disable-next-line no-control-regex
+  if (value === undefined || (value.length <= 253 && !/[\u0000-\u001f\u007f]/.test(value))) return value;
+  throw invalidParam('actor', 'must be a token name of at most 253 printable characters');
+}
+
+function limitParam(query: QueryParams): number {
+  const value = single(query, 'limit');
+  if (value === undefined) return DEFAULT_LIMIT;
+  const limit = /^\d{1,6}$/.test(value) ? Number(value) : NaN;
+  if (limit >= 1 && limit <= MAX_LIMIT) return limit;
+  throw invalidParam('limit', `must be a whole number from 1 to ${MAX_LIMIT} (got "${printable(value)}")`);
+}
+
+function timeWindow(query: QueryParams): TimeWindow {
+  const since = timeParam(query, 'since');
+  const until = timeParam(query, 'until');
+  if (since && until && since > until)
+    throw invalidParam('since', `must not be after until (${since.toISOString()} > ${until.toISOString()})`);
+  return { since, until };
+}
+
+function timeParam(query: QueryParams, field: string): Date | undefined {
+  const value = single(query, field);
+  if (value === undefined) return undefined;
+  const time = parseRfc3339(value);
+  if (time) return time;
+  throw invalidParam(
+    field,
+    `must be an RFC 3339 time such as 2026-11-22T10:00:00Z (got "${printable(value)}")`,
+  );
+}
+
+const RFC3339 =
+  /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?(?:[Zz]|([+-])(\d{2}):(\d{2}))$/;
+
+/**
+ * An RFC 3339 date-time (with `T`, seconds and an offset; up to nanoseconds), or undefined when it is not one or
+ * names no real instant (February 30th, hour 24, a leap second). The audit trail keeps milliseconds, so finer
+ * fractions round up to the next millisecond: `since` and `until` then still compare exactly as written.
+ */
+export function parseRfc3339(text: string): Date | undefined {
+  const match = RFC3339.exec(text);
+  if (!match) return undefined;
+  const [year, month, day, hour, minute, second] = match.slice(1, 7).map(Number) as number[] as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
+  const fraction = (match[7] ?? '').padEnd(9, '0');
+  const offsetHours = Number(match[9] ?? 0);
+  const offsetMinutes = Number(match[10] ?? 0);
+  const daysInMonth = new Date(Date.UTC(2000, month, 0)).getUTCDate() - (month === 2 && !leap(year) ? 1 : 0);
+  if (month < 1 || month > 12 || day < 1 || day > daysInMonth) return undefined;
+  if (hour > 23 || minute > 59 || second > 59 || offsetHours > 23 || offsetMinutes > 59) return undefined;
+  const time = new Date(0);
+  time.setUTCFullYear(year, month - 1, day);
+  time.setUTCHours(hour, minute, second, Number(fraction.slice(0, 3)));
+  const offsetMs = (match[8] === '-' ? -1 : 1) * (offsetHours * 60 + offsetMinutes) * 60_000;
+  const roundUp = Number(fraction.slice(3)) > 0 ? 1 : 0;
+  return new Date(time.getTime() - offsetMs + roundUp);
+}
+
+function leap(year: number): boolean {
+  return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
+}
+
+/** The format an `Accept` header asks for when there is no `format` parameter (JSON unless it names another). */
+export function formatFromAccept(accept: string | undefined): AuditFormat {
+  for (const part of (accept ?? '').split(',')) {
+    const [type = '', ...parameters] = part.split(';').map((piece) => piece.trim().toLowerCase());
+    if (parameters.some((parameter) => /^q=0(\.0*)?$/.test(parameter))) continue;
+    if (type === 'application/x-ndjson') return 'ndjson';
+    if (type === 'text/csv') return 'csv';
+    if (type === 'application/json') return 'json';
+  }
+  return 'json';
+}
+
+/** The filters without the ones not given, so they compare (and fingerprint) by what was asked. */
+function compact<F extends object>(filters: { [K in keyof F]: F[K] | undefined }): F {
+  return Object.fromEntries(Object.entries(filters).filter(([, value]) => value !== undefined)) as F;
+}

@@ -1,0 +1,132 @@
+import type { ChangeRecord, ReconcileRecord } from '../../generated/prisma-sqlite/index.js';
+import { encodeCursor, type AuditListKind, type CursorPosition } from './audit-cursor.js';
+import {
+  changeItem,
+  noopItem,
+  reconcileItem,
+  type ChangeItem,
+  type NoopItem,
+  type ReconcileItem,
+} from './audit-items.js';
+import type { ChangeFilters, NoopFilters, ReconcileFilters } from './audit-params.js';
+import {
+  CHANGE_ORDER,
+  NOOP_ORDER,
+  RECONCILE_ORDER,
+  changeWhere,
+  noopWhere,
+  reconcileWhere,
+} from './audit-query.js';
+import type { AuditPrismaClient } from './prisma-client.js';
+
+/** Rows read per query while exporting, so an export of any size holds one batch in memory. */
+export const EXPORT_BATCH = 500;
+
+export interface Page<Item> {
+  items: Item[];
+  /** Present when more rows match: pass it back as `continue` for the next page. */
+  continue?: string;
+}
+
+/** How one list is read: its rows' position in the order, and its query. */
+interface ListSource<Filters extends object, Row, Item> {
+  kind: AuditListKind;
+  find(filters: Filters, after: CursorPosition | undefined, take: number): Promise<Row[]>;
+  position(row: Row): CursorPosition;
+  item(row: Row): Item;
+}
+
+/** Reads the audit trail newest first: pages with a cursor, and every matching row in batches for exports. */
+export class AuditReader {
+  private readonly reconcileSource: ListSource<ReconcileFilters, ReconcileRecord, ReconcileItem>;
+  private readonly changeSource: ListSource<ChangeFilters, ChangeRecord, ChangeItem>;
+
+  constructor(private readonly prisma: AuditPrismaClient) {
+    this.reconcileSource = {
+      kind: 'reconciles',
+      find: (filters, after, take) => this.findReconciles(filters, after, take),
+      position: (row) => ({ at: row.startedAt, id: row.id }),
+      item: reconcileItem,
+    };
+    this.changeSource = {
+      kind: 'changes',
+      find: (filters, after, take) => this.findChanges(filters, after, take),
+      position: (row) => ({ at: row.at, id: row.id }),
+      item: changeItem,
+    };
+  }
+
+  reconciles(filters: ReconcileFilters, limit: number, after?: CursorPosition): Promise<Page<ReconcileItem>> {
+    return page(this.reconcileSource, filters, limit, after);
+  }
+
+  reconcileBatches(filters: ReconcileFilters, size = EXPORT_BATCH): AsyncGenerator<ReconcileItem[]> {
+    return batches(this.reconcileSource, filters, size);
+  }
+
+  changes(filters: ChangeFilters, limit: number, after?: CursorPosition): Promise<Page<ChangeItem>> {
+    return page(this.changeSource, filters, limit, after);
+  }
+
+  changeBatches(filters: ChangeFilters, size = EXPORT_BATCH): AsyncGenerator<ChangeItem[]> {
+    return batches(this.changeSource, filters, size);
+  }
+
+  /** The no-op counts, one per Nginx, by namespace and name. */
+  async noops(filters: NoopFilters): Promise<NoopItem[]> {
+    const rows = await this.prisma.reconcileNoop.findMany({
+      where: noopWhere(filters),
+      orderBy: [...NOOP_ORDER],
+    });
+    return rows.map(noopItem);
+  }
+
+  private findReconciles(filters: ReconcileFilters, after: CursorPosition | undefined, take: number) {
+    return this.prisma.reconcileRecord.findMany({
+      where: reconcileWhere(filters, after),
+      orderBy: [...RECONCILE_ORDER],
+      take,
+    });
+  }
+
+  private findChanges(filters: ChangeFilters, after: CursorPosition | undefined, take: number) {
+    return this.prisma.changeRecord.findMany({
+      where: changeWhere(filters, after),
+      orderBy: [...CHANGE_ORDER],
+      take,
+    });
+  }
+}
+
+/** One page: reads one row more than asked to learn whether another page follows. */
+async function page<Filters extends object, Row, Item>(
+  source: ListSource<Filters, Row, Item>,
+  filters: Filters,
+  limit: number,
+  after: CursorPosition | undefined,
+): Promise<Page<Item>> {
+  const rows = await source.find(filters, after, limit + 1);
+  const items = rows.slice(0, limit);
+  const last = items[items.length - 1];
+  const more = rows.length > limit && last !== undefined;
+  return {
+    items: items.map(source.item),
+    ...(more ? { continue: encodeCursor(source.kind, filters, source.position(last)) } : {}),
+  };
+}
+
+/** Every matching row, `size` at a time, each batch resuming after the previous one's last row. */
+async function* batches<Filters extends object, Row, Item>(
+  source: ListSource<Filters, Row, Item>,
+  filters: Filters,
+  size: number,
+): AsyncGenerator<Item[]> {
+  let after: CursorPosition | undefined;
+  for (;;) {
+    const rows = await source.find(filters, after, size);
+    if (rows.length > 0) yield rows.map(source.item);
+    const last = rows[rows.length - 1];
+    if (rows.length < size || last === undefined) return;
+    after = source.position(last);
+  }
+}

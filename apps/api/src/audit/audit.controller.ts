@@ -1,0 +1,94 @@
+import { Controller, Get, Inject, Logger, Query, Req, Res } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import { NamespaceScoped } from '../auth/auth.decorators.js';
+import { nestRuntimeLogger } from '../logging/runtime-logger.js';
+import type { AuditListKind } from './audit-cursor.js';
+import { exportSerializer, sendExport, type ExportFormat, type ExportSerializer } from './audit-export.js';
+import { CHANGE_COLUMNS, JSON_COLUMNS, RECONCILE_COLUMNS } from './audit-items.js';
+import {
+  parseChangeParams,
+  parseNoopParams,
+  parseReconcileParams,
+  type QueryParams,
+} from './audit-params.js';
+import { AuditReader, type Page } from './audit-reader.js';
+import { PrismaService } from './prisma.service.js';
+
+const API_VERSION = 'controlplane/v1';
+
+/**
+ * The audit trail over HTTP, read-only: reconcile records, change records (newest first, paged with `continue`,
+ * or exported whole as NDJSON or CSV) and the no-op counts. Bad parameters are answered 400 with a `Status`
+ * naming the parameter (StatusError). Reads need the viewer role (the global guard).
+ */
+@NamespaceScoped()
+@Controller('controlplane/v1/audit')
+export class AuditController {
+  private readonly logger = nestRuntimeLogger(new Logger('Audit'));
+  private reader: AuditReader | undefined;
+
+  constructor(@Inject(PrismaService) private readonly prisma: PrismaService) {}
+
+  /** The Prisma client exists only after PrismaService's onModuleInit, so the reader is made on first use. */
+  private get audit(): AuditReader {
+    return (this.reader ??= new AuditReader(this.prisma.client));
+  }
+
+  @Get('reconciles')
+  async reconciles(@Query() query: QueryParams, @Req() request: Request, @Res() response: Response) {
+    const params = parseReconcileParams(query, request.headers.accept);
+    if (params.format !== 'json') {
+      const batches = this.audit.reconcileBatches(params.filters);
+      const serializer = exportSerializer(params.format, RECONCILE_COLUMNS, JSON_COLUMNS);
+      return this.export(response, 'reconciles', params.format, serializer, batches);
+    }
+    const page = await this.audit.reconciles(params.filters, params.limit, params.after);
+    sendList(response, 'ReconcileRecordList', page);
+  }
+
+  @Get('changes')
+  async changes(@Query() query: QueryParams, @Req() request: Request, @Res() response: Response) {
+    const params = parseChangeParams(query, request.headers.accept);
+    if (params.format !== 'json') {
+      const batches = this.audit.changeBatches(params.filters);
+      const serializer = exportSerializer(params.format, CHANGE_COLUMNS, JSON_COLUMNS);
+      return this.export(response, 'changes', params.format, serializer, batches);
+    }
+    const page = await this.audit.changes(params.filters, params.limit, params.after);
+    sendList(response, 'ChangeRecordList', page);
+  }
+
+  @Get('noops')
+  async noops(@Query() query: QueryParams, @Res() response: Response) {
+    const items = await this.audit.noops(parseNoopParams(query));
+    sendList(response, 'ReconcileNoopList', { items });
+  }
+
+  private async export<Item extends object>(
+    response: Response,
+    kind: AuditListKind,
+    format: ExportFormat,
+    serializer: ExportSerializer<Item>,
+    batches: AsyncIterable<Item[]>,
+  ): Promise<void> {
+    const { rows, error } = await sendExport(response, { kind, format, serializer, batches });
+    if (error)
+      this.logger.error('audit export failed midway: connection closed', {
+        list: kind,
+        rows,
+        error: error instanceof Error ? error.message : String(error),
+      });
+  }
+}
+
+function sendList(response: Response, kind: string, page: Page<unknown>): void {
+  response
+    .status(200)
+    .set({ 'Cache-Control': 'no-store', Vary: 'Accept' })
+    .json({
+      apiVersion: API_VERSION,
+      kind,
+      metadata: page.continue ? { continue: page.continue } : {},
+      items: page.items,
+    });
+}

@@ -1,0 +1,62 @@
+import { Inject, Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import type { Request } from 'express';
+import { StatusError } from '../rest/kube-status.js';
+import { NAMESPACE_SCOPED, PUBLIC, REQUIRED_ROLE } from './auth.decorators.js';
+import { allows, mayAccessNamespace, type Caller, type Role } from './roles.js';
+import { TokenStore } from './token-store.js';
+
+const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/** The caller a request was authenticated as (set by BearerAuthGuard). */
+export function callerOf(request: Request): Caller | undefined {
+  return (request as Request & { caller?: Caller }).caller;
+}
+
+/**
+ * Every route needs `Authorization: Bearer <token>` unless marked @Public: 401 without a known token, 403 when
+ * the token's role is below what the route needs. Both answered as Kubernetes `Status` objects.
+ */
+@Injectable()
+export class BearerAuthGuard implements CanActivate {
+  constructor(
+    private readonly reflector: Reflector,
+    @Inject(TokenStore) private readonly tokens: TokenStore,
+  ) {}
+
+  canActivate(context: ExecutionContext): boolean {
+    // socket.io connections are authenticated once, in their handshake (see LiveGateway).
+    if (context.getType() !== 'http') return true;
+    const targets = [context.getHandler(), context.getClass()];
+    if (this.reflector.getAllAndOverride<boolean>(PUBLIC, targets)) return true;
+    const request = context.switchToHttp().getRequest<Request>();
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? '');
+    const caller = match ? this.tokens.identify(match[1]!) : undefined;
+    if (!caller)
+      throw new StatusError(401, 'Unauthorized: a valid bearer token is required', undefined, {
+        'WWW-Authenticate': 'Bearer realm="nginx-control-plane"',
+      });
+    (request as Request & { caller?: Caller }).caller = caller;
+    const needed: Role =
+      this.reflector.getAllAndOverride<Role>(REQUIRED_ROLE, targets) ??
+      (READS.has(request.method) ? 'viewer' : 'editor');
+    if (!allows(caller.role, needed))
+      throw new StatusError(
+        403,
+        `${caller.name} (role ${caller.role}) may not ${request.method} ${request.path}: needs ${needed}`,
+      );
+    if (this.reflector.getAllAndOverride<boolean>(NAMESPACE_SCOPED, targets)) {
+      const param: unknown = request.params?.namespace;
+      const query: unknown = request.query?.namespace;
+      const given = param ?? query;
+      const namespace = typeof given === 'string' && given !== '' ? given : undefined;
+      if (!mayAccessNamespace(caller, namespace))
+        throw new StatusError(
+          403,
+          `${caller.name} is limited to the namespaces ${caller.namespaces!.join(', ')}: ` +
+            (namespace ? `not ${namespace}` : 'name one of them'),
+        );
+    }
+    return true;
+  }
+}

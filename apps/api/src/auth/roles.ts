@@ -1,0 +1,29 @@
+/** What a token may do: `viewer` reads, watches and reads the audit; `editor` also writes Nginxes; `admin` all. */
+export const ROLES = ['viewer', 'editor', 'admin'] as const;
+export type Role = (typeof ROLES)[number];
+
+export function isRole(value: unknown): value is Role {
+  return ROLES.includes(value as Role);
+}
+
+/** True when `role` includes the rights of `needed`. */
+export function allows(role: Role, needed: Role): boolean {
+  return ROLES.indexOf(role) >= ROLES.indexOf(needed);
+}
+
+/** Who made a request: the token's name (never the token itself), its role, and where it may act. */
+export interface Caller {
+  name: string;
+  role: Role;
+  /** The namespaces the token is limited to; undefined for all of them. */
+  namespaces?: readonly string[];
+}
+
+/**
+ * Whether `caller` may see or act in `namespace`; `undefined` means every namespace at once (a cluster-wide list
+ * or watch), which only an unlimited token may.
+ */
+export function mayAccessNamespace(caller: Caller, namespace: string | undefined): boolean {
+  if (!caller.namespaces) return true;
+  return namespace !== undefined && caller.namespaces.includes(namespace);
+}

@@ -1,0 +1,46 @@
+import type { V1Pod } from '@kubernetes/client-node';
+
+/** A pod as the UI shows it: one row of an Nginx's live pod table. */
+export interface PodView {
+  name: string;
+  uid: string;
+  phase: string;
+  ready: boolean;
+  node: string | null;
+  restarts: number;
+  podIP: string | null;
+  createdAt: string | null;
+  /** Seconds since creation when the view was made. */
+  ageSeconds: number | null;
+  /** True once the pod is being deleted (deletionTimestamp set). */
+  terminating: boolean;
+  deletionTimestamp: string | null;
+  resourceVersion: string;
+}
+
+const time = (value: unknown): string | null =>
+  value === undefined || value === null ? null : value instanceof Date ? value.toISOString() : String(value);
+
+/** The row for one pod, from its cached object. `now` is when the view is made (for the age). */
+export function podView(pod: V1Pod, now = Date.now()): PodView {
+  const createdAt = time(pod.metadata?.creationTimestamp);
+  return {
+    name: pod.metadata?.name ?? '',
+    uid: pod.metadata?.uid ?? '',
+    phase: pod.status?.phase ?? 'Unknown',
+    ready: pod.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') ?? false,
+    node: pod.spec?.nodeName ?? null,
+    restarts: (pod.status?.containerStatuses ?? []).reduce((sum, c) => sum + (c.restartCount ?? 0), 0),
+    podIP: pod.status?.podIP ?? null,
+    createdAt,
+    ageSeconds: createdAt ? Math.max(0, Math.round((now - Date.parse(createdAt)) / 1000)) : null,
+    terminating: Boolean(pod.metadata?.deletionTimestamp),
+    deletionTimestamp: time(pod.metadata?.deletionTimestamp),
+    resourceVersion: pod.metadata?.resourceVersion ?? '',
+  };
+}
+
+/** Oldest first, then by name: the order rows keep while pods come and go. */
+export function byCreation(a: PodView, b: PodView): number {
+  return (a.createdAt ?? '').localeCompare(b.createdAt ?? '') || a.name.localeCompare(b.name);
+}

@@ -1,0 +1,47 @@
+import { Controller, Get, Inject, Param } from '@nestjs/common';
+import { NGINX_GROUP, NGINX_PLURAL } from '@ngx/nginx-api';
+import { NamespaceScoped } from '../auth/auth.decorators.js';
+import { ClusterInformers, PODS_BY_NGINX } from '../kube/cluster-informers.js';
+import { StatusError } from '../rest/kube-status.js';
+import { nameParam, namespaceParam } from '../rest/path-params.js';
+import { byCreation, podView } from './pod-view.js';
+
+/**
+ * `/controlplane/v1/namespaces/{ns}/nginxes/{name}/pods`: the pods of one Nginx as the UI shows them, from the
+ * controller's pod cache (pods it owns or that carry its label), with the cache's resourceVersion.
+ */
+@NamespaceScoped()
+@Controller('controlplane/v1')
+export class PodsController {
+  constructor(@Inject(ClusterInformers) private readonly informers: ClusterInformers) {}
+
+  @Get(`namespaces/:namespace/${NGINX_PLURAL}/:name/pods`)
+  pods(@Param('namespace') namespace: string, @Param('name') name: string) {
+    const key = `${namespaceParam(namespace)}/${nameParam(name)}`;
+    if (!this.informers.hasSynced())
+      throw new StatusError(503, 'the pod cache is still syncing; retry shortly', { retryAfterSeconds: 1 });
+    const nginx = this.informers.nginxes.cache.get(key);
+    if (!nginx)
+      throw new StatusError(404, `nginxes.${NGINX_GROUP} "${name}" not found`, {
+        name,
+        group: NGINX_GROUP,
+        kind: NGINX_PLURAL,
+      });
+    const now = Date.now();
+    const items = this.informers.pods.cache
+      .byIndex(PODS_BY_NGINX, key)
+      .filter(
+        (pod) =>
+          !pod.metadata?.ownerReferences?.some((ref) => ref.controller && ref.uid !== nginx.metadata.uid),
+      )
+      .map((pod) => podView(pod, now))
+      .sort(byCreation);
+    return {
+      apiVersion: 'controlplane/v1',
+      kind: 'PodList',
+      metadata: { resourceVersion: this.informers.pods.lastSyncResourceVersion },
+      nginx: { namespace: nginx.metadata.namespace, name: nginx.metadata.name, uid: nginx.metadata.uid },
+      items,
+    };
+  }
+}

@@ -1,0 +1,87 @@
+import {
+  Inject,
+  Injectable,
+  Logger,
+  type BeforeApplicationShutdown,
+  type OnApplicationBootstrap,
+} from '@nestjs/common';
+import type { V1Pod } from '@kubernetes/client-node';
+import {
+  InformerFactory,
+  KubeClient,
+  prometheusReflectorObserver,
+  stripManagedFields,
+  type KubeObject,
+  type SharedInformer,
+} from '@ngx/kube-runtime';
+import {
+  LABEL_NGINX,
+  NGINX_GROUP,
+  NGINX_KIND,
+  NGINX_PLURAL,
+  NGINX_VERSION,
+  type Nginx,
+} from '@ngx/nginx-api';
+import { Registry } from 'prom-client';
+import { owningNginxKey } from '../controller/pod-ownership.js';
+import { nestRuntimeLogger } from '../logging/runtime-logger.js';
+
+export type NginxObject = Nginx & KubeObject;
+export type PodObject = V1Pod & KubeObject;
+
+/** Index of the pod cache: pods by the Nginx key (`namespace/name`) their owner reference or label names. */
+export const PODS_BY_NGINX = 'nginx';
+
+/**
+ * The process's informers, shared by the controller, the REST layer's cached reads and the live gateway: one
+ * list/watch of all Nginx objects and one of the pods carrying our label. They run from bootstrap until the
+ * app shuts down; they stop in beforeApplicationShutdown, after the controller has drained in onModuleDestroy.
+ */
+@Injectable()
+export class ClusterInformers implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  readonly nginxes: SharedInformer<NginxObject>;
+  readonly pods: SharedInformer<PodObject>;
+  private readonly factory = new InformerFactory();
+  private readonly stopping = new AbortController();
+
+  constructor(@Inject(KubeClient) client: KubeClient, @Inject(Registry) registry: Registry) {
+    const logger = nestRuntimeLogger(new Logger('Informers'));
+    this.nginxes = this.factory.informerFor<NginxObject>({
+      client,
+      resource: { group: NGINX_GROUP, version: NGINX_VERSION, plural: NGINX_PLURAL },
+      kind: NGINX_KIND,
+      transform: stripManagedFields,
+      logger,
+      observer: prometheusReflectorObserver(registry, 'nginxes'),
+    });
+    this.pods = this.factory.informerFor<PodObject>({
+      client,
+      resource: { group: '', version: 'v1', plural: 'pods' },
+      kind: 'Pod',
+      labelSelector: LABEL_NGINX,
+      transform: stripManagedFields,
+      indexers: {
+        [PODS_BY_NGINX]: (pod) => [owningNginxKey(pod)].filter((key): key is string => Boolean(key)),
+      },
+      logger,
+      observer: prometheusReflectorObserver(registry, 'pods'),
+    });
+  }
+
+  onApplicationBootstrap(): void {
+    this.factory.start(this.stopping.signal);
+  }
+
+  hasSynced(): boolean {
+    return this.nginxes.hasSynced() && this.pods.hasSynced();
+  }
+
+  waitForCacheSync(signal?: AbortSignal): Promise<boolean> {
+    return this.factory.waitForCacheSync(signal);
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    this.stopping.abort();
+    await this.factory.stopped();
+  }
+}

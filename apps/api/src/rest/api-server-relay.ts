@@ -1,0 +1,104 @@
+import type { IncomingMessage } from 'node:http';
+import { Inject, Injectable } from '@nestjs/common';
+import { KubeClient, type KubeRequest } from '@ngx/kube-runtime';
+import type { Request, Response } from 'express';
+import { StatusError } from './kube-status.js';
+
+/** Response headers of the API server worth passing on: representation, warnings, back-pressure, tracing. */
+const RELAYED_HEADERS = ['content-type', 'warning', 'retry-after', 'audit-id', 'cache-control'];
+
+/** What the API server answered to a relayed request whose body was read (not streamed). */
+export interface RelayedAnswer {
+  code: number;
+  headers: Record<string, string | string[]>;
+  body: Buffer;
+}
+
+/**
+ * Sends requests on to the API server with the control plane's credentials and hands its answers back as they
+ * came (code, Status bodies, Warning headers, Table representations). The API server stays the single source of
+ * truth: nothing here stores or rewrites objects.
+ */
+@Injectable()
+export class ApiServerRelay {
+  constructor(@Inject(KubeClient) private readonly client: KubeClient) {}
+
+  /** Sends a request and reads the whole answer (objects, lists, Status), for callers that look at it. */
+  async exchange(req: KubeRequest, clientRequest?: Request): Promise<RelayedAnswer> {
+    const abort = abortOnDisconnect(clientRequest);
+    const response = await this.send({ ...req, signal: abort?.signal });
+    const body = await readAll(response);
+    return { code: response.statusCode ?? 502, headers: relayedHeaders(response), body };
+  }
+
+  /** Writes an answer read by `exchange` to the client. */
+  reply(answer: RelayedAnswer, res: Response): void {
+    res.status(answer.code).set(answer.headers).end(answer.body);
+  }
+
+  /**
+   * Streams the API server's answer to the client as it arrives (a watch), flushing headers at once; closes the
+   * upstream request when the client goes away, and ends the client's response when the upstream one ends.
+   */
+  async stream(req: KubeRequest, clientRequest: Request, res: Response): Promise<void> {
+    const abort = abortOnDisconnect(clientRequest)!;
+    const upstream = await this.send({ ...req, signal: abort.signal });
+    res.status(upstream.statusCode ?? 502).set(relayedHeaders(upstream));
+    res.flushHeaders();
+    await new Promise<void>((resolve) => {
+      const finish = () => {
+        res.end();
+        resolve();
+      };
+      upstream.on('data', (chunk: Buffer) => res.write(chunk));
+      upstream.once('end', finish);
+      upstream.once('error', finish);
+      upstream.once('aborted', finish);
+      res.once('close', () => {
+        upstream.destroy();
+        resolve();
+      });
+    });
+  }
+
+  private async send(req: KubeRequest): Promise<IncomingMessage> {
+    try {
+      return await this.client.forward(req);
+    } catch (error) {
+      if (req.signal?.aborted) throw new StatusError(499, 'the client closed the request');
+      throw new StatusError(
+        503,
+        `the Kubernetes API server is unavailable: ${error instanceof Error ? error.message : String(error)}`,
+      );
+    }
+  }
+}
+
+function relayedHeaders(response: IncomingMessage): Record<string, string | string[]> {
+  const headers: Record<string, string | string[]> = {};
+  for (const name of RELAYED_HEADERS) {
+    const value = response.headers[name];
+    if (value !== undefined) headers[name] = value;
+  }
+  return headers;
+}
+
+/** An AbortController that fires when the client disconnects before its response is complete. */
+function abortOnDisconnect(request: Request | undefined): AbortController | undefined {
+  if (!request) return undefined;
+  const abort = new AbortController();
+  request.res?.once('close', () => {
+    if (!request.res?.writableFinished) abort.abort();
+  });
+  return abort;
+}
+
+function readAll(response: IncomingMessage): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    response.on('data', (chunk: Buffer) => chunks.push(chunk));
+    response.once('end', () => resolve(Buffer.concat(chunks)));
+    response.once('error', reject);
+    response.once('aborted', () => reject(new Error('the API server closed the response')));
+  });
+}

@@ -1,0 +1,105 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { NGINX_API_VERSION, NGINX_GROUP, NGINX_KIND, NGINX_LIST_KIND, NGINX_PLURAL } from '@ngx/nginx-api';
+import type { Request, Response } from 'express';
+import { ClusterInformers, type NginxObject } from '../kube/cluster-informers.js';
+import { ApiServerRelay } from './api-server-relay.js';
+import { StatusError } from './kube-status.js';
+import { nginxPath, type Subresource } from './nginx-paths.js';
+import { isTrue, type KubeQuery } from './query-params.js';
+import { fieldMatcher, labelMatcher } from './selectors.js';
+
+/**
+ * Reads of Nginx objects. A read that allows any resourceVersion (`resourceVersion=0`, the API server's
+ * "serve from cache" contract) is answered from the informer cache once it has synced; every other read —
+ * unset resourceVersion (a consistent read), an exact version, pages, watches and Table output — is relayed.
+ */
+@Injectable()
+export class NginxReads {
+  constructor(
+    @Inject(ClusterInformers) private readonly informers: ClusterInformers,
+    @Inject(ApiServerRelay) private readonly relay: ApiServerRelay,
+  ) {}
+
+  async list(namespace: string | undefined, query: KubeQuery, req: Request, res: Response): Promise<void> {
+    const path = nginxPath(namespace);
+    if (isTrue(query.watch)) return this.relay.stream({ path, query, accept: req.headers.accept }, req, res);
+    if (!this.fromCache(query, req) || query.limit || query.continue)
+      return this.relay.reply(
+        await this.relay.exchange({ path, query, accept: req.headers.accept }, req),
+        res,
+      );
+
+    const byLabel = labelMatcher(query.labelSelector);
+    const byField = fieldMatcher(query.fieldSelector);
+    const cache = this.informers.nginxes.cache;
+    const candidates = namespace ? cache.byIndex('namespace', namespace) : cache.list();
+    const items = candidates
+      .filter((nginx) => byLabel(nginx.metadata) && byField(nginx.metadata))
+      .sort(byKey)
+      .map(withTypeMeta);
+    res.json({
+      apiVersion: NGINX_API_VERSION,
+      kind: NGINX_LIST_KIND,
+      metadata: { resourceVersion: this.informers.nginxes.lastSyncResourceVersion },
+      items,
+    });
+  }
+
+  async get(namespace: string, name: string, query: KubeQuery, req: Request, res: Response): Promise<void> {
+    if (!this.fromCache(query, req))
+      return this.relay.reply(
+        await this.relay.exchange(
+          { path: nginxPath(namespace, name), query, accept: req.headers.accept },
+          req,
+        ),
+        res,
+      );
+    const nginx = this.informers.nginxes.cache.get(`${namespace}/${name}`);
+    if (!nginx)
+      throw new StatusError(404, `nginxes.${NGINX_GROUP} "${name}" not found`, {
+        name,
+        group: NGINX_GROUP,
+        kind: NGINX_PLURAL,
+      });
+    res.json(withTypeMeta(nginx));
+  }
+
+  /** GET of the status or scale subresource: always relayed (the API server computes Scale). */
+  async subresource(
+    namespace: string,
+    name: string,
+    subresource: Subresource,
+    query: KubeQuery,
+    req: Request,
+    res: Response,
+  ): Promise<void> {
+    const path = nginxPath(namespace, name, subresource);
+    this.relay.reply(await this.relay.exchange({ path, query, accept: req.headers.accept }, req), res);
+  }
+
+  /** The last state the cache saw of one object, for the change audit's "before". */
+  cached(namespace: string, name: string): NginxObject | undefined {
+    return this.informers.nginxes.cache.get(`${namespace}/${name}`);
+  }
+
+  private fromCache(query: KubeQuery, req: Request): boolean {
+    return (
+      query.resourceVersion === '0' &&
+      query.resourceVersionMatch !== 'Exact' &&
+      !wantsTable(req) &&
+      this.informers.nginxes.hasSynced()
+    );
+  }
+}
+
+/** A Table (kubectl get) or another representation only the API server renders. */
+function wantsTable(req: Request): boolean {
+  const accept = req.headers.accept ?? '';
+  return accept.includes('as=Table') || accept.includes('protobuf');
+}
+
+const byKey = (a: NginxObject, b: NginxObject) =>
+  (a.metadata.namespace ?? '').localeCompare(b.metadata.namespace ?? '') ||
+  (a.metadata.name ?? '').localeCompare(b.metadata.name ?? '');
+
+const withTypeMeta = (nginx: NginxObject) => ({ ...nginx, apiVersion: NGINX_API_VERSION, kind: NGINX_KIND });

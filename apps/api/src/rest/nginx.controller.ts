@@ -1,0 +1,143 @@
+import { Controller, Delete, Get, Inject, Param, Patch, Post, Put, Req, Res } from '@nestjs/common';
+import { NGINX_GROUP, NGINX_PLURAL, NGINX_VERSION } from '@ngx/nginx-api';
+import type { Request, Response } from 'express';
+import { NamespaceScoped, RequiresRole } from '../auth/auth.decorators.js';
+import { StatusError } from './kube-status.js';
+import { NginxReads } from './nginx-reads.js';
+import { SUBRESOURCES, type Subresource } from './nginx-paths.js';
+import { NginxWrites } from './nginx-writes.js';
+import { nameParam, namespaceParam } from './path-params.js';
+import { kubeQuery } from './query-params.js';
+
+function subresourceParam(value: string): Subresource {
+  if ((SUBRESOURCES as readonly string[]).includes(value)) return value as Subresource;
+  throw new StatusError(
+    404,
+    `the server could not find the requested resource (${NGINX_PLURAL}/${value.slice(0, 40)})`,
+  );
+}
+
+/** Writes admit every signed-in caller; NginxWrites checks the role, so refusals land in the change audit. */
+const WritesCheckRoles = () => RequiresRole('viewer');
+
+/**
+ * `/apis/mycompany.com/v1/…nginxes…`, the API server's paths for the Nginx resource, served with its semantics:
+ * reads from the informer cache when the request allows it, everything else relayed (see NginxReads,
+ * NginxWrites). Path segments are checked first, so `..`, encoded slashes and control characters never reach
+ * the API server's URL.
+ */
+@NamespaceScoped()
+@Controller(`apis/${NGINX_GROUP}/${NGINX_VERSION}`)
+export class NginxController {
+  constructor(
+    @Inject(NginxReads) private readonly reads: NginxReads,
+    @Inject(NginxWrites) private readonly writes: NginxWrites,
+  ) {}
+
+  @Get(NGINX_PLURAL)
+  listAll(@Req() req: Request, @Res() res: Response) {
+    return this.reads.list(undefined, kubeQuery(req), req, res);
+  }
+
+  @Get(`namespaces/:namespace/${NGINX_PLURAL}`)
+  list(@Param('namespace') namespace: string, @Req() req: Request, @Res() res: Response) {
+    return this.reads.list(namespaceParam(namespace), kubeQuery(req), req, res);
+  }
+
+  @Post(`namespaces/:namespace/${NGINX_PLURAL}`)
+  @WritesCheckRoles()
+  create(@Param('namespace') namespace: string, @Req() req: Request, @Res() res: Response) {
+    return this.writes.create(namespaceParam(namespace), req, res);
+  }
+
+  @Get(`namespaces/:namespace/${NGINX_PLURAL}/:name`)
+  get(
+    @Param('namespace') namespace: string,
+    @Param('name') name: string,
+    @Req() req: Request,
+    @Res() res: Response,
+  ) {
+    return this.reads.get(namespaceParam(namespace), nameParam(name), kubeQuery(req), req, res);
+  }
+
+  @Put(`namespaces/:namespace/${NGINX_PLURAL}/:name`)
+  @WritesCheckRoles()
+  replace(
+    @Param('namespace') namespace: string,
+    @Param('name') name: string,
+    @Req() req: Request,
+    @Res() res: Response,
+  ) {
+    return this.writes.replace(namespaceParam(namespace), nameParam(name), undefined, req, res);
+  }
+
+  @Patch(`namespaces/:namespace/${NGINX_PLURAL}/:name`)
+  @WritesCheckRoles()
+  patch(
+    @Param('namespace') namespace: string,
+    @Param('name') name: string,
+    @Req() req: Request,
+    @Res() res: Response,
+  ) {
+    return this.writes.patch(namespaceParam(namespace), nameParam(name), undefined, req, res);
+  }
+
+  @Delete(`namespaces/:namespace/${NGINX_PLURAL}/:name`)
+  @WritesCheckRoles()
+  remove(
+    @Param('namespace') namespace: string,
+    @Param('name') name: string,
+    @Req() req: Request,
+    @Res() res: Response,
+  ) {
+    return this.writes.remove(namespaceParam(namespace), nameParam(name), req, res);
+  }
+
+  @Get(`namespaces/:namespace/${NGINX_PLURAL}/:name/:subresource`)
+  async getSubresource(
+    @Param('namespace') namespace: string,
+    @Param('name') name: string,
+    @Param('subresource') subresource: string,
+    @Req() req: Request,
+    @Res() res: Response,
+  ) {
+    const path = [namespaceParam(namespace), nameParam(name), subresourceParam(subresource)] as const;
+    return this.reads.subresource(...path, kubeQuery(req), req, res);
+  }
+
+  @Put(`namespaces/:namespace/${NGINX_PLURAL}/:name/:subresource`)
+  @WritesCheckRoles()
+  replaceSubresource(
+    @Param('namespace') namespace: string,
+    @Param('name') name: string,
+    @Param('subresource') subresource: string,
+    @Req() req: Request,
+    @Res() res: Response,
+  ) {
+    return this.writes.replace(
+      namespaceParam(namespace),
+      nameParam(name),
+      subresourceParam(subresource),
+      req,
+      res,
+    );
+  }
+
+  @Patch(`namespaces/:namespace/${NGINX_PLURAL}/:name/:subresource`)
+  @WritesCheckRoles()
+  patchSubresource(
+    @Param('namespace') namespace: string,
+    @Param('name') name: string,
+    @Param('subresource') subresource: string,
+    @Req() req: Request,
+    @Res() res: Response,
+  ) {
+    return this.writes.patch(
+      namespaceParam(namespace),
+      nameParam(name),
+      subresourceParam(subresource),
+      req,
+      res,
+    );
+  }
+}

@@ -1,0 +1,60 @@
+import type { Request } from 'express';
+import { StatusError } from './kube-status.js';
+
+/** The query parameters the API server takes on the requests we relay, with what each value may be. */
+const PARAMETERS: Record<string, (value: string) => boolean> = {
+  pretty: isBoolean,
+  labelSelector: () => true,
+  fieldSelector: () => true,
+  limit: isCount,
+  continue: () => true,
+  resourceVersion: () => true,
+  resourceVersionMatch: (v) => v === 'NotOlderThan' || v === 'Exact',
+  watch: isBoolean,
+  allowWatchBookmarks: isBoolean,
+  timeoutSeconds: isCount,
+  sendInitialEvents: isBoolean,
+  dryRun: (v) => v === 'All',
+  fieldManager: (v) => v.length <= 128 && [...v].every((c) => c >= ' ' && c !== '\u007f'),
+  fieldValidation: (v) => v === 'Strict' || v === 'Warn' || v === 'Ignore',
+  force: isBoolean,
+  propagationPolicy: (v) => v === 'Foreground' || v === 'Background' || v === 'Orphan',
+  gracePeriodSeconds: isCount,
+  orphanDependents: isBoolean,
+};
+
+function isBoolean(value: string): boolean {
+  return value === 'true' || value === 'false' || value === '1' || value === '0' || value === '';
+}
+
+function isCount(value: string): boolean {
+  return /^\d{1,10}$/.test(value);
+}
+
+export type KubeQuery = Record<string, string>;
+
+/**
+ * The request's query parameters that the API server understands, checked: a parameter given twice or with a
+ * value it cannot take is answered 400 here, naming it. Others are dropped, as the API server ignores them.
+ */
+export function kubeQuery(request: Request): KubeQuery {
+  const query: KubeQuery = {};
+  for (const [name, value] of Object.entries(request.query)) {
+    const accepts = PARAMETERS[name];
+    if (!accepts) continue;
+    if (typeof value !== 'string')
+      throw new StatusError(400, `query parameter "${name}" must be given once, as a plain value`, {
+        causes: [{ reason: 'FieldValueInvalid', field: name, message: 'must be given once' }],
+      });
+    if (!accepts(value))
+      throw new StatusError(400, `query parameter "${name}" has an invalid value ${JSON.stringify(value)}`, {
+        causes: [
+          { reason: 'FieldValueInvalid', field: name, message: `invalid value ${JSON.stringify(value)}` },
+        ],
+      });
+    query[name] = value;
+  }
+  return query;
+}
+
+export const isTrue = (value: string | undefined): boolean => value === 'true' || value === '1';

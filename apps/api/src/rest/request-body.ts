@@ -1,0 +1,63 @@
+import type { Request } from 'express';
+import { parse } from 'yaml';
+import { StatusError } from './kube-status.js';
+
+/** Largest request body accepted (the API server's own limit is 3 MiB; ours is tighter). */
+export const MAX_BODY_BYTES = 1024 * 1024;
+
+/** Reads the raw request body, refusing with 413 once it passes `limit` bytes (without reading the rest). */
+export async function readRawBody(request: Request, limit = MAX_BODY_BYTES): Promise<Buffer> {
+  const declared = Number(request.headers['content-length']);
+  if (Number.isFinite(declared) && declared > limit) throw tooLarge(limit);
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of request as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > limit) {
+      request.unpipe();
+      throw tooLarge(limit);
+    }
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks);
+}
+
+function tooLarge(limit: number): StatusError {
+  return new StatusError(413, `the request body is larger than ${limit} bytes`);
+}
+
+/** The media types a write may carry, as the API server accepts them for custom resources. */
+export const BODY_TYPES = {
+  json: 'application/json',
+  yaml: 'application/yaml',
+  mergePatch: 'application/merge-patch+json',
+  jsonPatch: 'application/json-patch+json',
+  apply: 'application/apply-patch+yaml',
+} as const;
+
+export function mediaType(request: Request): string {
+  return (request.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+}
+
+/**
+ * Parses a body as its media type says (JSON, or YAML for apply patches and application/yaml), answering 400
+ * for malformed input and 415 for types the route does not take. Returns the parsed document.
+ */
+export function parseBody(raw: Buffer, type: string, accepted: readonly string[]): unknown {
+  if (!accepted.includes(type))
+    throw new StatusError(
+      415,
+      `unsupported media type "${type || '(none)'}": use one of ${accepted.join(', ')}`,
+    );
+  if (raw.length === 0) throw new StatusError(400, 'the request body is empty');
+  const text = raw.toString('utf8');
+  try {
+    return type === BODY_TYPES.yaml || type === BODY_TYPES.apply ? parse(text) : JSON.parse(text);
+  } catch (error) {
+    const kind = type.includes('yaml') ? 'YAML' : 'JSON';
+    throw new StatusError(
+      400,
+      `the request body is not valid ${kind}: ${(error as Error).message.split('\n')[0]}`,
+    );
+  }
+}

@@ -1,0 +1,21 @@
+import { Module } from '@nestjs/common';
+import { APP_FILTER } from '@nestjs/core';
+import { ApiServerRelay } from './api-server-relay.js';
+import { DiscoveryController } from './discovery.controller.js';
+import { NginxController } from './nginx.controller.js';
+import { NginxReads } from './nginx-reads.js';
+import { NginxWrites } from './nginx-writes.js';
+import { StatusExceptionFilter } from './status-exception.filter.js';
+
+/** The Kubernetes-style REST surface: discovery and `/apis/mycompany.com/v1/…nginxes…`; errors as `Status`. */
+@Module({
+  controllers: [DiscoveryController, NginxController],
+  providers: [
+    ApiServerRelay,
+    NginxReads,
+    NginxWrites,
+    { provide: APP_FILTER, useClass: StatusExceptionFilter },
+  ],
+  exports: [ApiServerRelay, NginxReads],
+})
+export class RestModule {}

@@ -1,0 +1,48 @@
+import { Catch, HttpException, Logger, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
+import { KubeApiError } from '@ngx/kube-runtime';
+import type { Response } from 'express';
+import { kubeStatus, StatusError } from './kube-status.js';
+
+/**
+ * Answers every error as a Kubernetes `Status`: the API server's own Status passed through unchanged (code,
+ * reason, causes), the control plane's StatusErrors as built, Nest's HTTP exceptions (body parser, 404 routes)
+ * translated, and anything else as a 500 without internals.
+ */
+@Catch()
+export class StatusExceptionFilter implements ExceptionFilter {
+  private readonly logger = new Logger('Rest');
+
+  catch(error: unknown, host: ArgumentsHost): void {
+    const response = host.switchToHttp().getResponse<Response>();
+    if (response.headersSent) {
+      response.end();
+      return;
+    }
+    if (error instanceof KubeApiError) {
+      const body = error.status.kind === 'Status' ? error.status : kubeStatus(error.code, error.message);
+      response.status(error.code).json(body);
+      return;
+    }
+    if (error instanceof StatusError) {
+      response.set(error.headers).status(error.code).json(error.body);
+      return;
+    }
+    if (error instanceof HttpException) {
+      const code = error.getStatus();
+      response.status(code).json(kubeStatus(code, httpMessage(error)));
+      return;
+    }
+    this.logger.error({
+      message: 'request failed',
+      error: error instanceof Error ? error.message : String(error),
+    });
+    response.status(500).json(kubeStatus(500, 'internal error'));
+  }
+}
+
+function httpMessage(error: HttpException): string {
+  const body = error.getResponse();
+  if (typeof body === 'string') return body;
+  const message = (body as { message?: unknown }).message;
+  return Array.isArray(message) ? message.join('; ') : typeof message === 'string' ? message : error.message;
+}

@@ -1,0 +1,140 @@
+import { describe, expect, it } from 'vitest';
+import { StatusError } from './kube-status.js';
+import { checkDeleteOptions, checkNginx, checkPatch, checkScale } from './write-checks.js';
+
+const nginx = (spec: unknown = { replicas: 1 }, metadata: Record<string, unknown> = { name: 'web' }) => ({
+  apiVersion: 'mycompany.com/v1',
+  kind: 'Nginx',
+  metadata,
+  spec,
+});
+
+function refusal(run: () => void): StatusError {
+  try {
+    run();
+  } catch (error) {
+    if (error instanceof StatusError) return error;
+    throw error;
+  }
+  throw new Error('expected a refusal');
+}
+
+describe('checkNginx', () => {
+  it('accepts a valid object', () => {
+    expect(() => checkNginx(nginx(), { namespace: 'default' })).not.toThrow();
+    expect(() =>
+      checkNginx(nginx({ replicas: 1 }, { generateName: 'web-' }), { namespace: 'default' }),
+    ).not.toThrow();
+  });
+
+  it('answers 422 Invalid with one cause per field', () => {
+    const error = refusal(() => checkNginx(nginx({ replicas: -1, image: '' }), { namespace: 'default' }));
+    expect(error.code).toBe(422);
+    expect(error.body.reason).toBe('Invalid');
+    expect(error.details?.causes?.map((c) => c.field)).toEqual(['spec.replicas', 'spec.image']);
+    expect(error.message).toMatch(/^Nginx.mycompany.com "web" is invalid: spec.replicas: Invalid value: -1/);
+  });
+
+  it('refuses unknown fields with 400 under strict validation only', () => {
+    const strict = refusal(() => checkNginx(nginx({ replicas: 1, size: 2 }), { namespace: 'default' }));
+    expect(strict.code).toBe(400);
+    expect(strict.message).toBe('strict decoding error: unknown field "spec.size"');
+    expect(() =>
+      checkNginx(nginx({ replicas: 1, size: 2 }), { namespace: 'default', fieldValidation: 'Warn' }),
+    ).not.toThrow();
+  });
+
+  it('refuses a namespace or name that differs from the URL with 400', () => {
+    expect(
+      refusal(() => checkNginx(nginx(undefined, { name: 'web', namespace: 'x' }), { namespace: 'default' }))
+        .message,
+    ).toMatch(/namespace of the provided object does not match/);
+    expect(refusal(() => checkNginx(nginx(), { namespace: 'default', name: 'other' })).message).toBe(
+      'the name of the object (web) does not match the name on the URL (other)',
+    );
+  });
+
+  it('ignores spec problems on a status update', () => {
+    expect(() =>
+      checkNginx(nginx({ replicas: -1 }), { namespace: 'default', name: 'web', status: true }),
+    ).not.toThrow();
+  });
+});
+
+describe('checkPatch', () => {
+  const target = { namespace: 'default', name: 'web' };
+  it('checks merge patches field by field, allowing partial objects and removals of optional fields', () => {
+    expect(() => checkPatch({ spec: { image: null } }, 'application/merge-patch+json', target)).not.toThrow();
+    expect(
+      refusal(() => checkPatch({ spec: { replicas: null } }, 'application/merge-patch+json', target)).code,
+    ).toBe(422);
+    expect(refusal(() => checkPatch([], 'application/merge-patch+json', target)).code).toBe(400);
+  });
+
+  it('checks JSON patch shape and the values put at spec paths', () => {
+    expect(() =>
+      checkPatch(
+        [{ op: 'replace', path: '/spec/replicas', value: 2 }],
+        'application/json-patch+json',
+        target,
+      ),
+    ).not.toThrow();
+    expect(
+      refusal(() =>
+        checkPatch(
+          [{ op: 'replace', path: '/spec/replicas', value: '2' }],
+          'application/json-patch+json',
+          target,
+        ),
+      ).code,
+    ).toBe(422);
+    expect(
+      refusal(() => checkPatch([{ op: 'teleport', path: '/x' }], 'application/json-patch+json', target)).code,
+    ).toBe(400);
+    expect(refusal(() => checkPatch({}, 'application/json-patch+json', target)).code).toBe(400);
+  });
+
+  it('checks the replicas of a scale patch', () => {
+    expect(() =>
+      checkPatch({ spec: { replicas: 3 } }, 'application/merge-patch+json', {
+        ...target,
+        subresource: 'scale',
+      }),
+    ).not.toThrow();
+    expect(
+      refusal(() =>
+        checkPatch({ spec: { replicas: 1001 } }, 'application/merge-patch+json', {
+          ...target,
+          subresource: 'scale',
+        }),
+      ).code,
+    ).toBe(422);
+  });
+});
+
+describe('checkScale and checkDeleteOptions', () => {
+  it('wants an autoscaling/v1 Scale with replicas in range', () => {
+    const scale = {
+      apiVersion: 'autoscaling/v1',
+      kind: 'Scale',
+      metadata: { name: 'web' },
+      spec: { replicas: 2 },
+    };
+    expect(() => checkScale(scale, { namespace: 'default', name: 'web' })).not.toThrow();
+    expect(
+      refusal(() => checkScale({ ...scale, kind: 'Pod' }, { namespace: 'default', name: 'web' })).code,
+    ).toBe(422);
+    expect(
+      refusal(() => checkScale({ ...scale, spec: {} }, { namespace: 'default', name: 'web' })).code,
+    ).toBe(422);
+  });
+
+  it('takes DeleteOptions with known values only', () => {
+    expect(() =>
+      checkDeleteOptions({ propagationPolicy: 'Foreground', preconditions: { uid: 'x' } }),
+    ).not.toThrow();
+    expect(refusal(() => checkDeleteOptions({ propagationPolicy: 'Later' })).code).toBe(400);
+    expect(refusal(() => checkDeleteOptions({ gracePeriodSeconds: -1 })).code).toBe(400);
+    expect(refusal(() => checkDeleteOptions('x')).code).toBe(400);
+  });
+});

@@ -1,0 +1,221 @@
+import {
+  NGINX_GROUP,
+  NGINX_KIND,
+  describeFieldErrors,
+  nginxSpecSchema,
+  validateAgainst,
+  validateNginx,
+  type FieldError,
+} from '@ngx/nginx-api';
+import { StatusError } from './kube-status.js';
+import { BODY_TYPES } from './request-body.js';
+import type { Subresource } from './nginx-paths.js';
+
+/**
+ * Checks of write bodies before anything is sent to the API server, with the API server's answers: 400 for a
+ * body that does not fit the request (names, namespaces, unknown fields under strict validation), 422 Invalid
+ * with one cause per field for values the schema refuses. The API server checks again; these make the answer
+ * name the field even where its own message would not, and keep bad writes off the wire.
+ */
+
+interface Target {
+  namespace: string;
+  /** The name in the URL; undefined for a create. */
+  name?: string;
+  fieldValidation?: string;
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+function invalid(name: string | undefined, errors: readonly FieldError[], kind = NGINX_KIND): StatusError {
+  const causes = errors.map(({ reason, message, field }) => ({ reason, message, field }));
+  return new StatusError(
+    422,
+    `${kind}.${kind === NGINX_KIND ? NGINX_GROUP : 'autoscaling'} "${name ?? ''}" is invalid: ${describeFieldErrors(errors)}`,
+    { name, group: kind === NGINX_KIND ? NGINX_GROUP : 'autoscaling', kind, causes },
+  );
+}
+
+/** Refuses with 400 (strict) or lets through (warn, ignore: the API server reports or drops them) unknown fields. */
+function refuseUnknown(errors: FieldError[], fieldValidation: string | undefined): FieldError[] {
+  const unknown = errors.filter((e) => e.reason === 'FieldValueUnknown');
+  const rest = errors.filter((e) => e.reason !== 'FieldValueUnknown');
+  if (unknown.length > 0 && rest.length === 0 && (fieldValidation ?? 'Strict') === 'Strict')
+    throw new StatusError(400, `strict decoding error: ${unknown.map((e) => e.message).join(', ')}`, {
+      causes: unknown.map(({ field, message }) => ({ reason: 'FieldValueUnknown', field, message })),
+    });
+  return rest;
+}
+
+function checkPlacement(metadata: unknown, target: Target): void {
+  const { name, namespace } = (isObject(metadata) ? metadata : {}) as { name?: unknown; namespace?: unknown };
+  if (namespace !== undefined && namespace !== target.namespace)
+    throw new StatusError(
+      400,
+      'the namespace of the provided object does not match the namespace sent on the request',
+      {
+        causes: [
+          {
+            reason: 'FieldValueInvalid',
+            field: 'metadata.namespace',
+            message: `must be "${target.namespace}"`,
+          },
+        ],
+      },
+    );
+  if (target.name !== undefined && name !== undefined && name !== target.name)
+    throw new StatusError(
+      400,
+      `the name of the object (${String(name)}) does not match the name on the URL (${target.name})`,
+      {
+        causes: [
+          { reason: 'FieldValueInvalid', field: 'metadata.name', message: `must be "${target.name}"` },
+        ],
+      },
+    );
+}
+
+/** A whole Nginx for create or replace (or a status update, whose spec the API server ignores). */
+export function checkNginx(object: unknown, target: Target & { status?: boolean }): void {
+  const metadata = isObject(object) ? (object.metadata as Record<string, unknown> | undefined) : undefined;
+  const name = typeof metadata?.name === 'string' ? metadata.name : target.name;
+  let errors = refuseUnknown(validateNginx(object), target.fieldValidation);
+  if (isObject(object)) {
+    checkPlacement(metadata, target);
+    if (
+      target.name === undefined &&
+      metadata?.name === undefined &&
+      typeof metadata?.generateName !== 'string'
+    )
+      errors.push({
+        field: 'metadata.name',
+        reason: 'FieldValueRequired',
+        message: 'Required value: name or generateName is required',
+      });
+    if (target.name !== undefined && metadata?.name === undefined)
+      errors.push({ field: 'metadata.name', reason: 'FieldValueRequired', message: 'Required value' });
+  }
+  if (target.status) errors = errors.filter((e) => !e.field.startsWith('spec'));
+  if (errors.length > 0) throw invalid(name, errors);
+}
+
+/** An autoscaling/v1 Scale for the scale subresource: its spec.replicas within the Nginx limits. */
+export function checkScale(object: unknown, target: Target): void {
+  if (!isObject(object))
+    throw invalid(
+      target.name,
+      [{ field: '', reason: 'FieldValueInvalid', message: 'the body must be a Scale object' }],
+      'Scale',
+    );
+  const errors: FieldError[] = [];
+  if (object.apiVersion !== 'autoscaling/v1')
+    errors.push({
+      field: 'apiVersion',
+      reason: 'FieldValueNotSupported',
+      message: 'Unsupported value: supported values: "autoscaling/v1"',
+    });
+  if (object.kind !== 'Scale')
+    errors.push({
+      field: 'kind',
+      reason: 'FieldValueNotSupported',
+      message: 'Unsupported value: supported values: "Scale"',
+    });
+  checkPlacement(object.metadata, target);
+  errors.push(...replicasErrors((object.spec as { replicas?: unknown } | undefined)?.replicas, false));
+  if (errors.length > 0) throw invalid(target.name, errors, 'Scale');
+}
+
+function replicasErrors(replicas: unknown, optional: boolean): FieldError[] {
+  if (replicas === undefined && optional) return [];
+  if (replicas === undefined)
+    return [{ field: 'spec.replicas', reason: 'FieldValueRequired', message: 'Required value' }];
+  return validateAgainst(nginxSpecSchema.properties!.replicas!, replicas, 'spec.replicas');
+}
+
+const JSON_PATCH_OPS = new Set(['add', 'remove', 'replace', 'move', 'copy', 'test']);
+
+/**
+ * A patch of an Nginx or of one of its subresources. Merge patches and apply configurations are partial
+ * objects, checked field by field; JSON patches are checked for shape and for the values they put at
+ * /spec/replicas and /spec/image (the API server checks the patched result).
+ */
+export function checkPatch(
+  patch: unknown,
+  type: string,
+  target: Target & { name: string; subresource?: Subresource },
+): void {
+  if (type === BODY_TYPES.jsonPatch) return checkJsonPatch(patch, target);
+  if (!isObject(patch)) throw new StatusError(400, `a ${type} body must be an object`);
+  if (target.subresource === 'scale') {
+    const errors = replicasErrors((patch.spec as { replicas?: unknown } | undefined)?.replicas, true);
+    if (errors.length > 0) throw invalid(target.name, errors, 'Scale');
+    return;
+  }
+  checkPlacement(patch.metadata, target);
+  if (target.subresource === 'status') return;
+  const errors = refuseUnknown(validateNginx(patch, { partial: true }), target.fieldValidation);
+  if (errors.length > 0) throw invalid(target.name, errors);
+}
+
+function checkJsonPatch(patch: unknown, target: Target & { name: string }): void {
+  if (!Array.isArray(patch) || patch.length === 0)
+    throw new StatusError(400, 'a JSON patch must be a non-empty array of operations');
+  const errors: FieldError[] = [];
+  patch.forEach((op: unknown, index) => {
+    const where = `[${index}]`;
+    if (
+      !isObject(op) ||
+      typeof op.op !== 'string' ||
+      !JSON_PATCH_OPS.has(op.op) ||
+      typeof op.path !== 'string'
+    )
+      throw new StatusError(
+        400,
+        `JSON patch operation ${where} needs "op" (${[...JSON_PATCH_OPS].join(', ')}) and "path"`,
+      );
+    if (op.op !== 'add' && op.op !== 'replace') return;
+    if (op.path === '/spec/replicas') errors.push(...replicasErrors(op.value, false));
+    if (op.path === '/spec/image')
+      errors.push(...validateAgainst(nginxSpecSchema.properties!.image!, op.value, 'spec.image'));
+    if (op.path === '/spec' && isObject(op.value))
+      errors.push(...validateAgainst(nginxSpecSchema, op.value, 'spec'));
+  });
+  if (errors.length > 0) throw invalid(target.name, refuseUnknown(errors, target.fieldValidation));
+}
+
+/** A DeleteOptions body (kubectl sends one): only its known fields, with values the API server takes. */
+export function checkDeleteOptions(options: unknown): void {
+  if (!isObject(options)) throw new StatusError(400, 'the DeleteOptions body must be an object');
+  const { propagationPolicy, preconditions, gracePeriodSeconds } = options;
+  if (
+    propagationPolicy !== undefined &&
+    !['Foreground', 'Background', 'Orphan'].includes(propagationPolicy as string)
+  )
+    throw new StatusError(
+      400,
+      `propagationPolicy must be Foreground, Background or Orphan, not ${JSON.stringify(propagationPolicy)}`,
+      {
+        causes: [
+          { reason: 'FieldValueNotSupported', field: 'propagationPolicy', message: 'Unsupported value' },
+        ],
+      },
+    );
+  if (preconditions !== undefined && !isObject(preconditions))
+    throw new StatusError(400, 'preconditions must be an object with uid and/or resourceVersion', {
+      causes: [{ reason: 'FieldValueInvalid', field: 'preconditions', message: 'must be an object' }],
+    });
+  if (
+    gracePeriodSeconds !== undefined &&
+    !(Number.isInteger(gracePeriodSeconds) && (gracePeriodSeconds as number) >= 0)
+  )
+    throw new StatusError(400, 'gracePeriodSeconds must be a non-negative integer', {
+      causes: [
+        {
+          reason: 'FieldValueInvalid',
+          field: 'gracePeriodSeconds',
+          message: 'must be a non-negative integer',
+        },
+      ],
+    });
+}

@@ -1,0 +1,152 @@
+// npm run bench:api — reports, never asserts. Needs the local cluster (npm run cluster:up).
+// Requests per second and p50/p99 latency of GET one Nginx and GET the list of N Nginxes (default 1,000), sent
+// by one client (undici, over TLS, the same concurrency) to kube-apiserver directly and to the control plane:
+// relayed (unset resourceVersion, a consistent read the API server answers) and cached (resourceVersion=0,
+// answered from the control plane's informer cache).
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Pool } from 'undici';
+import { CA_FILE, TOKENS, startControlPlane } from '../test/support/control-plane.js';
+import { CLUSTER_DIR } from '../test/support/paths.js';
+import { runtimeClient } from '../test/support/runtime.js';
+import { createObjects } from './cluster-fixtures.js';
+
+const COUNT = Number(process.env.BENCH_NGINXES ?? 1000);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? (process.argv.includes('--quick') ? 3 : 8));
+/** One request at a time shows the latency a hop adds; 16 at once shows throughput on a saturated machine. */
+const CONCURRENCY_LEVELS = (process.env.BENCH_CONCURRENCY ?? '1,16').split(',').map(Number);
+const CONNECTIONS = Math.max(...CONCURRENCY_LEVELS);
+const NAMESPACE = 'bench-api';
+const API_SERVER = 'https://127.0.0.1:6443';
+
+async function ensureNginxes(): Promise<void> {
+  const client = runtimeClient({ qps: 2000, burst: 2000 });
+  await createObjects(
+    client,
+    NAMESPACE,
+    `/apis/mycompany.com/v1/namespaces/${NAMESPACE}/nginxes`,
+    COUNT,
+    (i) => ({
+      apiVersion: 'mycompany.com/v1',
+      kind: 'Nginx',
+      metadata: { name: `bench-${i}` },
+      spec: { replicas: 0 },
+    }),
+  );
+  client.close();
+}
+
+interface Result {
+  rps: number;
+  p50: number;
+  p99: number;
+  bytes: number;
+}
+
+/** A closed loop: `concurrency` requests in flight for SECONDS (after a one-second warm-up), latency of each. */
+async function load(
+  pool: Pool,
+  path: string,
+  headers: Record<string, string>,
+  concurrency: number,
+): Promise<Result> {
+  const run = async (ms: number, record: boolean) => {
+    const latencies: number[] = [];
+    let bytes = 0;
+    const deadline = performance.now() + ms;
+    const loop = async () => {
+      while (performance.now() < deadline) {
+        const started = performance.now();
+        const response = await pool.request({ method: 'GET', path, headers });
+        const body = Buffer.from(await response.body.arrayBuffer());
+        if (response.statusCode !== 200)
+          throw new Error(`${path}: HTTP ${response.statusCode} ${body.toString().slice(0, 200)}`);
+        if (record) {
+          latencies.push(performance.now() - started);
+          bytes = body.length;
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: concurrency }, loop));
+    return { latencies, bytes };
+  };
+  await run(1000, false);
+  const { latencies, bytes } = await run(SECONDS * 1000, true);
+  latencies.sort((a, b) => a - b);
+  const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))]!;
+  return { rps: latencies.length / SECONDS, p50: at(0.5), p99: at(0.99), bytes };
+}
+
+async function main(): Promise<void> {
+  console.log(`creating ${COUNT} Nginx objects in ${NAMESPACE} (replicas 0) if missing…`);
+  await ensureNginxes();
+  const cp = await startControlPlane({
+    RATE_LIMIT_RPS: '1000000',
+    KUBE_API_QPS: '100000',
+    KUBE_API_BURST: '100000',
+  });
+  const pki = join(CLUSTER_DIR, 'pki');
+  const ca = readFileSync(CA_FILE);
+  const apiServer = new Pool(API_SERVER, {
+    connections: CONNECTIONS,
+    connect: { ca, cert: readFileSync(join(pki, 'admin.crt')), key: readFileSync(join(pki, 'admin.key')) },
+  });
+  const controlPlane = new Pool(cp.httpsUrl, { connections: CONNECTIONS, connect: { ca } });
+  const token = { Authorization: `Bearer ${TOKENS.viewer}` };
+  const one = `/apis/mycompany.com/v1/namespaces/${NAMESPACE}/nginxes/bench-0`;
+  const list = `/apis/mycompany.com/v1/namespaces/${NAMESPACE}/nginxes`;
+  try {
+    // Let the control plane's cache sync before measuring cached reads.
+    await load(controlPlane, `${one}?resourceVersion=0`, token, 1).catch(() => undefined);
+    const rows: [string, number, string, Result][] = [];
+    for (const concurrency of CONCURRENCY_LEVELS)
+      for (const [what, path] of [
+        ['GET one Nginx', one],
+        [`GET list of ${COUNT}`, list],
+      ] as const) {
+        rows.push([
+          what,
+          concurrency,
+          'kube-apiserver (reference)',
+          await load(apiServer, path, {}, concurrency),
+        ]);
+        rows.push([
+          what,
+          concurrency,
+          'control plane, relayed',
+          await load(controlPlane, path, token, concurrency),
+        ]);
+        rows.push([
+          what,
+          concurrency,
+          'control plane, cached (rv=0)',
+          await load(controlPlane, `${path}?resourceVersion=0`, token, concurrency),
+        ]);
+      }
+    console.log(
+      `\n${SECONDS} s per row after a 1 s warm-up, over TLS, one client (undici) for every target\n`,
+    );
+    console.log(
+      '| request | in flight | target | req/s | p50 ms | p99 ms | p50 vs API server | body bytes |',
+    );
+    console.log('| --- | ---: | --- | ---: | ---: | ---: | ---: | ---: |');
+    for (const [what, concurrency, target, r] of rows) {
+      const reference = rows.find(
+        ([w, c, t]) => w === what && c === concurrency && t.startsWith('kube-apiserver'),
+      )![3];
+      console.log(
+        `| ${what} | ${concurrency} | ${target} | ${Math.round(r.rps)} | ${r.p50.toFixed(2)} | ${r.p99.toFixed(2)} | ` +
+          `${(r.p50 / reference.p50).toFixed(2)}× | ${r.bytes} |`,
+      );
+    }
+  } finally {
+    await apiServer.close();
+    await controlPlane.close();
+    await cp.stop();
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import { nameError, validateNginx } from './validation.js';
+
+const valid = {
+  apiVersion: 'mycompany.com/v1',
+  kind: 'Nginx',
+  metadata: { name: 'my-deployment' },
+  spec: { replicas: 2 },
+};
+const fields = (object: unknown, partial = false) =>
+  validateNginx(object, { partial }).map((e) => `${e.reason} ${e.field}`);
+
+describe('validateNginx', () => {
+  it('accepts the seed manifest and an image', () => {
+    expect(validateNginx(valid)).toEqual([]);
+    expect(validateNginx({ ...valid, spec: { replicas: 0, image: 'nginx:1.27' } })).toEqual([]);
+  });
+
+  it.each([
+    [-1, 'should be greater than or equal to 0'],
+    [1001, 'should be less than or equal to 1000'],
+    [1.5, 'must be of type integer, not number'],
+    ['two', 'must be of type integer, not string'],
+    [null, 'must be of type integer, not null'],
+  ])('names spec.replicas for %j', (replicas, message) => {
+    const [error, ...rest] = validateNginx({ ...valid, spec: { replicas } });
+    expect(rest).toEqual([]);
+    expect(error).toMatchObject({ field: 'spec.replicas', reason: 'FieldValueInvalid' });
+    expect(error!.message).toContain(message);
+  });
+
+  it('requires spec and spec.replicas, except in a patch', () => {
+    expect(fields({ ...valid, spec: undefined })).toEqual(['FieldValueRequired spec']);
+    expect(fields({ ...valid, spec: {} })).toEqual(['FieldValueRequired spec.replicas']);
+    expect(fields({ spec: { image: 'x' } }, true)).toEqual([]);
+    expect(fields({ spec: { replicas: null } }, true)).toEqual(['FieldValueRequired spec.replicas']);
+    expect(fields({ spec: { image: null } }, true)).toEqual([]);
+  });
+
+  it('reports unknown fields, wrong apiVersion and kind, bad names', () => {
+    expect(fields({ ...valid, spec: { replicas: 1, replica: 2 }, extra: true })).toEqual([
+      'FieldValueUnknown spec.replica',
+      'FieldValueUnknown extra',
+    ]);
+    expect(fields({ ...valid, apiVersion: 'apps/v1', kind: 'Deployment' })).toEqual([
+      'FieldValueNotSupported apiVersion',
+      'FieldValueNotSupported kind',
+    ]);
+    expect(fields({ ...valid, metadata: { name: 'Bad_Name' } })).toEqual(['FieldValueInvalid metadata.name']);
+    expect(fields([])).toEqual(['FieldValueInvalid ']);
+    expect(fields({ ...valid, spec: { replicas: 1, image: '' } })).toEqual(['FieldValueInvalid spec.image']);
+  });
+
+  it('holds names to a label value: 63 lowercase characters', () => {
+    expect(nameError('a'.repeat(63))).toBeUndefined();
+    expect(nameError('a'.repeat(64))).toMatch(/no more than 63/);
+    expect(nameError('a.b')).toMatch(/RFC 1123 label/);
+    expect(nameError('-a')).toBeDefined();
+  });
+});

@@ -1,0 +1,214 @@
+import { NGINX_API_VERSION, NGINX_KIND } from './names.js';
+import { nginxSchema, type JsonSchema } from './schema.js';
+
+/** One problem with one field, in the shape of a Kubernetes `StatusCause`. */
+export interface FieldError {
+  /** The field's path, as the API server writes it: `spec.replicas`, `metadata.name`. */
+  field: string;
+  reason:
+    | 'FieldValueRequired'
+    | 'FieldValueInvalid'
+    | 'FieldValueNotSupported'
+    | 'FieldValueTooLong'
+    | 'FieldValueUnknown';
+  message: string;
+}
+
+export interface ValidateOptions {
+  /**
+   * A patch document (merge patch or apply configuration) rather than a whole object: required fields may be
+   * absent, and `null` means "remove", which is refused only for required fields.
+   */
+  partial?: boolean;
+}
+
+const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+const DNS1123_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+/** Nginx names end up as a label value on every pod (mycompany.com/nginx), so they are held to a label's 63. */
+export const MAX_NAME_LENGTH = 63;
+
+/** Why `name` cannot name a new Nginx (a DNS-1123 label of at most 63), or undefined when it can. */
+export function nameError(name: string): string | undefined {
+  if (name.length === 0) return 'must not be empty';
+  if (name.length > MAX_NAME_LENGTH) return `must be no more than ${MAX_NAME_LENGTH} characters`;
+  if (!DNS1123_LABEL.test(name))
+    return "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character";
+  return undefined;
+}
+
+/** Why `namespace` cannot be a namespace (a DNS-1123 label of at most 63), or undefined when it can. */
+export const namespaceError = nameError;
+
+/**
+ * Why `name` cannot be the name of an existing object (a DNS-1123 subdomain of at most 253, what the API server
+ * allows for custom resources; objects made elsewhere may be named so), or undefined when it can.
+ */
+export function objectNameError(name: string): string | undefined {
+  if (name.length === 0) return 'must not be empty';
+  if (name.length > 253) return 'must be no more than 253 characters';
+  if (!DNS1123_SUBDOMAIN.test(name)) return 'must be a lowercase RFC 1123 subdomain';
+  return undefined;
+}
+
+const typeName = (value: unknown): string =>
+  value === null
+    ? 'null'
+    : Array.isArray(value)
+      ? 'array'
+      : Number.isInteger(value)
+        ? 'integer'
+        : typeof value;
+
+const shown = (value: unknown): string => {
+  const text = JSON.stringify(value);
+  return text === undefined ? String(value) : text.length > 60 ? `${text.slice(0, 60)}…` : text;
+};
+
+function matchesType(schema: JsonSchema, value: unknown): boolean {
+  switch (schema.type) {
+    case 'object':
+      return typeof value === 'object' && value !== null && !Array.isArray(value);
+    case 'array':
+      return Array.isArray(value);
+    case 'integer':
+      return typeof value === 'number' && Number.isInteger(value);
+    case 'number':
+      return typeof value === 'number' && Number.isFinite(value);
+    case 'string':
+      return typeof value === 'string';
+    case 'boolean':
+      return typeof value === 'boolean';
+    default:
+      return true;
+  }
+}
+
+/**
+ * Checks `value` against a structural schema the way the API server does for a custom resource, collecting one
+ * error per field: wrong type, bounds, lengths, patterns, enums, missing required fields and fields the schema
+ * does not declare (which the API server reports under strict field validation).
+ */
+export function validateAgainst(
+  schema: JsonSchema,
+  value: unknown,
+  path: string,
+  options: ValidateOptions = {},
+  errors: FieldError[] = [],
+): FieldError[] {
+  const invalid = (message: string, reason: FieldError['reason'] = 'FieldValueInvalid') =>
+    errors.push({ field: path, reason, message: `Invalid value: ${shown(value)}: ${path} ${message}` });
+
+  if (!matchesType(schema, value)) {
+    invalid(`must be of type ${schema.type}, not ${typeName(value)}`);
+    return errors;
+  }
+  if (typeof value === 'number') {
+    if (schema.minimum !== undefined && value < schema.minimum)
+      invalid(`should be greater than or equal to ${schema.minimum}`);
+    if (schema.maximum !== undefined && value > schema.maximum)
+      invalid(`should be less than or equal to ${schema.maximum}`);
+  }
+  if (typeof value === 'string') {
+    if (schema.minLength !== undefined && value.length < schema.minLength)
+      invalid(`should be at least ${schema.minLength} chars long`);
+    if (schema.maxLength !== undefined && value.length > schema.maxLength)
+      invalid(`may not be longer than ${schema.maxLength}`, 'FieldValueTooLong');
+    if (schema.pattern !== undefined && !new RegExp(schema.pattern).test(value))
+      invalid(`should match '${schema.pattern}'`);
+    if (schema.enum && !schema.enum.includes(value))
+      invalid(`must be one of ${schema.enum.map((e) => `"${e}"`).join(', ')}`, 'FieldValueNotSupported');
+  }
+  if (Array.isArray(value) && schema.items)
+    value.forEach((item, index) =>
+      validateAgainst(schema.items!, item, `${path}[${index}]`, options, errors),
+    );
+
+  if (schema.type === 'object' && schema.properties && typeof value === 'object' && value !== null) {
+    const object = value as Record<string, unknown>;
+    for (const required of schema.required ?? []) {
+      const present = object[required];
+      if (present === undefined ? !options.partial : present === null && options.partial)
+        errors.push({
+          field: `${path}.${required}`,
+          reason: 'FieldValueRequired',
+          message: 'Required value',
+        });
+    }
+    for (const [key, child] of Object.entries(object)) {
+      const childSchema = schema.properties[key];
+      const childPath = path ? `${path}.${key}` : key;
+      if (!childSchema)
+        errors.push({
+          field: childPath,
+          reason: 'FieldValueUnknown',
+          message: `unknown field "${childPath}"`,
+        });
+      else if (child === null && options.partial)
+        continue; // a merge patch removing an optional field
+      else validateAgainst(childSchema, child, childPath, options, errors);
+    }
+  }
+  return errors;
+}
+
+/**
+ * Validates an Nginx object (or, with `partial`, a merge patch or apply configuration of one) against the
+ * shared schema: apiVersion and kind, metadata.name, and spec. `status` is not checked: it is the controller's.
+ */
+export function validateNginx(object: unknown, options: ValidateOptions = {}): FieldError[] {
+  if (typeof object !== 'object' || object === null || Array.isArray(object))
+    return [
+      {
+        field: '',
+        reason: 'FieldValueInvalid',
+        message: `the body must be an object, not ${typeName(object)}`,
+      },
+    ];
+  const { apiVersion, kind, metadata, spec } = object as Record<string, unknown>;
+  const errors: FieldError[] = [];
+  if (!(options.partial && apiVersion === undefined) && apiVersion !== NGINX_API_VERSION)
+    errors.push({
+      field: 'apiVersion',
+      reason: 'FieldValueNotSupported',
+      message: `Unsupported value: ${shown(apiVersion)}: supported values: "${NGINX_API_VERSION}"`,
+    });
+  if (!(options.partial && kind === undefined) && kind !== NGINX_KIND)
+    errors.push({
+      field: 'kind',
+      reason: 'FieldValueNotSupported',
+      message: `Unsupported value: ${shown(kind)}: supported values: "${NGINX_KIND}"`,
+    });
+  if (
+    metadata !== undefined &&
+    (typeof metadata !== 'object' || metadata === null || Array.isArray(metadata))
+  )
+    errors.push({ field: 'metadata', reason: 'FieldValueInvalid', message: 'must be an object' });
+  else {
+    const name = (metadata as Record<string, unknown> | undefined)?.name;
+    if (name !== undefined) {
+      const problem = typeof name === 'string' ? nameError(name) : 'must be a string';
+      if (problem)
+        errors.push({
+          field: 'metadata.name',
+          reason: 'FieldValueInvalid',
+          message: `Invalid value: ${shown(name)}: ${problem}`,
+        });
+    }
+  }
+  const schema = nginxSchema.properties!;
+  if (spec === undefined || spec === null) {
+    if (!options.partial || spec === null)
+      errors.push({ field: 'spec', reason: 'FieldValueRequired', message: 'Required value' });
+  } else validateAgainst(schema.spec!, spec, 'spec', options, errors);
+  for (const key of Object.keys(object))
+    if (!schema[key])
+      errors.push({ field: key, reason: 'FieldValueUnknown', message: `unknown field "${key}"` });
+  return errors;
+}
+
+/** `spec.replicas: Invalid value: …` — the API server's one-line summary of field errors. */
+export function describeFieldErrors(errors: readonly FieldError[]): string {
+  return errors
+    .map((e) => (e.message.startsWith(e.field) || !e.field ? e.message : `${e.field}: ${e.message}`))
+    .join(', ');
+}

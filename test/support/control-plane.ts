@@ -1,0 +1,76 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Agent, fetch as undiciFetch, type RequestInit as UndiciInit } from 'undici';
+import { readFileSync } from 'node:fs';
+import { startApi, type ApiProcess } from './api-process.js';
+import { migrate } from './database.js';
+import { CLUSTER_DIR } from './paths.js';
+
+/** The tokens every control-plane test process knows, by role. */
+export const TOKENS = {
+  viewer: 'viewer-token-0123456789abcdef',
+  editor: 'editor-token-0123456789abcdef',
+  admin: 'admin-token-0123456789abcdef',
+} as const;
+export type TestRole = keyof typeof TOKENS;
+export const TOKEN_NAMES: Record<TestRole, string> = {
+  viewer: 'ada-viewer',
+  editor: 'eve-editor',
+  admin: 'ann-admin',
+};
+const AUTH_TOKENS = (Object.keys(TOKENS) as TestRole[])
+  .map((role) => `${TOKEN_NAMES[role]}:${role}:${TOKENS[role]}`)
+  .join(',');
+
+export const CA_FILE = join(CLUSTER_DIR, 'pki/ca.crt');
+
+export interface ControlPlane extends ApiProcess {
+  /** The same port over TLS (the local cluster's serving certificate for the app). */
+  httpsUrl: string;
+  /** fetch against the app as a role (or without a token when `role` is undefined). */
+  as: (role: TestRole | undefined) => (path: string, init?: RequestInit) => Promise<Response>;
+}
+
+/**
+ * The built app with a fresh, migrated SQLite audit database, the three test tokens, no web UI, and the
+ * controller off unless `env` turns it on (other test files run their own controllers).
+ */
+export async function startControlPlane(env: Record<string, string> = {}): Promise<ControlPlane> {
+  const databaseUrl = `file:${join(mkdtempSync(join(tmpdir(), 'ngx-cp-')), 'audit.db')}`;
+  await migrate(databaseUrl);
+  const api = await startApi({
+    WEB_MODE: 'off',
+    CONTROLLER: 'false',
+    DATABASE_URL: databaseUrl,
+    AUTH_TOKENS,
+    RATE_LIMIT_RPS: '1000',
+    ...env,
+  });
+  const as =
+    (role: TestRole | undefined) =>
+    (path: string, init: RequestInit = {}) =>
+      fetch(`${api.url}${path}`, {
+        ...init,
+        headers: {
+          ...(role ? { Authorization: `Bearer ${TOKENS[role]}` } : {}),
+          ...(init.headers as Record<string, string>),
+        },
+      });
+  return { ...api, httpsUrl: api.url.replace('http:', 'https:'), as };
+}
+
+/** fetch over TLS trusting the local cluster's CA (the app's certificate is signed by it). */
+export function tlsFetch(url: string, init: UndiciInit = {}) {
+  const dispatcher = new Agent({ connect: { ca: readFileSync(CA_FILE) } });
+  return undiciFetch(url, { ...init, dispatcher });
+}
+
+/** An Nginx manifest as a user writes one. */
+export const nginxManifest = (name: string, replicas = 1, extra: Record<string, unknown> = {}) => ({
+  apiVersion: 'mycompany.com/v1',
+  kind: 'Nginx',
+  metadata: { name },
+  spec: { replicas },
+  ...extra,
+});
