@@ -8,6 +8,7 @@ import { ControlPlaneModule } from './controlplane/controlplane.module.js';
 import { HealthModule } from './health/health.module.js';
 import { MetricsModule } from './health/metrics.module.js';
 import { KubeModule } from './kube/kube.module.js';
+import { LiveModule } from './live/live.module.js';
 import { RestModule } from './rest/rest.module.js';
 
 @Module({
@@ -21,6 +22,7 @@ import { RestModule } from './rest/rest.module.js';
     ControllerModule,
     RestModule,
     ControlPlaneModule,
+    LiveModule,
   ],
 })
 export class AppModule {}

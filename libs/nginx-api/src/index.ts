@@ -3,3 +3,4 @@ export * from './names.js';
 export * from './schema.js';
 export * from './types.js';
 export * from './validation.js';
+export * from './live.js';

@@ -1,0 +1,174 @@
+import { Inject, Logger, type OnModuleDestroy } from '@nestjs/common';
+import {
+  ConnectedSocket,
+  MessageBody,
+  SubscribeMessage,
+  WebSocketGateway,
+  WebSocketServer,
+  type OnGatewayConnection,
+  type OnGatewayDisconnect,
+  type OnGatewayInit,
+} from '@nestjs/websockets';
+import { DeletedFinalStateUnknown } from '@ngx/kube-runtime';
+import {
+  LIVE_EVENTS,
+  namespaceError,
+  objectNameError,
+  type ChangeType,
+  type LiveChange,
+  type SubscribeAck,
+  type SubscriptionRequest,
+} from '@ngx/nginx-api';
+import { Gauge, Registry } from 'prom-client';
+import type { Server, Socket } from 'socket.io';
+import { mayAccessNamespace, type Caller } from '../auth/roles.js';
+import { TokenStore } from '../auth/token-store.js';
+import { ClusterInformers } from '../kube/cluster-informers.js';
+import { LiveSession } from './live-session.js';
+
+/** Packets engine.io may hold for one client before changes wait (coalesced) instead of queueing behind them. */
+const MAX_BUFFERED_PACKETS = 256;
+/** Subscriptions one connection may hold. */
+const MAX_SUBSCRIPTIONS = 32;
+
+type LiveSocket = Socket & { data: { caller?: Caller; session?: LiveSession } };
+
+/**
+ * Live updates over socket.io on the app's own origin (/socket.io), fed by the informers — nothing polls. The
+ * handshake carries the same bearer token as the REST API (`auth: { token }`, or an Authorization header);
+ * without a valid one the connection is refused. See libs/nginx-api/src/live.ts for the protocol.
+ */
+@WebSocketGateway({ path: '/socket.io', serveClient: false, cors: false })
+export class LiveGateway implements OnGatewayInit, OnGatewayConnection, OnGatewayDisconnect, OnModuleDestroy {
+  @WebSocketServer() private server!: Server;
+  private readonly logger = new Logger('LiveGateway');
+  private readonly sessions = new Set<LiveSession>();
+  private readonly removeHandlers: (() => void)[] = [];
+  private readonly connections: Gauge;
+
+  constructor(
+    @Inject(TokenStore) private readonly tokens: TokenStore,
+    @Inject(ClusterInformers) private readonly informers: ClusterInformers,
+    @Inject(Registry) registry: Registry,
+  ) {
+    this.connections = new Gauge({
+      name: 'nginx_live_connections',
+      help: 'socket.io clients connected to the live gateway.',
+      registers: [registry],
+    });
+    const fanOut =
+      <T>(deliver: (session: LiveSession, type: ChangeType, object: T) => void) =>
+      (type: ChangeType) =>
+      (object: T | DeletedFinalStateUnknown<T>) => {
+        const current = object instanceof DeletedFinalStateUnknown ? object.object : object;
+        for (const session of this.sessions) deliver(session, type, current);
+      };
+    const nginx = fanOut<Parameters<LiveSession['nginxChanged']>[1]>((s, type, o) => s.nginxChanged(type, o));
+    const pod = fanOut<Parameters<LiveSession['podChanged']>[1]>((s, type, o) => s.podChanged(type, o));
+    this.removeHandlers.push(
+      informers.nginxes.addEventHandler({
+        add: nginx('ADDED'),
+        update: (_, current) => nginx('MODIFIED')(current),
+        delete: nginx('DELETED'),
+      }),
+      informers.pods.addEventHandler({
+        add: pod('ADDED'),
+        update: (_, current) => pod('MODIFIED')(current),
+        delete: pod('DELETED'),
+      }),
+    );
+  }
+
+  afterInit(server: Server): void {
+    server.use((socket, next) => {
+      const caller = this.authenticate(socket);
+      if (!caller) return next(new Error('unauthorized'));
+      (socket as LiveSocket).data.caller = caller;
+      next();
+    });
+  }
+
+  handleConnection(socket: LiveSocket): void {
+    const session = new LiveSession(
+      this.informers,
+      (change: LiveChange) => socket.emit(LIVE_EVENTS.change, change),
+      () => bufferedPackets(socket) < MAX_BUFFERED_PACKETS,
+    );
+    socket.data.session = session;
+    this.sessions.add(session);
+    this.connections.set(this.sessions.size);
+  }
+
+  handleDisconnect(socket: LiveSocket): void {
+    const session = socket.data.session;
+    if (!session) return;
+    session.close();
+    this.sessions.delete(session);
+    this.connections.set(this.sessions.size);
+  }
+
+  @SubscribeMessage(LIVE_EVENTS.subscribe)
+  subscribe(@ConnectedSocket() socket: LiveSocket, @MessageBody() body: unknown): SubscribeAck {
+    const { caller, session } = socket.data;
+    if (!caller || !session) return refusal(401, 'Unauthorized', 'not signed in');
+    const request = parseRequest(body);
+    if (typeof request === 'string') return refusal(400, 'BadRequest', request);
+    if (!mayAccessNamespace(caller, request.namespace))
+      return refusal(
+        403,
+        'Forbidden',
+        `${caller.name} may not watch ${request.namespace ?? 'all namespaces'}`,
+      );
+    if (!this.informers.hasSynced())
+      return refusal(503, 'ServiceUnavailable', 'the caches are still syncing');
+    if (session.size >= MAX_SUBSCRIPTIONS)
+      return refusal(429, 'TooManyRequests', `at most ${MAX_SUBSCRIPTIONS} subscriptions per connection`);
+    return { ok: true, ...session.subscribe(request) };
+  }
+
+  @SubscribeMessage(LIVE_EVENTS.unsubscribe)
+  unsubscribe(@ConnectedSocket() socket: LiveSocket, @MessageBody() body: unknown): { ok: boolean } {
+    const id = (body as { subscription?: unknown } | null)?.subscription;
+    return { ok: typeof id === 'string' && (socket.data.session?.unsubscribe(id) ?? false) };
+  }
+
+  onModuleDestroy(): void {
+    for (const remove of this.removeHandlers) remove();
+    for (const session of this.sessions) session.close();
+    this.sessions.clear();
+    this.server?.disconnectSockets(true);
+  }
+
+  private authenticate(socket: Socket): Caller | undefined {
+    const fromAuth = (socket.handshake.auth as { token?: unknown } | undefined)?.token;
+    const header = /^Bearer\s+(\S+)\s*$/i.exec(socket.handshake.headers.authorization ?? '')?.[1];
+    const token = typeof fromAuth === 'string' ? fromAuth : header;
+    const caller = token ? this.tokens.identify(token) : undefined;
+    if (!caller)
+      this.logger.warn(`refused a live connection without a valid token from ${socket.handshake.address}`);
+    return caller;
+  }
+}
+
+function refusal(code: number, reason: string, message: string): SubscribeAck {
+  return { ok: false, code, reason, message };
+}
+
+/** The request, checked; or why it cannot be served. */
+function parseRequest(body: unknown): SubscriptionRequest | string {
+  if (typeof body !== 'object' || body === null) return 'a subscription must be an object';
+  const { scope, namespace, name } = body as Record<string, unknown>;
+  if (namespace !== undefined && (typeof namespace !== 'string' || namespaceError(namespace)))
+    return `namespace ${JSON.stringify(namespace)} is not a namespace name`;
+  if (scope === 'namespace') return { scope, namespace: namespace as string | undefined };
+  if (scope !== 'nginx') return 'scope must be "namespace" or "nginx"';
+  if (typeof namespace !== 'string') return 'an nginx subscription needs a namespace';
+  if (typeof name !== 'string' || objectNameError(name))
+    return `name ${JSON.stringify(name)} is not an object name`;
+  return { scope, namespace, name };
+}
+
+/** Packets waiting in engine.io's write buffer for this client. */
+function bufferedPackets(socket: Socket): number {
+  return (socket.conn as unknown as { writeBuffer?: unknown[] }).writeBuffer?.length ?? 0;
+}

@@ -1,0 +1,75 @@
+import type { Nginx } from './types.js';
+
+/**
+ * The live-update protocol between the API's socket.io gateway and the UI (socket.io on the app's own origin,
+ * path /socket.io). The client authenticates in the handshake (`io({ auth: { token } })`; without a valid
+ * token the connection is refused with a `connect_error` whose message is `unauthorized`), then subscribes.
+ *
+ * A subscription answers (through the emit's acknowledgement) with a snapshot carrying the resourceVersion of
+ * the cache it was taken from, then the server emits `change` events for that subscription. Changes are coalesced
+ * per object: the last state wins, at most ~10 per second per object. After a reconnect the client subscribes
+ * again and gets a fresh snapshot, so nothing is missed or duplicated. When the server drops a subscription
+ * (the client fell too far behind), it emits `resync`: subscribe again.
+ */
+export const LIVE_EVENTS = {
+  subscribe: 'subscribe',
+  unsubscribe: 'unsubscribe',
+  change: 'change',
+  resync: 'resync',
+} as const;
+
+/** Every Nginx of a namespace, or of all namespaces when `namespace` is omitted. */
+export interface NamespaceSubscription {
+  scope: 'namespace';
+  namespace?: string;
+}
+
+/** One Nginx, with its pods. */
+export interface NginxSubscription {
+  scope: 'nginx';
+  namespace: string;
+  name: string;
+}
+
+export type SubscriptionRequest = NamespaceSubscription | NginxSubscription;
+
+/** A pod as the UI shows it (the same shape as /controlplane/v1/…/pods items). */
+export interface LivePod {
+  name: string;
+  uid: string;
+  phase: string;
+  ready: boolean;
+  node: string | null;
+  restarts: number;
+  podIP: string | null;
+  createdAt: string | null;
+  ageSeconds: number | null;
+  terminating: boolean;
+  deletionTimestamp: string | null;
+  resourceVersion: string;
+}
+
+export interface Snapshot {
+  /** Identifies the subscription in later `change` events and in `unsubscribe`. */
+  subscription: string;
+  /** resourceVersion of the cache the snapshot was read from. */
+  resourceVersion: string;
+  nginxes: Nginx[];
+  /** Only for an `nginx` subscription: its pods, oldest first. */
+  pods?: LivePod[];
+}
+
+/** The acknowledgement of `subscribe`. */
+export type SubscribeAck =
+  ({ ok: true } & Snapshot) | { ok: false; code: number; reason: string; message: string };
+
+export type ChangeType = 'ADDED' | 'MODIFIED' | 'DELETED';
+
+export type LiveChange =
+  | { subscription: string; kind: 'nginx'; type: ChangeType; object: Nginx }
+  | { subscription: string; kind: 'pod'; type: ChangeType; object: LivePod };
+
+export interface ResyncNotice {
+  subscription: string;
+  reason: string;
+}
