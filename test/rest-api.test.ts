@@ -61,7 +61,11 @@ describe('discovery', () => {
     expect(resources.resources[0]).toMatchObject({ shortNames: ['ngx'], kind: 'Nginx', namespaced: true });
     expect(await body(await as('viewer')('/api'))).toMatchObject({ kind: 'APIVersions', versions: [] });
     expect((await body(await as('viewer')('/version'))).gitVersion).toMatch(/^v1\.\d+/);
-    const openapi = await body(await as('viewer')('/openapi/v3'));
+    // The API server publishes a new CRD's OpenAPI a few seconds after installing it (on a fresh cluster, now).
+    const openapi = await waitFor('the group in the OpenAPI index', async () => {
+      const index = await body(await as('viewer')('/openapi/v3'));
+      return Object.keys(index.paths).length > 0 && index;
+    });
     expect(Object.keys(openapi.paths)).toEqual(['apis/mycompany.com/v1']);
   });
 });
