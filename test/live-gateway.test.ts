@@ -126,8 +126,12 @@ describe('the live gateway', () => {
       NS,
     );
     const podChanges = () => changes.filter((c) => c.kind === 'pod' && c.object.name === pod);
-    await waitFor('the pod Running', () =>
-      podChanges().some((c) => c.kind === 'pod' && c.object.phase === 'Running'),
+    await waitFor(
+      'the pod Running',
+      () => podChanges().some((c) => c.kind === 'pod' && c.object.phase === 'Running'),
+      {
+        timeoutMs: 60_000,
+      },
     );
 
     // A burst of 30 updates to the pod in about a second arrives coalesced, ending at the last state.

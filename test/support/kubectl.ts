@@ -26,6 +26,7 @@ export async function kubectlApply(manifest: string, namespace: string): Promise
       },
     );
     let stderr = '';
+    child.stdout.resume(); // a large apply blocks once its unread output fills the pipe
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     child.on('exit', (code) =>
       code === 0 ? resolve() : reject(new Error(`kubectl apply failed: ${stderr}`)),

@@ -12,6 +12,11 @@ export interface KubeClientOptions {
   burst?: number;
   userAgent?: string;
   clock?: Clock;
+  /**
+   * Longest a request (other than a watch stream) may take, headers and body, before it is aborted with a
+   * TimeoutError; a stalled connection would otherwise hold its caller forever. Default 30 s.
+   */
+  requestTimeoutMs?: number;
 }
 
 export interface KubeRequest {
@@ -23,6 +28,8 @@ export interface KubeRequest {
   /** Accept header; JSON unless a caller relays another representation (e.g. a Table). */
   accept?: string;
   signal?: AbortSignal;
+  /** Overrides the client's request timeout for this request; `null` for none (streams the caller bounds). */
+  timeoutMs?: number | null;
 }
 
 /**
@@ -37,6 +44,7 @@ export class KubeClient {
   readonly server: string;
   private readonly limiter: TokenBucket;
   private readonly userAgent: string;
+  private readonly requestTimeoutMs: number;
   private agent: HttpAgent | undefined;
 
   constructor(
@@ -48,28 +56,47 @@ export class KubeClient {
     this.server = cluster.server.replace(/\/+$/, '');
     this.limiter = new TokenBucket(options.qps ?? 50, options.burst ?? 100, options.clock ?? realClock);
     this.userAgent = options.userAgent ?? 'nginx-control-plane';
+    this.requestTimeoutMs = options.requestTimeoutMs ?? 30_000;
   }
 
   /** Sends a request and decodes its JSON answer; a non-2xx answer throws KubeApiError with the server's Status. */
   async request<T>(req: KubeRequest): Promise<T> {
-    const response = await this.send(req);
-    const body = await readBody(response);
-    if (response.statusCode! < 200 || response.statusCode! >= 300)
-      throw KubeApiError.fromBody(response.statusCode!, body);
-    return (body ? JSON.parse(body) : undefined) as T;
+    await this.limiter.take(req.signal);
+    const deadline = this.deadline(req);
+    try {
+      const response = await this.send({ ...req, signal: deadline.signal });
+      const body = await readBody(response, deadline.signal);
+      if (response.statusCode! < 200 || response.statusCode! >= 300)
+        throw KubeApiError.fromBody(response.statusCode!, body);
+      return (body ? JSON.parse(body) : undefined) as T;
+    } finally {
+      deadline.clear();
+    }
   }
 
-  /** Opens a streaming GET (a watch); resolves with the response once the server answered 200. */
+  /**
+   * Opens a streaming GET (a watch); resolves with the response once the server answered 200. Only the wait for
+   * the answer's headers is bounded by the request timeout; the stream itself is the caller's to bound.
+   */
   async stream(req: KubeRequest): Promise<IncomingMessage> {
-    const response = await this.send({ ...req, method: 'GET' });
+    const response = await this.forward({ ...req, method: 'GET' });
     if (response.statusCode !== 200)
       throw KubeApiError.fromBody(response.statusCode!, await readBody(response));
     return response;
   }
 
-  /** Sends a request and hands back the response as it came, whatever its status, for callers that relay it. */
+  /**
+   * Sends a request and hands back the response as it came, whatever its status, for callers that relay it.
+   * Like `stream`, only the wait for the headers is bounded.
+   */
   async forward(req: KubeRequest): Promise<IncomingMessage> {
-    return this.send(req);
+    await this.limiter.take(req.signal);
+    const deadline = this.deadline(req);
+    try {
+      return await this.send({ ...req, signal: deadline.signal });
+    } finally {
+      deadline.clear(); // headers are in: the stream is no longer bounded by it
+    }
   }
 
   /** Closes pooled connections. Requests still running are not interrupted. */
@@ -78,8 +105,28 @@ export class KubeClient {
     this.agent = undefined;
   }
 
+  /**
+   * The caller's signal combined with the request timeout, counted from now (after the QPS limiter, whose wait
+   * is not the API server's slowness). `clear` stops the clock.
+   */
+  private deadline(req: KubeRequest): { signal: AbortSignal | undefined; clear: () => void } {
+    const timeoutMs = req.timeoutMs === undefined ? this.requestTimeoutMs : req.timeoutMs;
+    if (timeoutMs === null || !(timeoutMs > 0)) return { signal: req.signal, clear: () => {} };
+    const timeout = new AbortController();
+    const timer = setTimeout(
+      () =>
+        timeout.abort(
+          new DOMException(`no answer from the API server within ${timeoutMs} ms`, 'TimeoutError'),
+        ),
+      timeoutMs,
+    );
+    return {
+      signal: req.signal ? AbortSignal.any([req.signal, timeout.signal]) : timeout.signal,
+      clear: () => clearTimeout(timer),
+    };
+  }
+
   private async send(req: KubeRequest): Promise<IncomingMessage> {
-    await this.limiter.take(req.signal);
     const url = new URL(this.server + req.path);
     for (const [name, value] of Object.entries(req.query ?? {})) {
       if (value !== undefined) url.searchParams.set(name, String(value));
@@ -113,7 +160,10 @@ export class KubeClient {
         { ...options, method: req.method ?? 'GET', headers, signal: req.signal },
         resolve,
       );
-      request.on('error', reject);
+      // An aborted request fails with Node's generic AbortError; hand back why it was aborted (e.g. the timeout).
+      request.on('error', (error) =>
+        reject(req.signal?.aborted && req.signal.reason instanceof Error ? req.signal.reason : error),
+      );
       request.end(payload);
     });
   }
@@ -137,8 +187,9 @@ export class KubeClient {
   }
 }
 
-function readBody(response: IncomingMessage): Promise<string> {
+function readBody(response: IncomingMessage, signal?: AbortSignal): Promise<string> {
   return new Promise((resolve, reject) => {
+    signal?.addEventListener('abort', () => response.destroy(signal.reason as Error), { once: true });
     const chunks: Buffer[] = [];
     response.on('data', (chunk: Buffer) => chunks.push(chunk));
     response.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));

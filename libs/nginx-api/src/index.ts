@@ -4,3 +4,4 @@ export * from './schema.js';
 export * from './types.js';
 export * from './validation.js';
 export * from './live.js';
+export * from './controlplane.js';

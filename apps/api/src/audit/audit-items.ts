@@ -5,53 +5,9 @@ import type { ChangeRecord, ReconcileNoop, ReconcileRecord } from '../../generat
  * shape in a JSON list, an NDJSON line and (JSON columns as JSON text) a CSV row.
  */
 
-export interface ReconcileItem {
-  id: number;
-  startedAt: string;
-  finishedAt: string;
-  durationMs: number;
-  namespace: string;
-  name: string;
-  uid: string | null;
-  generation: number | null;
-  resourceVersion: string | null;
-  trigger: string;
-  desiredReplicas: number | null;
-  activeReplicas: number | null;
-  readyReplicas: number | null;
-  actions: unknown;
-  result: string;
-  error: string | null;
-  attempt: number;
-  instanceId: string;
-}
+import type { ChangeItem, NoopItem, ReconcileItem } from '@ngx/nginx-api';
 
-export interface ChangeItem {
-  id: number;
-  at: string;
-  actor: string;
-  role: string;
-  verb: string;
-  namespace: string;
-  name: string;
-  subresource: string | null;
-  patchType: string | null;
-  specBefore: unknown;
-  specAfter: unknown;
-  code: number;
-  reason: string | null;
-  message: string | null;
-  uid: string | null;
-  resourceVersion: string | null;
-  userAgent: string | null;
-}
-
-export interface NoopItem {
-  namespace: string;
-  name: string;
-  count: number;
-  lastAt: string;
-}
+export type { ChangeItem, NoopItem, ReconcileItem };
 
 /** CSV columns, in order (every field of an item). */
 export const RECONCILE_COLUMNS = [
@@ -108,12 +64,18 @@ export function parseJsonColumn(text: string | null): unknown {
   }
 }
 
+/** The actions column as a list (a row written by hand with something else in it reads as none). */
+function actionsOf(parsed: unknown): ReconcileItem['actions'] {
+  return Array.isArray(parsed) ? (parsed as ReconcileItem['actions']) : [];
+}
+
 export function reconcileItem(row: ReconcileRecord): ReconcileItem {
   return {
     ...row,
     startedAt: row.startedAt.toISOString(),
     finishedAt: row.finishedAt.toISOString(),
-    actions: parseJsonColumn(row.actions),
+    result: row.result as ReconcileItem['result'],
+    actions: actionsOf(parseJsonColumn(row.actions)),
   };
 }
 

@@ -27,6 +27,7 @@ const HOUR_MS = 3_600_000;
 export class AuditTrail implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = nestRuntimeLogger(new Logger('AuditTrail'));
   private readonly writer: AuditWriter;
+  private readonly enabled: boolean;
   private readonly retention: AuditRetention;
 
   constructor(
@@ -34,6 +35,7 @@ export class AuditTrail implements OnApplicationBootstrap, BeforeApplicationShut
     @Inject(appConfig.KEY) config: AppConfig,
     @Inject(Registry) registry: Registry,
   ) {
+    this.enabled = config.audit.enabled;
     const metrics = auditMetrics(registry);
     // The Prisma client exists only after PrismaService's onModuleInit, so the sink is made on first use.
     let prismaSink: PrismaAuditSink | undefined;
@@ -68,16 +70,16 @@ export class AuditTrail implements OnApplicationBootstrap, BeforeApplicationShut
   }
 
   record(row: ReconcileRecordRow): void {
-    this.writer.record(row);
+    if (this.enabled) this.writer.record(row);
   }
 
   noop(namespace: string, name: string, at: Date): void {
-    this.writer.noop(namespace, name, at);
+    if (this.enabled) this.writer.noop(namespace, name, at);
   }
 
   /** Records a write made through the REST API to an Nginx (queued; never throws, never waits). */
   change(row: ChangeRecordRow): void {
-    this.writer.change(row);
+    if (this.enabled) this.writer.change(row);
   }
 }
 

@@ -1,11 +1,6 @@
-/** One action a reconcile took, as stored in the audit trail. */
-export interface ReconcileAction {
-  kind: 'create' | 'delete' | 'adopt' | 'release' | 'status';
-  /** The pod acted on (none for a status write). */
-  pod?: string;
-  /** Why a pod was deleted or released. */
-  reason?: string;
-}
+import type { ReconcileAction } from '@ngx/nginx-api';
+
+export type { ReconcileAction };
 
 export type ReconcileOutcome = 'success' | 'error' | 'requeued';
 

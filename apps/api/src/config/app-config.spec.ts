@@ -37,13 +37,13 @@ describe('loadAppConfig', () => {
 
   it('keeps 30 days of audit trail, queues up to 10,000 records, and logs JSON unless told otherwise', () => {
     const config = loadAppConfig({}, emptyDir());
-    expect(config.audit).toEqual({ retentionDays: 30, queueLimit: 10_000 });
+    expect(config.audit).toEqual({ enabled: true, retentionDays: 30, queueLimit: 10_000 });
     expect(config.logFormat).toBe('json');
     const custom = loadAppConfig(
-      { AUDIT_RETENTION_DAYS: '7', AUDIT_QUEUE_LIMIT: '50', LOG_FORMAT: 'text' },
+      { AUDIT: 'false', AUDIT_RETENTION_DAYS: '7', AUDIT_QUEUE_LIMIT: '50', LOG_FORMAT: 'text' },
       emptyDir(),
     );
-    expect(custom.audit).toEqual({ retentionDays: 7, queueLimit: 50 });
+    expect(custom.audit).toEqual({ enabled: false, retentionDays: 7, queueLimit: 50 });
     expect(custom.logFormat).toBe('text');
   });
 
@@ -64,15 +64,54 @@ describe('loadAppConfig', () => {
   });
 
   it('limits the Kubernetes client to 50 qps, burst 100, and installs the CRD unless told not to', () => {
-    expect(loadAppConfig({}, emptyDir()).kube).toEqual({ qps: 50, burst: 100, installCrd: true });
+    expect(loadAppConfig({}, emptyDir()).kube).toEqual({
+      qps: 50,
+      burst: 100,
+      installCrd: true,
+      requestTimeoutMs: 30_000,
+    });
     expect(
       loadAppConfig({ KUBE_API_QPS: '5', KUBE_API_BURST: '10', INSTALL_CRD: 'false' }, emptyDir()).kube,
     ).toEqual({
       qps: 5,
       burst: 10,
       installCrd: false,
+      requestTimeoutMs: 30_000,
     });
     expect(loadAppConfig({ INSTALL_CRD: '0' }, emptyDir()).kube.installCrd).toBe(false);
+  });
+
+  it('watches the whole cluster unless WATCH_NAMESPACE names one, where the Lease then lives too', () => {
+    expect(loadAppConfig({}, emptyDir())).toMatchObject({
+      watchNamespace: undefined,
+      controller: { leaseNamespace: 'default' },
+    });
+    expect(loadAppConfig({ WATCH_NAMESPACE: 'team-a' }, emptyDir())).toMatchObject({
+      watchNamespace: 'team-a',
+      controller: { leaseNamespace: 'team-a' },
+    });
+    expect(
+      loadAppConfig({ WATCH_NAMESPACE: 'team-a', LEASE_NAMESPACE: 'ops' }, emptyDir()).controller
+        .leaseNamespace,
+    ).toBe('ops');
+  });
+
+  it('answers TLS with the local cluster certificate when it exists, unless TLS=false; CORS is off by default', () => {
+    const cwd = emptyDir();
+    expect(loadAppConfig({}, cwd).tls).toBeUndefined();
+    mkdirSync(join(cwd, '.cluster/pki'), { recursive: true });
+    writeFileSync(join(cwd, '.cluster/pki/control-plane.crt'), 'x');
+    writeFileSync(join(cwd, '.cluster/pki/control-plane.key'), 'x');
+    expect(loadAppConfig({}, cwd).tls).toEqual({
+      certFile: join(cwd, '.cluster/pki/control-plane.crt'),
+      keyFile: join(cwd, '.cluster/pki/control-plane.key'),
+    });
+    expect(loadAppConfig({ TLS: 'false' }, cwd).tls).toBeUndefined();
+    expect(loadAppConfig({}, cwd).corsOrigins).toEqual([]);
+    expect(loadAppConfig({ CORS_ORIGINS: 'https://a.example, https://b.example' }, cwd).corsOrigins).toEqual([
+      'https://a.example',
+      'https://b.example',
+    ]);
   });
 
   it.each([
@@ -82,6 +121,10 @@ describe('loadAppConfig', () => {
     [{ AUDIT_RETENTION_DAYS: '-1' }, /AUDIT_RETENTION_DAYS must be a positive number/],
     [{ AUDIT_QUEUE_LIMIT: 'none' }, /AUDIT_QUEUE_LIMIT must be a positive number/],
     [{ LOG_FORMAT: 'xml' }, /LOG_FORMAT must be json or text/],
+    [{ WATCH_NAMESPACE: 'Team_A' }, /WATCH_NAMESPACE must be a namespace name/],
+    [{ RATE_LIMIT_RPS: '0' }, /RATE_LIMIT_RPS must be a positive number/],
+    [{ TLS_CERT_FILE: '/nonexistent.crt' }, /TLS_CERT_FILE and TLS_KEY_FILE must be set together/],
+    [{ TLS_CERT_FILE: '/nonexistent.crt', TLS_KEY_FILE: '/nonexistent.key' }, /TLS file does not exist/],
   ])('rejects %j', (env, message) => {
     expect(() => loadAppConfig(env, emptyDir())).toThrow(message);
   });

@@ -1,6 +1,7 @@
 import { registerAs } from '@nestjs/config';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { namespaceError } from '@ngx/nginx-api';
 import { databaseTarget, type DatabaseTarget } from '../audit/database-target.js';
 import type { LogFormat } from '../logging/app-logger.js';
 
@@ -14,6 +15,8 @@ export interface AppConfig {
   kubeconfigPath: string | undefined;
   database: DatabaseTarget;
   audit: {
+    /** Keep the audit trail (off only to measure what it costs: AUDIT=false). */
+    enabled: boolean;
     /** Reconcile records older than this are pruned (hourly). */
     retentionDays: number;
     /** Most records queued while the database is slow or away; beyond it they are dropped and counted. */
@@ -39,9 +42,16 @@ export interface AppConfig {
     /** Client-side limit on requests to the API server (client-go's --kube-api-qps / --kube-api-burst). */
     qps: number;
     burst: number;
+    /** Longest one request to the API server may take (watch streams excepted). */
+    requestTimeoutMs: number;
     /** Install or upgrade the Nginx CRD at start (off where an admin applies deploy/crd). */
     installCrd: boolean;
   };
+  /**
+   * The one namespace this process watches and manages (informers, controller, cached reads, live updates);
+   * undefined for the whole cluster. Lets a deployment run with a namespaced Role, and tests run side by side.
+   */
+  watchNamespace: string | undefined;
   controller: {
     /** Run the Nginx controller in this process (off for an API-only replica). */
     enabled: boolean;
@@ -135,6 +145,14 @@ function kubeconfigPath(env: Environment, cwd: string): string | undefined {
   return existsSync(local) ? local : undefined;
 }
 
+function parseNamespace(name: string, raw: string | undefined): string | undefined {
+  const value = raw?.trim();
+  if (!value) return undefined;
+  const problem = namespaceError(value);
+  if (problem) throw new ConfigError(`${name} must be a namespace name (got "${value}"): ${problem}`);
+  return value;
+}
+
 /** Builds the configuration from environment variables, throwing ConfigError with a precise message. */
 export function loadAppConfig(env: Environment = process.env, cwd = process.cwd()): AppConfig {
   let database: DatabaseTarget;
@@ -149,6 +167,7 @@ export function loadAppConfig(env: Environment = process.env, cwd = process.cwd(
     kubeconfigPath: kubeconfigPath(env, cwd),
     database,
     audit: {
+      enabled: parseBoolean('AUDIT', env.AUDIT, true),
       retentionDays: parsePositive('AUDIT_RETENTION_DAYS', env.AUDIT_RETENTION_DAYS, 30),
       queueLimit: Math.ceil(parsePositive('AUDIT_QUEUE_LIMIT', env.AUDIT_QUEUE_LIMIT, 10_000)),
     },
@@ -168,14 +187,17 @@ export function loadAppConfig(env: Environment = process.env, cwd = process.cwd(
     kube: {
       qps: parsePositive('KUBE_API_QPS', env.KUBE_API_QPS, 50),
       burst: Math.ceil(parsePositive('KUBE_API_BURST', env.KUBE_API_BURST, 100)),
+      requestTimeoutMs:
+        parsePositive('KUBE_REQUEST_TIMEOUT_SECONDS', env.KUBE_REQUEST_TIMEOUT_SECONDS, 30) * 1000,
       installCrd: parseBoolean('INSTALL_CRD', env.INSTALL_CRD, true),
     },
+    watchNamespace: parseNamespace('WATCH_NAMESPACE', env.WATCH_NAMESPACE),
     controller: {
       enabled: parseBoolean('CONTROLLER', env.CONTROLLER, true),
       workers: Math.ceil(parsePositive('CONTROLLER_WORKERS', env.CONTROLLER_WORKERS, 4)),
       burst: Math.ceil(parsePositive('BURST_REPLICAS', env.BURST_REPLICAS, 500)),
       leaderElection: parseBoolean('LEADER_ELECTION', env.LEADER_ELECTION, true),
-      leaseNamespace: env.LEASE_NAMESPACE?.trim() || 'default',
+      leaseNamespace: env.LEASE_NAMESPACE?.trim() || env.WATCH_NAMESPACE?.trim() || 'default',
     },
   };
 }

@@ -1,27 +1,16 @@
 import { Controller, Get, Inject, Param } from '@nestjs/common';
 import type { CoreV1Event } from '@kubernetes/client-node';
 import { KubeApiError, KubeClient } from '@ngx/kube-runtime';
-import { NGINX_KIND, NGINX_PLURAL } from '@ngx/nginx-api';
+import { NGINX_KIND, NGINX_PLURAL, type EventItem } from '@ngx/nginx-api';
 import { NamespaceScoped } from '../auth/auth.decorators.js';
 import { ClusterInformers } from '../kube/cluster-informers.js';
 import { StatusError } from '../rest/kube-status.js';
 import { nameParam, namespaceParam } from '../rest/path-params.js';
 
-/** An Event about an Nginx as the UI lists it. */
-export interface EventView {
-  type: string;
-  reason: string;
-  message: string;
-  count: number;
-  firstTime: string | null;
-  lastTime: string | null;
-  source: string;
-}
-
 const time = (value: unknown): string | null =>
   value === undefined || value === null ? null : value instanceof Date ? value.toISOString() : String(value);
 
-function eventView(event: CoreV1Event): EventView {
+function eventItem(event: CoreV1Event): EventItem {
   const last = time(event.lastTimestamp) ?? time(event.eventTime) ?? time(event.metadata?.creationTimestamp);
   return {
     type: event.type ?? 'Normal',
@@ -62,7 +51,7 @@ export class EventsController {
         query: { fieldSelector: selector },
       });
       const items = list.items
-        .map(eventView)
+        .map(eventItem)
         .sort((a, b) => (b.lastTime ?? '').localeCompare(a.lastTime ?? ''));
       return {
         apiVersion: 'controlplane/v1',

@@ -18,6 +18,8 @@ export class PodsController {
   @Get(`namespaces/:namespace/${NGINX_PLURAL}/:name/pods`)
   pods(@Param('namespace') namespace: string, @Param('name') name: string) {
     const key = `${namespaceParam(namespace)}/${nameParam(name)}`;
+    if (!this.informers.watches(namespace))
+      throw new StatusError(400, `this control plane watches only the namespace ${this.informers.namespace}`);
     if (!this.informers.hasSynced())
       throw new StatusError(503, 'the pod cache is still syncing; retry shortly', { retryAfterSeconds: 1 });
     const nginx = this.informers.nginxes.cache.get(key);

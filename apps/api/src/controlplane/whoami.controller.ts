@@ -1,19 +1,30 @@
-import { Controller, Get, Req } from '@nestjs/common';
+import { Controller, Get, Inject, Req } from '@nestjs/common';
 import type { Request } from 'express';
 import { callerOf } from '../auth/bearer-auth.guard.js';
+import { ClusterInformers } from '../kube/cluster-informers.js';
 
-/** `/controlplane/v1/whoami`: the signed-in token's name, role and namespaces, so the UI can show what it may do. */
+/**
+ * `/controlplane/v1/whoami`: the signed-in token's name and role, and the namespaces it can see here — its own
+ * limit, narrowed to the one namespace this process watches when WATCH_NAMESPACE is set (null: every namespace).
+ */
 @Controller('controlplane/v1')
 export class WhoAmIController {
+  constructor(@Inject(ClusterInformers) private readonly informers: ClusterInformers) {}
+
   @Get('whoami')
   whoami(@Req() req: Request) {
     const caller = callerOf(req)!;
+    const watched = this.informers.namespace;
+    const namespaces = watched
+      ? (caller.namespaces ?? [watched]).filter((ns) => ns === watched)
+      : (caller.namespaces ?? null);
     return {
       apiVersion: 'controlplane/v1',
       kind: 'Identity',
       name: caller.name,
       role: caller.role,
-      namespaces: caller.namespaces ?? null,
+      namespaces: namespaces ? [...namespaces] : null,
+      watchNamespace: watched ?? null,
     };
   }
 }

@@ -23,6 +23,7 @@ import {
   type Nginx,
 } from '@ngx/nginx-api';
 import { Registry } from 'prom-client';
+import { appConfig, type AppConfig } from '../config/app-config.js';
 import { owningNginxKey } from '../controller/pod-ownership.js';
 import { nestRuntimeLogger } from '../logging/runtime-logger.js';
 
@@ -44,11 +45,19 @@ export class ClusterInformers implements OnApplicationBootstrap, BeforeApplicati
   private readonly factory = new InformerFactory();
   private readonly stopping = new AbortController();
 
-  constructor(@Inject(KubeClient) client: KubeClient, @Inject(Registry) registry: Registry) {
+  /** The one namespace watched, or undefined for the whole cluster (WATCH_NAMESPACE). */
+  readonly namespace: string | undefined;
+
+  constructor(
+    @Inject(KubeClient) client: KubeClient,
+    @Inject(Registry) registry: Registry,
+    @Inject(appConfig.KEY) config: AppConfig,
+  ) {
     const logger = nestRuntimeLogger(new Logger('Informers'));
+    const namespace = (this.namespace = config.watchNamespace);
     this.nginxes = this.factory.informerFor<NginxObject>({
       client,
-      resource: { group: NGINX_GROUP, version: NGINX_VERSION, plural: NGINX_PLURAL },
+      resource: { group: NGINX_GROUP, version: NGINX_VERSION, plural: NGINX_PLURAL, namespace },
       kind: NGINX_KIND,
       transform: stripManagedFields,
       logger,
@@ -56,7 +65,7 @@ export class ClusterInformers implements OnApplicationBootstrap, BeforeApplicati
     });
     this.pods = this.factory.informerFor<PodObject>({
       client,
-      resource: { group: '', version: 'v1', plural: 'pods' },
+      resource: { group: '', version: 'v1', plural: 'pods', namespace },
       kind: 'Pod',
       labelSelector: LABEL_NGINX,
       transform: stripManagedFields,
@@ -70,6 +79,11 @@ export class ClusterInformers implements OnApplicationBootstrap, BeforeApplicati
 
   onApplicationBootstrap(): void {
     this.factory.start(this.stopping.signal);
+  }
+
+  /** Whether the caches hold `namespace` (undefined: every namespace at once). */
+  watches(namespace: string | undefined): boolean {
+    return this.namespace === undefined || namespace === this.namespace;
   }
 
   hasSynced(): boolean {

@@ -38,6 +38,7 @@ class KubeClientCloser implements OnApplicationShutdown {
         new KubeClient(kubeConfig, {
           qps: config.kube.qps,
           burst: config.kube.burst,
+          requestTimeoutMs: config.kube.requestTimeoutMs,
           userAgent: 'nginx-control-plane',
         }),
     },

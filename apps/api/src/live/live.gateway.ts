@@ -119,6 +119,12 @@ export class LiveGateway implements OnGatewayInit, OnGatewayConnection, OnGatewa
         'Forbidden',
         `${caller.name} may not watch ${request.namespace ?? 'all namespaces'}`,
       );
+    if (!this.informers.watches(request.namespace))
+      return refusal(
+        400,
+        'BadRequest',
+        `this control plane watches only the namespace ${this.informers.namespace}`,
+      );
     if (!this.informers.hasSynced())
       return refusal(503, 'ServiceUnavailable', 'the caches are still syncing');
     if (session.size >= MAX_SUBSCRIPTIONS)

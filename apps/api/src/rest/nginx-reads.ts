@@ -23,7 +23,7 @@ export class NginxReads {
   async list(namespace: string | undefined, query: KubeQuery, req: Request, res: Response): Promise<void> {
     const path = nginxPath(namespace);
     if (isTrue(query.watch)) return this.relay.stream({ path, query, accept: req.headers.accept }, req, res);
-    if (!this.fromCache(query, req) || query.limit || query.continue)
+    if (!this.fromCache(query, req, namespace) || query.limit || query.continue)
       return this.relay.reply(
         await this.relay.exchange({ path, query, accept: req.headers.accept }, req),
         res,
@@ -46,7 +46,7 @@ export class NginxReads {
   }
 
   async get(namespace: string, name: string, query: KubeQuery, req: Request, res: Response): Promise<void> {
-    if (!this.fromCache(query, req))
+    if (!this.fromCache(query, req, namespace))
       return this.relay.reply(
         await this.relay.exchange(
           { path: nginxPath(namespace, name), query, accept: req.headers.accept },
@@ -82,8 +82,9 @@ export class NginxReads {
     return this.informers.nginxes.cache.get(`${namespace}/${name}`);
   }
 
-  private fromCache(query: KubeQuery, req: Request): boolean {
+  private fromCache(query: KubeQuery, req: Request, namespace: string | undefined): boolean {
     return (
+      this.informers.watches(namespace) &&
       query.resourceVersion === '0' &&
       query.resourceVersionMatch !== 'Exact' &&
       !wantsTable(req) &&

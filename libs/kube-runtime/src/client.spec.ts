@@ -1,0 +1,80 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { KubeConfig } from '@kubernetes/client-node';
+import { afterEach, describe, expect, it } from 'vitest';
+import { KubeClient } from './client.js';
+
+/** A local HTTP "API server" whose handler the test writes; requests it never answers just hang. */
+async function server(
+  handler: Parameters<typeof createServer>[1],
+): Promise<{ url: string; close: () => void }> {
+  const http: Server = createServer(handler);
+  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+  const { port } = http.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () => {
+      http.closeAllConnections();
+      http.close();
+    },
+  };
+}
+
+function clientFor(url: string, requestTimeoutMs: number): KubeClient {
+  const kubeConfig = new KubeConfig();
+  kubeConfig.loadFromOptions({
+    clusters: [{ name: 'c', server: url, skipTLSVerify: true }],
+    users: [{ name: 'u' }],
+    contexts: [{ name: 'x', cluster: 'c', user: 'u' }],
+    currentContext: 'x',
+  });
+  return new KubeClient(kubeConfig, { qps: 1000, burst: 1000, requestTimeoutMs });
+}
+
+const cleanups: (() => void)[] = [];
+afterEach(() => {
+  for (const cleanup of cleanups.splice(0)) cleanup();
+});
+
+describe('KubeClient request timeouts', () => {
+  it('aborts a request whose answer never comes, or stalls halfway through its body', async () => {
+    const stalled = await server((req, res) => {
+      if (req.url?.startsWith('/half')) {
+        res.writeHead(200, { 'Content-Type': 'application/json' });
+        res.write('{"items": [');
+      }
+    });
+    cleanups.push(stalled.close);
+    const client = clientFor(stalled.url, 200);
+    cleanups.push(() => client.close());
+    const started = Date.now();
+    await expect(client.request({ path: '/never' })).rejects.toMatchObject({ name: 'TimeoutError' });
+    await expect(client.request({ path: '/half' })).rejects.toMatchObject({ name: 'TimeoutError' });
+    expect(Date.now() - started).toBeLessThan(2000);
+  });
+
+  it("bounds only the wait for a stream's headers, never the stream itself", async () => {
+    const watch = await server((req, res) => {
+      if (req.url?.startsWith('/silent')) return;
+      res.writeHead(200, { 'Content-Type': 'application/json' });
+      res.flushHeaders();
+      setTimeout(() => res.end('{"type":"BOOKMARK"}\n'), 500);
+    });
+    cleanups.push(watch.close);
+    const client = clientFor(watch.url, 200);
+    cleanups.push(() => client.close());
+    await expect(client.stream({ path: '/silent' })).rejects.toMatchObject({ name: 'TimeoutError' });
+    const response = await client.stream({ path: '/watch' });
+    let body = '';
+    for await (const chunk of response) body += chunk;
+    expect(body).toBe('{"type":"BOOKMARK"}\n'); // arrived after 500 ms, past the 200 ms timeout
+  });
+
+  it('lets a request opt out of the timeout', async () => {
+    const slow = await server((_req, res) => setTimeout(() => res.end('{}'), 400));
+    cleanups.push(slow.close);
+    const client = clientFor(slow.url, 100);
+    cleanups.push(() => client.close());
+    await expect(client.request({ path: '/slow', timeoutMs: null })).resolves.toEqual({});
+  });
+});
