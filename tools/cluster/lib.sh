@@ -17,6 +17,12 @@ KCM_PORT="${CLUSTER_KCM_PORT:-10257}"
 SCHEDULER_PORT="${CLUSTER_SCHEDULER_PORT:-10259}"
 KWOK_PORT="${CLUSTER_KWOK_PORT:-10247}"
 NODE_COUNT="${CLUSTER_NODES:-3}"
+# Client-side limits of kube-controller-manager and kube-scheduler toward the API server (their own defaults
+# when unset: 20/30 and 50/100). The benchmarks raise them, to compare controllers at equal limits.
+KCM_QPS="${CLUSTER_KCM_QPS:-}"
+KCM_BURST="${CLUSTER_KCM_BURST:-}"
+SCHEDULER_QPS="${CLUSTER_SCHEDULER_QPS:-}"
+SCHEDULER_BURST="${CLUSTER_SCHEDULER_BURST:-}"
 
 # Start order; stop order is the reverse.
 COMPONENTS=(etcd kube-apiserver kube-controller-manager kube-scheduler kwok)

@@ -29,11 +29,13 @@ args_for() {
       --bind-address=127.0.0.1 --secure-port="$KCM_PORT" --leader-elect=false --use-service-account-credentials=true \
       --service-account-private-key-file="$PKI/sa.key" --root-ca-file="$PKI/ca.crt" \
       --cluster-signing-cert-file="$PKI/ca.crt" --cluster-signing-key-file="$PKI/ca.key" \
-      --cert-dir="$PKI/kcm-generated" --profiling=false --v=1 ;;
+      --cert-dir="$PKI/kcm-generated" --profiling=false --v=1 \
+      ${KCM_QPS:+--kube-api-qps=$KCM_QPS} ${KCM_BURST:+--kube-api-burst=$KCM_BURST} ;;
     kube-scheduler) echo --kubeconfig="$PKI/kube-scheduler.kubeconfig" \
       --authentication-kubeconfig="$PKI/kube-scheduler.kubeconfig" \
       --authorization-kubeconfig="$PKI/kube-scheduler.kubeconfig" \
-      --bind-address=127.0.0.1 --secure-port="$SCHEDULER_PORT" --leader-elect=false --profiling=false --v=1 ;;
+      --bind-address=127.0.0.1 --secure-port="$SCHEDULER_PORT" --leader-elect=false --profiling=false --v=1 \
+      ${SCHEDULER_QPS:+--kube-api-qps=$SCHEDULER_QPS} ${SCHEDULER_BURST:+--kube-api-burst=$SCHEDULER_BURST} ;;
     kwok) echo --kubeconfig="$PKI/kwok.kubeconfig" --config="$CLUSTER_DIR/kwok-stages.yaml" \
       --manage-all-nodes=false --manage-nodes-with-annotation-selector=kwok.x-k8s.io/node=fake \
       --node-lease-duration-seconds=40 --cidr=10.244.0.0/16 --node-ip=127.0.0.1 \

@@ -1,0 +1,273 @@
+// npm run bench:convergence [-- --quick | --large] — reports, never asserts. Needs the local cluster.
+// Our Nginx controller next to kube-controller-manager's ReplicaSet controller on the same cluster, in the same
+// run: N objects × R replicas created (timed until every status.readyReplicas == R), scaled to R/2, deleted;
+// first with the same client QPS/burst for both, then with both unthrottled. Also: the limit (pods created
+// directly by a tight client), the API requests and writes per pod each controller caused, its CPU and memory,
+// an idle stretch with the pods in place, and our convergence with the audit trail on and off.
+// Writes bench/results/convergence.{md,json,svg}.
+import { execFile, execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { isAlive, readPid } from '../test/support/cluster-processes.js';
+import { startController, type ControllerProcess } from '../test/support/controller-process.js';
+import { migrate } from '../test/support/database.js';
+import { ROOT } from '../test/support/paths.js';
+import { runtimeClient } from '../test/support/runtime.js';
+import { peakRssMb } from './convergence/process-stats.js';
+import { readyChart } from './convergence/svg-chart.js';
+import {
+  NGINX,
+  REPLICA_SET,
+  directPods,
+  runWorkload,
+  type PhaseResult,
+  type WorkloadKind,
+} from './convergence/workload.js';
+
+const QUICK = process.argv.includes('--quick');
+const LARGE = process.argv.includes('--large');
+const COUNT = Number(process.env.BENCH_COUNT ?? (QUICK ? 20 : LARGE ? 500 : 100));
+const REPLICAS = Number(process.env.BENCH_REPLICAS ?? (QUICK ? 4 : 10));
+const IDLE_SECONDS = Number(process.env.BENCH_IDLE_SECONDS ?? (QUICK ? 15 : 60));
+/** Our controller's defaults, given to kube-controller-manager too for the equal-limits runs. */
+const EQUAL = { qps: 50, burst: 100 };
+const UNTHROTTLED = { qps: 100_000, burst: 100_000 };
+
+const client = runtimeClient({ qps: 5000, burst: 5000 });
+const run = `${Date.now().toString(36)}`;
+let ns = 0;
+const namespaceFor = async (what: string) => {
+  const name = `bench-${what}-${run}-${ns++}`;
+  await client.request({ method: 'POST', path: '/api/v1/namespaces', body: { metadata: { name } } });
+  await waitForDefaultServiceAccount(name);
+  return name;
+};
+
+async function waitForDefaultServiceAccount(namespace: string): Promise<void> {
+  for (let i = 0; i < 100; i++) {
+    try {
+      await client.request({ path: `/api/v1/namespaces/${namespace}/serviceaccounts/default` });
+      return;
+    } catch {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+}
+
+/** Restarts cluster components with the given environment for tools/cluster/up.sh (client limits). */
+async function restartComponents(components: string[], env: Record<string, string>): Promise<void> {
+  for (const component of components) {
+    const pid = readPid(component);
+    process.kill(pid, 'SIGTERM');
+    while (isAlive(pid)) await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  await promisify(execFile)('bash', [join(ROOT, 'tools/cluster/up.sh')], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+  });
+}
+
+const limitsEnv = (limits: { qps: number; burst: number }) => ({
+  CLUSTER_KCM_QPS: String(limits.qps),
+  CLUSTER_KCM_BURST: String(limits.burst),
+  // The scheduler binds every pod; it must not be what both controllers wait for.
+  CLUSTER_SCHEDULER_QPS: '5000',
+  CLUSTER_SCHEDULER_BURST: '5000',
+});
+
+interface Run {
+  controller: string;
+  limits: string;
+  audit?: boolean;
+  phases: PhaseResult[];
+  peakRssMb: number;
+  readyOverTime: [number, number][];
+}
+
+async function ours(limits: { qps: number; burst: number }, label: string, audit = true): Promise<Run> {
+  const namespace = await namespaceFor('ngx');
+  const databaseUrl = `file:${join(mkdtempSync(join(tmpdir(), 'ngx-bench-')), 'audit.db')}`;
+  await migrate(databaseUrl);
+  const controller: ControllerProcess = await startController({
+    WATCH_NAMESPACE: namespace,
+    LEADER_ELECTION: 'false',
+    INSTALL_CRD: 'false',
+    LOG_FORMAT: 'json',
+    AUDIT: String(audit),
+    DATABASE_URL: databaseUrl,
+    KUBE_API_QPS: String(limits.qps),
+    KUBE_API_BURST: String(limits.burst),
+  });
+  try {
+    const result = await runWorkload({
+      client,
+      kind: NGINX,
+      namespace,
+      count: COUNT,
+      replicas: REPLICAS,
+      pid: () => controller.pid,
+      idleSeconds: audit && label === 'equal' ? IDLE_SECONDS : 0,
+    });
+    return {
+      controller: 'Nginx controller (ours)',
+      limits: label,
+      audit,
+      ...result,
+      peakRssMb: peakRssMb(controller.pid),
+    };
+  } finally {
+    await controller.terminate();
+    void client.request({ method: 'DELETE', path: `/api/v1/namespaces/${namespace}` }).catch(() => {});
+  }
+}
+
+async function replicaSets(limits: { qps: number; burst: number }, label: string): Promise<Run> {
+  await restartComponents(['kube-controller-manager'], limitsEnv(limits));
+  const namespace = await namespaceFor('rs');
+  try {
+    const result = await runWorkload({
+      client,
+      kind: REPLICA_SET as WorkloadKind,
+      namespace,
+      count: COUNT,
+      replicas: REPLICAS,
+      pid: () => readPid('kube-controller-manager'),
+      idleSeconds: label === 'equal' ? IDLE_SECONDS : 0,
+    });
+    return {
+      controller: 'ReplicaSet controller (kube-controller-manager)',
+      limits: label,
+      ...result,
+      peakRssMb: peakRssMb(readPid('kube-controller-manager')),
+    };
+  } finally {
+    void client.request({ method: 'DELETE', path: `/api/v1/namespaces/${namespace}` }).catch(() => {});
+  }
+}
+
+const fmt = (n: number, digits = 1) => n.toFixed(digits);
+
+function table(runs: Run[], limitSeconds: number): string {
+  const rows = [
+    '| controller | client limits | phase | seconds | % of the limit | requests | writes | writes per pod created | CPU s | peak RSS MiB |',
+    '| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+  ];
+  for (const run of runs)
+    for (const phase of run.phases) {
+      const perPod = phase.podsCreated > 0 ? fmt(phase.writes / phase.podsCreated, 2) : '';
+      const ofLimit = phase.phase === 'create' ? `${fmt((limitSeconds / phase.seconds) * 100, 0)}%` : '';
+      rows.push(
+        `| ${run.controller}${run.audit === false ? ', audit off' : ''} | ${run.limits} | ${phase.phase} | ${fmt(phase.seconds)} | ` +
+          `${ofLimit} | ${phase.requestsTotal} | ${phase.writes} | ${perPod} | ${fmt(phase.cpuSeconds, 2)} | ${fmt(run.peakRssMb, 0)} |`,
+      );
+    }
+  return rows.join('\n');
+}
+
+async function main(): Promise<void> {
+  const version = await client.request<{ gitVersion: string }>({ path: '/version' });
+  const commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], {
+    cwd: ROOT,
+    encoding: 'utf8',
+  }).trim();
+  const pods = COUNT * REPLICAS;
+  console.log(
+    `${COUNT} objects × ${REPLICAS} replicas = ${pods} pods per run; Kubernetes ${version.gitVersion}`,
+  );
+  const runs: Run[] = [];
+  let limitSeconds = 0;
+  try {
+    await restartComponents(['kube-scheduler', 'kube-controller-manager'], limitsEnv(EQUAL));
+    const limitNamespace = await namespaceFor('limit');
+    limitSeconds = await directPods(client, limitNamespace, pods);
+    console.log(`limit: ${pods} pods created directly and ready in ${fmt(limitSeconds)} s`);
+    await client.request({ method: 'DELETE', path: `/api/v1/namespaces/${limitNamespace}` });
+
+    for (const [limits, label] of [
+      [EQUAL, 'equal'],
+      [UNTHROTTLED, 'unthrottled'],
+    ] as const) {
+      runs.push(await ours(limits, label));
+      console.log(
+        `ours, ${label}: ${runs
+          .at(-1)!
+          .phases.map((p) => `${p.phase} ${fmt(p.seconds)} s`)
+          .join(', ')}`,
+      );
+      runs.push(await replicaSets(limits, label));
+      console.log(
+        `ReplicaSets, ${label}: ${runs
+          .at(-1)!
+          .phases.map((p) => `${p.phase} ${fmt(p.seconds)} s`)
+          .join(', ')}`,
+      );
+    }
+    runs.push(await ours(EQUAL, 'equal', false));
+    console.log(
+      `ours, audit off: ${runs
+        .at(-1)!
+        .phases.map((p) => `${p.phase} ${fmt(p.seconds)} s`)
+        .join(', ')}`,
+    );
+  } finally {
+    // Back to the cluster's own defaults.
+    await restartComponents(['kube-scheduler', 'kube-controller-manager'], {});
+    client.close();
+  }
+
+  const create = (r: Run | undefined) => r?.phases.find((p) => p.phase === 'create')?.seconds ?? NaN;
+  const auditOn = create(runs.find((r) => r.controller.includes('ours') && r.limits === 'equal' && r.audit));
+  const auditOff = create(runs.find((r) => r.audit === false));
+  const date = new Date().toISOString();
+  const markdown = [
+    `# Convergence: our Nginx controller next to the ReplicaSet controller`,
+    '',
+    `Run ${date} on this repository at ${commit}: Kubernetes ${version.gitVersion} (local control plane, kwok nodes), ` +
+      `Node.js ${process.version}, ${COUNT} objects × ${REPLICAS} replicas (${pods} pods) per run. "equal" gives ` +
+      `kube-controller-manager our defaults (--kube-api-qps=${EQUAL.qps} --kube-api-burst=${EQUAL.burst}); ` +
+      `"unthrottled" lifts both limits. The scheduler runs with a high limit in every run so it is not the bottleneck.`,
+    '',
+    `The limit — ${pods} pods created directly by a client with 64 requests in flight, until all ready: **${fmt(limitSeconds)} s**. ` +
+      '"% of the limit" is that time over the phase\'s (100% = as fast as pods can be made here).',
+    '',
+    table(runs, limitSeconds),
+    '',
+    `Requests are those kube-apiserver counted for the controller's resources during the phase (pods created and ` +
+      `deleted, pod lists and watches, the object kind and its status, Events); kwok's pod status updates are left out. ` +
+      `The idle row is ${IDLE_SECONDS} s with the pods in place.`,
+    '',
+    `Audit overhead: create phase ${fmt(auditOn)} s with the audit trail, ${fmt(auditOff)} s without ` +
+      `(${fmt(((auditOn - auditOff) / auditOff) * 100)}%).`,
+    '',
+    '![pods ready over time](convergence.svg)',
+    '',
+  ].join('\n');
+  const outDir = join(ROOT, 'bench/results');
+  mkdirSync(outDir, { recursive: true });
+  writeFileSync(join(outDir, 'convergence.md'), markdown);
+  writeFileSync(
+    join(outDir, 'convergence.json'),
+    `${JSON.stringify({ date, commit, kubernetes: version.gitVersion, node: process.version, count: COUNT, replicas: REPLICAS, limitSeconds, runs }, null, 2)}\n`,
+  );
+  const equalRuns = runs.filter((r) => r.limits === 'equal' && r.audit !== false);
+  writeFileSync(
+    join(outDir, 'convergence.svg'),
+    readyChart(
+      `${pods} pods ready over time, equal client limits (${EQUAL.qps} qps, burst ${EQUAL.burst})`,
+      equalRuns.map((r, i) => ({
+        label: r.controller,
+        color: i === 0 ? '#0969da' : '#cf222e',
+        points: r.readyOverTime,
+      })),
+      pods,
+    ),
+  );
+  console.log(`\n${markdown}`);
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,248 @@
+import type { V1Pod } from '@kubernetes/client-node';
+import { SharedInformer, type KubeClient, type KubeObject } from '../../libs/kube-runtime/src/index.js';
+import { controllerRequests, difference, requestCounts } from './apiserver-metrics.js';
+import { cpuSeconds } from './process-stats.js';
+
+/** What differs between the two controllers' objects: the resource, and how to ask for N replicas of nginx. */
+export interface WorkloadKind {
+  plural: string;
+  collection: (namespace: string) => string;
+  manifest: (name: string, replicas: number) => unknown;
+}
+
+const template = (name: string) => ({
+  metadata: { labels: { app: 'bench', owner: name } },
+  spec: {
+    containers: [{ name: 'nginx', image: 'nginx:latest', ports: [{ name: 'http', containerPort: 80 }] }],
+  },
+});
+
+export const NGINX: WorkloadKind = {
+  plural: 'nginxes',
+  collection: (ns) => `/apis/mycompany.com/v1/namespaces/${ns}/nginxes`,
+  manifest: (name, replicas) => ({
+    apiVersion: 'mycompany.com/v1',
+    kind: 'Nginx',
+    metadata: { name },
+    spec: { replicas },
+  }),
+};
+
+export const REPLICA_SET: WorkloadKind = {
+  plural: 'replicasets',
+  collection: (ns) => `/apis/apps/v1/namespaces/${ns}/replicasets`,
+  manifest: (name, replicas) => ({
+    apiVersion: 'apps/v1',
+    kind: 'ReplicaSet',
+    metadata: { name },
+    spec: { replicas, selector: { matchLabels: { app: 'bench', owner: name } }, template: template(name) },
+  }),
+};
+
+type Owner = KubeObject & {
+  spec?: { replicas?: number };
+  status?: { replicas?: number; readyReplicas?: number };
+};
+type Pod = V1Pod & KubeObject;
+
+const isReady = (pod: V1Pod) =>
+  !pod.metadata?.deletionTimestamp &&
+  pod.status?.phase === 'Running' &&
+  (pod.status.conditions ?? []).some((c) => c.type === 'Ready' && c.status === 'True');
+const isActive = (pod: V1Pod) =>
+  !pod.metadata?.deletionTimestamp && pod.status?.phase !== 'Failed' && pod.status?.phase !== 'Succeeded';
+
+export interface PhaseResult {
+  phase: 'create' | 'scale down' | 'delete' | 'idle';
+  seconds: number;
+  /** Requests the controller caused, by "VERB resource" (from kube-apiserver's metrics). */
+  requests: Record<string, number>;
+  requestsTotal: number;
+  writes: number;
+  podsCreated: number;
+  cpuSeconds: number;
+}
+
+/** Watches one namespace's pods and workload objects from the bench process (cheap, no polling of the API). */
+export async function observe(client: KubeClient, kind: WorkloadKind, namespace: string) {
+  const pods = new SharedInformer<Pod>({
+    client,
+    resource: { group: '', version: 'v1', plural: 'pods', namespace },
+    kind: 'Pod',
+  });
+  const [group, version] = kind.plural === 'nginxes' ? ['mycompany.com', 'v1'] : ['apps', 'v1'];
+  const owners = new SharedInformer<Owner>({
+    client,
+    resource: { group, version, plural: kind.plural, namespace },
+    kind: kind.plural,
+  });
+  let created = 0;
+  pods.addEventHandler({ add: (_, initial) => void (initial || created++) });
+  const abort = new AbortController();
+  const runs = [pods.run(abort.signal), owners.run(abort.signal)];
+  await Promise.all([pods.waitForCacheSync(), owners.waitForCacheSync()]);
+  return {
+    ready: () => pods.cache.list().filter(isReady).length,
+    active: () => pods.cache.list().filter(isActive).length,
+    total: () => pods.cache.size,
+    podsCreated: () => created,
+    settled: (replicas: number, count: number) =>
+      owners.cache.size === count &&
+      owners.cache
+        .list()
+        .every((o) => o.status?.replicas === replicas && (o.status?.readyReplicas ?? 0) === replicas) &&
+      pods.cache.list().filter(isActive).length === count * replicas &&
+      pods.cache.list().filter(isReady).length === count * replicas,
+    stop: async () => {
+      abort.abort();
+      await Promise.all(runs);
+    },
+  };
+}
+
+async function until(what: string, done: () => boolean, timeoutMs: number, tick?: () => void): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!done()) {
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    tick?.();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+async function all(count: number, concurrency: number, work: (i: number) => Promise<unknown>): Promise<void> {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < count) await work(next++);
+    }),
+  );
+}
+
+/**
+ * Creates `count` objects of `replicas` pods, scales them to half, deletes them, timing each phase until the
+ * cluster shows it done, with the API requests and CPU of the controller (process `pid`) during it. The create
+ * phase also samples ready pods over time, and is followed by an idle stretch of `idleSeconds`.
+ */
+export async function runWorkload(options: {
+  client: KubeClient;
+  kind: WorkloadKind;
+  namespace: string;
+  count: number;
+  replicas: number;
+  pid: () => number;
+  idleSeconds: number;
+  timeoutMs?: number;
+}): Promise<{ phases: PhaseResult[]; readyOverTime: [number, number][] }> {
+  const { client, kind, namespace, count, replicas, pid, idleSeconds } = options;
+  const timeoutMs = options.timeoutMs ?? 600_000;
+  const names = Array.from({ length: count }, (_, i) => `bench-${i}`);
+  const seen = await observe(client, kind, namespace);
+  const phases: PhaseResult[] = [];
+  const readyOverTime: [number, number][] = [];
+
+  const measure = async (
+    phase: PhaseResult['phase'],
+    act: () => Promise<unknown>,
+    done: () => boolean,
+    sample?: (t: number) => void,
+  ) => {
+    const [requestsBefore, cpuBefore, podsBefore] = [
+      await requestCounts(),
+      cpuSeconds(pid()),
+      seen.podsCreated(),
+    ];
+    const started = performance.now();
+    await act();
+    await until(`${kind.plural} ${phase} in ${namespace}`, done, timeoutMs, () =>
+      sample?.((performance.now() - started) / 1000),
+    );
+    const seconds = (performance.now() - started) / 1000;
+    sample?.(seconds);
+    const requests = controllerRequests(difference(requestsBefore, await requestCounts()), kind.plural);
+    phases.push({
+      phase,
+      seconds,
+      requests: requests.byKey,
+      requestsTotal: requests.total,
+      writes: requests.writes,
+      podsCreated: seen.podsCreated() - podsBefore,
+      cpuSeconds: cpuSeconds(pid()) - cpuBefore,
+    });
+  };
+
+  try {
+    await measure(
+      'create',
+      () =>
+        all(count, 32, (i) =>
+          client.request({
+            method: 'POST',
+            path: kind.collection(namespace),
+            body: kind.manifest(names[i]!, replicas),
+          }),
+        ),
+      () => seen.settled(replicas, count),
+      (t) => {
+        if (!readyOverTime.length || t - readyOverTime.at(-1)![0] >= 0.2)
+          readyOverTime.push([t, seen.ready()]);
+      },
+    );
+    if (idleSeconds > 0)
+      await measure(
+        'idle',
+        () => new Promise((resolve) => setTimeout(resolve, idleSeconds * 1000)),
+        () => true,
+      );
+    const half = Math.floor(replicas / 2);
+    await measure(
+      'scale down',
+      () =>
+        all(count, 32, (i) =>
+          client.request({
+            method: 'PATCH',
+            path: `${kind.collection(namespace)}/${names[i]}`,
+            contentType: 'application/merge-patch+json',
+            body: { spec: { replicas: half } },
+          }),
+        ),
+      () => seen.settled(half, count),
+    );
+    await measure(
+      'delete',
+      () =>
+        all(count, 32, (i) =>
+          client.request({ method: 'DELETE', path: `${kind.collection(namespace)}/${names[i]}` }),
+        ),
+      () => seen.total() === 0,
+    );
+  } finally {
+    await seen.stop();
+  }
+  return { phases, readyOverTime };
+}
+
+/**
+ * The limit: `total` pods created directly by a tight client at full concurrency, timed until all are ready.
+ */
+export async function directPods(client: KubeClient, namespace: string, total: number, concurrency = 64) {
+  const seen = await observe(client, NGINX, namespace);
+  const started = performance.now();
+  try {
+    await all(total, concurrency, (i) =>
+      client.request({
+        method: 'POST',
+        path: `/api/v1/namespaces/${namespace}/pods`,
+        body: {
+          apiVersion: 'v1',
+          kind: 'Pod',
+          metadata: { name: `direct-${i}`, ...template('direct').metadata },
+          spec: template('direct').spec,
+        },
+      }),
+    );
+    await until('every direct pod ready', () => seen.ready() === total, 600_000);
+    return (performance.now() - started) / 1000;
+  } finally {
+    await seen.stop();
+  }
+}
