@@ -32,15 +32,23 @@ export interface ControlPlane extends ApiProcess {
   as: (role: TestRole | undefined) => (path: string, init?: RequestInit) => Promise<Response>;
 }
 
+export interface ControlPlaneOptions {
+  /** Serve the built web UI (WEB_MODE=production: apps/web/.next) on the same origin. */
+  web?: boolean;
+}
+
 /**
- * The built app with a fresh, migrated SQLite audit database, the three test tokens, no web UI, and the
- * controller off unless `env` turns it on (other test files run their own controllers).
+ * The built app with a fresh, migrated SQLite audit database, the three test tokens, no web UI unless
+ * `options.web`, and the controller off unless `env` turns it on (other test files run their own controllers).
  */
-export async function startControlPlane(env: Record<string, string> = {}): Promise<ControlPlane> {
+export async function startControlPlane(
+  env: Record<string, string> = {},
+  options: ControlPlaneOptions = {},
+): Promise<ControlPlane> {
   const databaseUrl = `file:${join(mkdtempSync(join(tmpdir(), 'ngx-cp-')), 'audit.db')}`;
   await migrate(databaseUrl);
   const api = await startApi({
-    WEB_MODE: 'off',
+    WEB_MODE: options.web ? 'production' : 'off',
     CONTROLLER: 'false',
     DATABASE_URL: databaseUrl,
     AUTH_TOKENS,

@@ -1,21 +1,30 @@
-import type { Metadata } from 'next';
+import type { Metadata, Viewport } from 'next';
 import type { ReactNode } from 'react';
+import { SessionProvider } from '../components/session-provider';
+import { SiteHeader } from '../components/site-header';
 import './globals.css';
 
 export const metadata: Metadata = {
-  title: 'Nginx control plane',
+  title: { default: 'Nginx control plane', template: '%s · Nginx control plane' },
   description: 'Declare, watch and audit mycompany.com/v1 Nginx resources',
+};
+
+export const viewport: Viewport = {
+  colorScheme: 'light dark',
+  themeColor: [
+    { media: '(prefers-color-scheme: light)', color: '#ffffff' },
+    { media: '(prefers-color-scheme: dark)', color: '#151b23' },
+  ],
 };
 
 export default function RootLayout({ children }: { children: ReactNode }) {
   return (
     <html lang="en">
       <body>
-        <header>
-          <h1>Nginx control plane</h1>
-          <span className="muted">nginxes.mycompany.com</span>
-        </header>
-        <main>{children}</main>
+        <SessionProvider>
+          <SiteHeader />
+          <main id="content">{children}</main>
+        </SessionProvider>
       </body>
     </html>
   );

@@ -1,0 +1,14 @@
+import type { Metadata } from 'next';
+import { Suspense } from 'react';
+import { AuditView } from '../../../components/audit-view';
+import { Skeleton } from '../../../components/skeleton';
+
+export const metadata: Metadata = { title: 'Audit history' };
+
+export default function AuditPage() {
+  return (
+    <Suspense fallback={<Skeleton rows={8} />}>
+      <AuditView />
+    </Suspense>
+  );
+}

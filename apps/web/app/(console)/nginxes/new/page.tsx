@@ -1,0 +1,14 @@
+import type { Metadata } from 'next';
+import { Suspense } from 'react';
+import { NginxCreateForm } from '../../../../components/nginx-create-form';
+import { Skeleton } from '../../../../components/skeleton';
+
+export const metadata: Metadata = { title: 'Create an Nginx' };
+
+export default function NewNginxPage() {
+  return (
+    <Suspense fallback={<Skeleton rows={6} />}>
+      <NginxCreateForm />
+    </Suspense>
+  );
+}

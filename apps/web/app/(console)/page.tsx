@@ -1,0 +1,14 @@
+import type { Metadata } from 'next';
+import { Suspense } from 'react';
+import { NginxList } from '../../components/nginx-list';
+import { Skeleton } from '../../components/skeleton';
+
+export const metadata: Metadata = { title: { absolute: 'Nginxes · Nginx control plane' } };
+
+export default function NginxesPage() {
+  return (
+    <Suspense fallback={<Skeleton rows={8} />}>
+      <NginxList />
+    </Suspense>
+  );
+}

@@ -1,0 +1,14 @@
+import type { Metadata } from 'next';
+import { Suspense } from 'react';
+import { SignInForm } from '../../components/sign-in-form';
+import { Skeleton } from '../../components/skeleton';
+
+export const metadata: Metadata = { title: 'Sign in' };
+
+export default function SignInPage() {
+  return (
+    <Suspense fallback={<Skeleton rows={4} />}>
+      <SignInForm />
+    </Suspense>
+  );
+}

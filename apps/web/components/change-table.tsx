@@ -1,0 +1,124 @@
+'use client';
+
+import Link from 'next/link';
+import { Fragment, useState } from 'react';
+import type { ChangeItem } from '../lib/api-client';
+import { formatDateTime } from '../lib/format';
+import { detailHref } from '../lib/nginx-view';
+import { Badge } from './badge';
+import { SpecDiff } from './spec-diff';
+import { TableWrap } from './table-wrap';
+
+/** The change log: who did what to which Nginx, and the answer; a row expands to the diff of the spec. */
+export function ChangeTable({ items }: { items: ChangeItem[] }) {
+  const [open, setOpen] = useState<Set<number>>(new Set());
+  const toggle = (id: number) =>
+    setOpen((current) => {
+      const next = new Set(current);
+      if (!next.delete(id)) next.add(id);
+      return next;
+    });
+
+  return (
+    <TableWrap label="Changes">
+      <table data-testid="change-table">
+        <thead>
+          <tr>
+            <th scope="col" style={{ width: '2.5rem' }}>
+              <span className="visually-hidden">Details</span>
+            </th>
+            <th scope="col">At</th>
+            <th scope="col">Who</th>
+            <th scope="col">Verb</th>
+            <th scope="col">Nginx</th>
+            <th scope="col">Code</th>
+          </tr>
+        </thead>
+        <tbody>
+          {items.map((item) => {
+            const expanded = open.has(item.id);
+            const ok = item.code >= 200 && item.code < 300;
+            return (
+              <Fragment key={item.id}>
+                <tr
+                  className={expanded ? 'expanded' : undefined}
+                  data-testid="change-row"
+                  data-verb={item.verb}
+                  data-code={item.code}
+                  onClick={(e) => {
+                    if ((e.target as HTMLElement).closest('a, button')) return;
+                    toggle(item.id);
+                  }}
+                  style={{ cursor: 'pointer' }}
+                >
+                  <td>
+                    <button
+                      type="button"
+                      className="expander"
+                      aria-expanded={expanded}
+                      aria-controls={`change-${item.id}`}
+                      aria-label={`Details of ${item.actor}'s ${item.verb} of ${item.namespace}/${item.name} at ${formatDateTime(item.at)}`}
+                      onClick={() => toggle(item.id)}
+                    >
+                      <span className="chevron" aria-hidden="true">
+                        ▸
+                      </span>
+                    </button>
+                  </td>
+                  <td className="mono small">
+                    <time dateTime={item.at}>{formatDateTime(item.at)}</time>
+                  </td>
+                  <td>
+                    {item.actor} <Badge tone="neutral">{item.role}</Badge>
+                  </td>
+                  <td>
+                    <code>
+                      {item.verb}
+                      {item.subresource ? `/${item.subresource}` : ''}
+                    </code>
+                  </td>
+                  <td>
+                    <Link href={detailHref(item.namespace, item.name)} prefetch={false}>
+                      {item.namespace}/{item.name}
+                    </Link>
+                  </td>
+                  <td>
+                    <Badge tone={ok ? 'success' : 'danger'}>
+                      {item.code}
+                      {item.reason ? ` ${item.reason}` : ''}
+                    </Badge>
+                  </td>
+                </tr>
+                {expanded && (
+                  <tr className="detail-row" id={`change-${item.id}`}>
+                    <td colSpan={6}>
+                      {item.message && !ok && (
+                        <div className="alert" style={{ whiteSpace: 'pre-wrap' }}>
+                          <strong>Refused</strong>
+                          {item.message}
+                        </div>
+                      )}
+                      <div className="grid-2">
+                        <SpecDiff before={item.specBefore} after={item.specAfter} />
+                        <dl className="props small">
+                          <dt>Patch type</dt>
+                          <dd className="mono">{item.patchType ?? '—'}</dd>
+                          <dt>UID</dt>
+                          <dd className="mono">{item.uid ?? '—'}</dd>
+                          <dt>resourceVersion</dt>
+                          <dd className="mono">{item.resourceVersion ?? '—'}</dd>
+                          <dt>User agent</dt>
+                          <dd className="mono">{item.userAgent ?? '—'}</dd>
+                        </dl>
+                      </div>
+                    </td>
+                  </tr>
+                )}
+              </Fragment>
+            );
+          })}
+        </tbody>
+      </table>
+    </TableWrap>
+  );
+}

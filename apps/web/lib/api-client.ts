@@ -1,0 +1,235 @@
+import type { Nginx } from '@ngx/nginx-api';
+import type { Identity } from './session';
+
+/** One cause of a Kubernetes `Status` error: which field, and what is wrong with it. */
+export interface StatusCause {
+  field?: string;
+  message?: string;
+  reason?: string;
+}
+
+/** A Kubernetes `Status` object, as every error of the control plane is answered. */
+export interface KubeStatus {
+  kind: 'Status';
+  apiVersion?: string;
+  status?: string;
+  code: number;
+  reason?: string;
+  message?: string;
+  details?: { name?: string; kind?: string; causes?: StatusCause[]; retryAfterSeconds?: number };
+}
+
+/** A request that failed: the server's `Status` (or, when the server could not be reached, code 0). */
+export class StatusError extends Error {
+  readonly code: number;
+  readonly reason: string;
+  readonly causes: StatusCause[];
+  readonly status: KubeStatus | undefined;
+
+  constructor(code: number, reason: string, message: string, status?: KubeStatus) {
+    super(message);
+    this.name = 'StatusError';
+    this.code = code;
+    this.reason = reason;
+    this.causes = status?.details?.causes ?? [];
+    this.status = status;
+  }
+
+  /** The causes naming `field` (e.g. `spec.replicas`), joined into one message. */
+  causeFor(field: string): string | undefined {
+    const messages = this.causes.filter((c) => c.field === field).map((c) => c.message ?? c.reason ?? '');
+    return messages.length ? messages.join('; ') : undefined;
+  }
+
+  static isStatus(value: unknown): value is KubeStatus {
+    return typeof value === 'object' && value !== null && (value as { kind?: unknown }).kind === 'Status';
+  }
+}
+
+export const errorMessage = (error: unknown): string =>
+  error instanceof Error ? error.message : String(error);
+
+import type { ChangeItem, EventItem, ReconcileAction, ReconcileItem } from '@ngx/nginx-api';
+
+export type { ChangeItem, EventItem, ReconcileAction, ReconcileItem };
+
+export interface AuditList<T> {
+  metadata: { continue?: string };
+  items: T[];
+}
+
+export type AuditKind = 'reconciles' | 'changes';
+
+export interface AuditFilters {
+  namespace?: string;
+  name?: string;
+  result?: string;
+  /** RFC 3339 times. */
+  since?: string;
+  until?: string;
+}
+
+const GROUP_VERSION = '/apis/mycompany.com/v1';
+const seg = encodeURIComponent;
+
+export const nginxPath = (namespace: string, name?: string, subresource?: 'scale' | 'status') =>
+  `${GROUP_VERSION}/namespaces/${seg(namespace)}/nginxes` +
+  (name ? `/${seg(name)}` : '') +
+  (subresource ? `/${subresource}` : '');
+
+function query(params: Record<string, string | undefined>): string {
+  const search = new URLSearchParams();
+  for (const [key, value] of Object.entries(params)) if (value) search.set(key, value);
+  const text = search.toString();
+  return text ? `?${text}` : '';
+}
+
+interface RequestOptions {
+  method?: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+  body?: string;
+  contentType?: string;
+  accept?: string;
+  signal?: AbortSignal;
+}
+
+/**
+ * The control plane's REST API on this origin, with the session's bearer token. Every failure is a
+ * `StatusError`; a 401 also calls `onUnauthorized` (the token was revoked or the server restarted with others).
+ */
+export class ApiClient {
+  constructor(
+    private readonly token: string,
+    private readonly onUnauthorized: (error: StatusError) => void = () => {},
+  ) {}
+
+  private async send(path: string, options: RequestOptions = {}): Promise<Response> {
+    const headers: Record<string, string> = {
+      Authorization: `Bearer ${this.token}`,
+      Accept: options.accept ?? 'application/json',
+    };
+    if (options.contentType) headers['Content-Type'] = options.contentType;
+    let response: Response;
+    try {
+      response = await fetch(path, {
+        method: options.method ?? 'GET',
+        headers,
+        body: options.body,
+        cache: 'no-store',
+        signal: options.signal,
+      });
+    } catch (error) {
+      if ((error as { name?: string }).name === 'AbortError') throw error;
+      throw new StatusError(
+        0,
+        'NetworkError',
+        'The control plane could not be reached. Check your connection.',
+      );
+    }
+    if (response.ok) return response;
+    const error = await statusErrorOf(response);
+    if (error.code === 401) this.onUnauthorized(error);
+    throw error;
+  }
+
+  private async json<T>(path: string, options?: RequestOptions): Promise<T> {
+    return (await (await this.send(path, options)).json()) as T;
+  }
+
+  whoami(signal?: AbortSignal): Promise<Identity> {
+    return this.json<Identity>('/controlplane/v1/whoami', { signal });
+  }
+
+  getNginx(namespace: string, name: string): Promise<Nginx> {
+    return this.json<Nginx>(nginxPath(namespace, name));
+  }
+
+  /** Creates an Nginx from an object (sent as JSON) or a YAML manifest (sent as application/yaml). */
+  createNginx(namespace: string, manifest: object | string): Promise<Nginx> {
+    const yaml = typeof manifest === 'string';
+    return this.json<Nginx>(nginxPath(namespace), {
+      method: 'POST',
+      body: yaml ? manifest : JSON.stringify(manifest),
+      contentType: yaml ? 'application/yaml' : 'application/json',
+    });
+  }
+
+  /** A JSON merge patch of the object (e.g. `{spec: {image}}`). */
+  patchNginx(namespace: string, name: string, patch: object): Promise<Nginx> {
+    return this.json<Nginx>(nginxPath(namespace, name), {
+      method: 'PATCH',
+      body: JSON.stringify(patch),
+      contentType: 'application/merge-patch+json',
+    });
+  }
+
+  /** Sets spec.replicas through the scale subresource, with a merge patch. */
+  scaleNginx(namespace: string, name: string, replicas: number): Promise<unknown> {
+    return this.json(nginxPath(namespace, name, 'scale'), {
+      method: 'PATCH',
+      body: JSON.stringify({ spec: { replicas } }),
+      contentType: 'application/merge-patch+json',
+    });
+  }
+
+  async deleteNginx(namespace: string, name: string): Promise<void> {
+    await this.send(nginxPath(namespace, name), { method: 'DELETE' });
+  }
+
+  async events(namespace: string, name: string, signal?: AbortSignal): Promise<EventItem[]> {
+    const list = await this.json<{ items: EventItem[] }>(
+      `/controlplane/v1/namespaces/${seg(namespace)}/nginxes/${seg(name)}/events`,
+      { signal },
+    );
+    return list.items;
+  }
+
+  audit<T = ReconcileItem | ChangeItem>(
+    kind: AuditKind,
+    filters: AuditFilters,
+    page: { limit?: number; continue?: string } = {},
+    signal?: AbortSignal,
+  ): Promise<AuditList<T>> {
+    return this.json<AuditList<T>>(
+      `/controlplane/v1/audit/${kind}` +
+        query({ ...filters, limit: page.limit?.toString(), continue: page.continue }),
+      { signal },
+    );
+  }
+
+  /** Every matching record as a file (the server streams it), with the name the server gives it. */
+  async exportAudit(
+    kind: AuditKind,
+    filters: AuditFilters,
+    format: 'csv' | 'ndjson',
+  ): Promise<{ blob: Blob; filename: string }> {
+    const response = await this.send(`/controlplane/v1/audit/${kind}` + query({ ...filters, format }), {
+      accept: format === 'csv' ? 'text/csv' : 'application/x-ndjson',
+    });
+    const disposition = response.headers.get('Content-Disposition') ?? '';
+    const filename = /filename="?([^";]+)"?/.exec(disposition)?.[1] ?? `${kind}.${format}`;
+    return { blob: await response.blob(), filename };
+  }
+}
+
+/** The `StatusError` of a failed response (a `Status` body when there is one). */
+export async function statusErrorOf(response: Response): Promise<StatusError> {
+  const text = await response.text().catch(() => '');
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    body = undefined;
+  }
+  if (StatusError.isStatus(body))
+    return new StatusError(
+      body.code || response.status,
+      body.reason ?? response.statusText,
+      body.message || `${response.status} ${response.statusText}`,
+      body,
+    );
+  return new StatusError(
+    response.status,
+    response.statusText,
+    text.trim().slice(0, 300) || `${response.status} ${response.statusText}`,
+  );
+}

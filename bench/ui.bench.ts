@@ -1,0 +1,238 @@
+/// <reference lib="dom" />
+/// <reference lib="dom.iterable" />
+// npm run bench:ui [-- --quick] — reports, never asserts. Needs the local cluster and Debian's chromium.
+//   1. Live pod latency: pods of one Nginx turning Running, from the moment the bench's own watch on the API server
+//      sees the change (Kubernetes timestamps have one-second precision, so the watch stands in for "the API
+//      server's status change") to the moment its row shows Running in the browser — next to a plain socket.io
+//      client subscribed to the same Nginx (the gateway without a browser), measured on the same transitions.
+//   2. The list page with 1,000 Nginxes: from navigation to all rows known (the count shown) and to a sort answered,
+//      next to the same list read over REST from the cache and as a socket.io snapshot.
+import type { V1Pod } from '@kubernetes/client-node';
+import { io } from 'socket.io-client';
+import { SharedInformer, type KubeObject } from '../libs/kube-runtime/src/index.js';
+import type { LiveChange, SubscribeAck } from '../libs/nginx-api/src/index.js';
+import { launchBrowser } from '../test/support/browser.js';
+import { TOKENS, nginxManifest, startControlPlane } from '../test/support/control-plane.js';
+import { runtimeClient } from '../test/support/runtime.js';
+import { createObjects } from './cluster-fixtures.js';
+
+const QUICK = process.argv.includes('--quick');
+const PODS = Number(process.env.BENCH_UI_PODS ?? (QUICK ? 50 : 100));
+const ROUNDS = QUICK ? 1 : 2;
+const LIST = Number(process.env.BENCH_UI_NGINXES ?? 1000);
+const client = runtimeClient({ qps: 2000, burst: 2000 });
+
+const quantile = (values: number[], q: number) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN;
+};
+const fmt = (n: number) => (Number.isFinite(n) ? n.toFixed(0) : '—');
+
+async function main(): Promise<void> {
+  const namespace = `bench-ui-${Date.now().toString(36)}`;
+  await client.request({
+    method: 'POST',
+    path: '/api/v1/namespaces',
+    body: { metadata: { name: namespace } },
+  });
+  const cp = await startControlPlane(
+    { CONTROLLER: 'true', LEADER_ELECTION: 'false', WATCH_NAMESPACE: namespace, RATE_LIMIT_RPS: '1000' },
+    { web: true },
+  );
+  const browser = await launchBrowser();
+  try {
+    // The API server's side: when our own watch sees each pod turn Running.
+    const seenRunning = new Map<string, number>();
+    const pods = new SharedInformer<V1Pod & KubeObject>({
+      client,
+      resource: { group: '', version: 'v1', plural: 'pods', namespace },
+      kind: 'Pod',
+    });
+    const mark = (pod: V1Pod) => {
+      if (pod.status?.phase === 'Running' && !seenRunning.has(pod.metadata!.name!))
+        seenRunning.set(pod.metadata!.name!, Date.now());
+    };
+    pods.addEventHandler({ add: mark, update: (_, pod) => mark(pod) });
+    const stopPods = new AbortController();
+    const podsRun = pods.run(stopPods.signal);
+    await pods.waitForCacheSync();
+
+    await client.request({
+      method: 'POST',
+      path: `/apis/mycompany.com/v1/namespaces/${namespace}/nginxes`,
+      body: nginxManifest('latency', 0),
+    });
+
+    // The reference: a socket.io client in this process, subscribed like the page.
+    const socket = io(cp.url, {
+      path: '/socket.io',
+      auth: { token: TOKENS.viewer },
+      transports: ['websocket'],
+    });
+    await new Promise<void>((resolve, reject) =>
+      socket.once('connect', () => resolve()).once('connect_error', reject),
+    );
+    const socketRunning = new Map<string, number>();
+    socket.on('change', (change: LiveChange) => {
+      if (
+        change.kind === 'pod' &&
+        change.object.phase === 'Running' &&
+        !socketRunning.has(change.object.name)
+      )
+        socketRunning.set(change.object.name, Date.now());
+    });
+    const ack: SubscribeAck = await socket
+      .timeout(10_000)
+      .emitWithAck('subscribe', { scope: 'nginx', namespace, name: 'latency' });
+    if (!ack.ok) throw new Error(ack.message);
+
+    const page = await browser.context.newPage();
+    await page.addInitScript((token) => sessionStorage.setItem('ngx.token', token), TOKENS.viewer);
+    await page.goto(`${cp.url}/nginxes/${namespace}/latency`);
+    await page.getByTestId('pods-table').or(page.getByText('No pods')).first().waitFor({ timeout: 30_000 });
+    // In the page: the first moment each pod's row shows Running, on the same clock (epoch milliseconds).
+    await page.evaluate(() => {
+      const shown: Record<string, number> = {};
+      (window as unknown as { __running: Record<string, number> }).__running = shown;
+      const scan = () => {
+        for (const row of document.querySelectorAll<HTMLElement>(
+          '[data-testid="pod-row"][data-phase="Running"]',
+        )) {
+          const name = row.dataset.pod!;
+          shown[name] ??= performance.timeOrigin + performance.now();
+        }
+      };
+      new MutationObserver(scan).observe(document.body, {
+        subtree: true,
+        childList: true,
+        attributes: true,
+        attributeFilter: ['data-phase'],
+      });
+    });
+
+    const scale = (replicas: number) =>
+      client.request({
+        method: 'PATCH',
+        path: `/apis/mycompany.com/v1/namespaces/${namespace}/nginxes/latency`,
+        contentType: 'application/merge-patch+json',
+        body: { spec: { replicas } },
+      });
+    const browserLatency: number[] = [];
+    const socketLatency: number[] = [];
+    for (let round = 0; round < ROUNDS; round++) {
+      seenRunning.clear();
+      socketRunning.clear();
+      await page.evaluate(() => {
+        const shown = (window as unknown as { __running: Record<string, number> }).__running;
+        for (const key of Object.keys(shown)) delete shown[key];
+      });
+      await scale(PODS);
+      const deadline = Date.now() + 120_000;
+      let shown: Record<string, number> = {};
+      while (Date.now() < deadline) {
+        shown = await page.evaluate(() => ({
+          ...(window as unknown as { __running: Record<string, number> }).__running,
+        }));
+        if (
+          seenRunning.size >= PODS &&
+          [...seenRunning.keys()].every((name) => name in shown && socketRunning.has(name))
+        )
+          break;
+        await new Promise((resolve) => setTimeout(resolve, 250));
+      }
+      for (const [name, at] of seenRunning) {
+        if (shown[name] !== undefined) browserLatency.push(shown[name]! - at);
+        if (socketRunning.has(name)) socketLatency.push(socketRunning.get(name)! - at);
+      }
+      await scale(0);
+      while (pods.cache.list().some((p) => !p.metadata?.deletionTimestamp))
+        await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+    socket.close();
+    stopPods.abort();
+    await podsRun;
+
+    // The list page with LIST Nginxes.
+    await createObjects(
+      client,
+      namespace,
+      `/apis/mycompany.com/v1/namespaces/${namespace}/nginxes`,
+      LIST,
+      (i) => nginxManifest(`list-${i}`, 0),
+    );
+    const total = LIST + 1;
+    await new Promise((resolve) => setTimeout(resolve, 2000)); // let the app's cache take them all
+    const auth = { headers: { Authorization: `Bearer ${TOKENS.viewer}` } };
+    let started = performance.now();
+    const listed = (await (
+      await fetch(`${cp.url}/apis/mycompany.com/v1/namespaces/${namespace}/nginxes?resourceVersion=0`, auth)
+    ).json()) as { items: unknown[] };
+    const restMs = performance.now() - started;
+    const snapshotSocket = io(cp.url, {
+      path: '/socket.io',
+      auth: { token: TOKENS.viewer },
+      transports: ['websocket'],
+    });
+    await new Promise<void>((resolve) => snapshotSocket.once('connect', () => resolve()));
+    started = performance.now();
+    const snapshot: SubscribeAck = await snapshotSocket
+      .timeout(10_000)
+      .emitWithAck('subscribe', { scope: 'namespace', namespace });
+    const snapshotMs = performance.now() - started;
+    snapshotSocket.close();
+
+    const listPage = await browser.context.newPage();
+    await listPage.addInitScript((token) => sessionStorage.setItem('ngx.token', token), TOKENS.viewer);
+    started = performance.now();
+    await listPage.goto(`${cp.url}/?namespace=${namespace}`);
+    await listPage
+      .getByTestId('nginx-count')
+      .filter({ hasText: `${total} Nginxes` })
+      .waitFor({ timeout: 30_000 });
+    await listPage.getByTestId('nginx-row').first().waitFor();
+    const listMs = performance.now() - started;
+    const rowsInDom = await listPage.getByTestId('nginx-row').count();
+    const firstBefore = await listPage.getByTestId('nginx-row').first().innerText();
+    started = performance.now();
+    await listPage.getByRole('button', { name: /^Name/ }).click();
+    await listPage
+      .waitForFunction(
+        (before) => document.querySelector('[data-testid="nginx-row"]')?.textContent !== before,
+        firstBefore.replace(/\s+/g, ''),
+        { timeout: 10_000 },
+      )
+      .catch(() => undefined);
+    const sortMs = performance.now() - started;
+
+    console.log(
+      `\n| live pod latency (ms), ${browserLatency.length} transitions to Running | p50 | p95 | max |`,
+    );
+    console.log('| --- | ---: | ---: | ---: |');
+    console.log(
+      `| row shows Running in the browser | ${fmt(quantile(browserLatency, 0.5))} | ${fmt(quantile(browserLatency, 0.95))} | ${fmt(Math.max(...browserLatency))} |`,
+    );
+    console.log(
+      `| reference: socket.io client, no browser | ${fmt(quantile(socketLatency, 0.5))} | ${fmt(quantile(socketLatency, 0.95))} | ${fmt(Math.max(...socketLatency))} |`,
+    );
+    console.log(`\n| list of ${total} Nginxes | ms |`);
+    console.log('| --- | ---: |');
+    console.log(
+      `| list page: navigation to all ${total} known (${rowsInDom} rows in the DOM) | ${fmt(listMs)} |`,
+    );
+    console.log(`| list page: sort by name answered | ${fmt(sortMs)} |`);
+    console.log(`| reference: REST list from the cache (${listed.items.length} items) | ${fmt(restMs)} |`);
+    console.log(
+      `| reference: socket.io snapshot (${snapshot.ok ? snapshot.nginxes.length : 0} items) | ${fmt(snapshotMs)} |`,
+    );
+  } finally {
+    await browser.close();
+    await cp.stop();
+    await client.request({ method: 'DELETE', path: `/api/v1/namespaces/${namespace}` }).catch(() => {});
+    client.close();
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
