@@ -7,12 +7,15 @@
 //      client subscribed to the same Nginx (the gateway without a browser), measured on the same transitions.
 //   2. The list page with 1,000 Nginxes: from navigation to all rows known (the count shown) and to a sort answered,
 //      next to the same list read over REST from the cache and as a socket.io snapshot.
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
 import type { V1Pod } from '@kubernetes/client-node';
 import { io } from 'socket.io-client';
-import { SharedInformer, type KubeObject } from '../libs/kube-runtime/src/index.js';
-import type { LiveChange, SubscribeAck } from '../libs/nginx-api/src/index.js';
+import type { SubscribeAck } from '../libs/nginx-api/src/index.js';
 import { launchBrowser } from '../test/support/browser.js';
 import { TOKENS, nginxManifest, startControlPlane } from '../test/support/control-plane.js';
+import { ROOT } from '../test/support/paths.js';
 import { runtimeClient } from '../test/support/runtime.js';
 import { createObjects } from './cluster-fixtures.js';
 
@@ -41,74 +44,53 @@ async function main(): Promise<void> {
   );
   const browser = await launchBrowser();
   try {
-    // The API server's side: when our own watch sees each pod turn Running.
-    const seenRunning = new Map<string, number>();
-    const pods = new SharedInformer<V1Pod & KubeObject>({
-      client,
-      resource: { group: '', version: 'v1', plural: 'pods', namespace },
-      kind: 'Pod',
-    });
-    const mark = (pod: V1Pod) => {
-      if (pod.status?.phase === 'Running' && !seenRunning.has(pod.metadata!.name!))
-        seenRunning.set(pod.metadata!.name!, Date.now());
-    };
-    pods.addEventHandler({ add: mark, update: (_, pod) => mark(pod) });
-    const stopPods = new AbortController();
-    const podsRun = pods.run(stopPods.signal);
-    await pods.waitForCacheSync();
-
     await client.request({
       method: 'POST',
       path: `/apis/mycompany.com/v1/namespaces/${namespace}/nginxes`,
       body: nginxManifest('latency', 0),
     });
-
-    // The reference: a socket.io client in this process, subscribed like the page.
-    const socket = io(cp.url, {
-      path: '/socket.io',
-      auth: { token: TOKENS.viewer },
-      transports: ['websocket'],
-    });
-    await new Promise<void>((resolve, reject) =>
-      socket.once('connect', () => resolve()).once('connect_error', reject),
+    // The API server's side and the socket.io reference, timed in a process of their own (bench/ui/latency-probe.ts).
+    const probe = spawn(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        join(ROOT, 'bench/ui/latency-probe.ts'),
+        cp.url,
+        TOKENS.viewer,
+        namespace,
+        'latency',
+      ],
+      {
+        cwd: ROOT,
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
     );
+    const seenRunning = new Map<string, number>();
     const socketRunning = new Map<string, number>();
-    socket.on('change', (change: LiveChange) => {
-      if (
-        change.kind === 'pod' &&
-        change.object.phase === 'Running' &&
-        !socketRunning.has(change.object.name)
-      )
-        socketRunning.set(change.object.name, Date.now());
+    let probeReady!: () => void;
+    const ready = new Promise<void>((resolve) => (probeReady = resolve));
+    createInterface({ input: probe.stdout }).on('line', (line) => {
+      const { source, pod, at } = JSON.parse(line) as { source: string; pod: string; at: number };
+      if (source === 'ready') probeReady();
+      else (source === 'watch' ? seenRunning : socketRunning).set(pod, at);
     });
-    const ack: SubscribeAck = await socket
-      .timeout(10_000)
-      .emitWithAck('subscribe', { scope: 'nginx', namespace, name: 'latency' });
-    if (!ack.ok) throw new Error(ack.message);
+    await ready;
 
     const page = await browser.context.newPage();
     await page.addInitScript((token) => sessionStorage.setItem('ngx.token', token), TOKENS.viewer);
     await page.goto(`${cp.url}/nginxes/${namespace}/latency`);
     await page.getByTestId('pods-table').or(page.getByText('No pods')).first().waitFor({ timeout: 30_000 });
     // In the page: the first moment each pod's row shows Running, on the same clock (epoch milliseconds).
-    await page.evaluate(() => {
-      const shown: Record<string, number> = {};
-      (window as unknown as { __running: Record<string, number> }).__running = shown;
-      const scan = () => {
-        for (const row of document.querySelectorAll<HTMLElement>(
-          '[data-testid="pod-row"][data-phase="Running"]',
-        )) {
-          const name = row.dataset.pod!;
-          shown[name] ??= performance.timeOrigin + performance.now();
-        }
-      };
-      new MutationObserver(scan).observe(document.body, {
-        subtree: true,
-        childList: true,
-        attributes: true,
-        attributeFilter: ['data-phase'],
-      });
-    });
+    // A string, not a function: tsx would wrap the function's inner names in a helper the page does not have.
+    await page.evaluate(`(() => {
+      const shown = {};
+      window.__running = shown;
+      new MutationObserver(() => {
+        for (const row of document.querySelectorAll('[data-testid="pod-row"][data-phase="Running"]'))
+          shown[row.dataset.pod] ??= performance.timeOrigin + performance.now();
+      }).observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ['data-phase'] });
+    })()`);
 
     const scale = (replicas: number) =>
       client.request({
@@ -138,19 +120,21 @@ async function main(): Promise<void> {
           [...seenRunning.keys()].every((name) => name in shown && socketRunning.has(name))
         )
           break;
-        await new Promise((resolve) => setTimeout(resolve, 250));
+        await new Promise((resolve) => setTimeout(resolve, 1000));
       }
       for (const [name, at] of seenRunning) {
         if (shown[name] !== undefined) browserLatency.push(shown[name]! - at);
         if (socketRunning.has(name)) socketLatency.push(socketRunning.get(name)! - at);
       }
       await scale(0);
-      while (pods.cache.list().some((p) => !p.metadata?.deletionTimestamp))
-        await new Promise((resolve) => setTimeout(resolve, 250));
+      // The next round starts once every pod is gone (their names are new each round).
+      while (
+        (await client.request<{ items: V1Pod[] }>({ path: `/api/v1/namespaces/${namespace}/pods` })).items
+          .length > 0
+      )
+        await new Promise((resolve) => setTimeout(resolve, 500));
     }
-    socket.close();
-    stopPods.abort();
-    await podsRun;
+    probe.kill();
 
     // The list page with LIST Nginxes.
     await createObjects(
@@ -192,16 +176,14 @@ async function main(): Promise<void> {
     await listPage.getByTestId('nginx-row').first().waitFor();
     const listMs = performance.now() - started;
     const rowsInDom = await listPage.getByTestId('nginx-row').count();
-    const firstBefore = await listPage.getByTestId('nginx-row').first().innerText();
+    const firstBefore = await listPage.getByTestId('nginx-row').first().getAttribute('data-name');
     started = performance.now();
-    await listPage.getByRole('button', { name: /^Name/ }).click();
-    await listPage
-      .waitForFunction(
-        (before) => document.querySelector('[data-testid="nginx-row"]')?.textContent !== before,
-        firstBefore.replace(/\s+/g, ''),
-        { timeout: 10_000 },
-      )
-      .catch(() => undefined);
+    await listPage.getByRole('button', { name: 'Name', exact: true }).click();
+    await listPage.waitForFunction(
+      (before) => document.querySelector('[data-testid="nginx-row"]')?.getAttribute('data-name') !== before,
+      firstBefore,
+      { timeout: 10_000 },
+    );
     const sortMs = performance.now() - started;
 
     console.log(
