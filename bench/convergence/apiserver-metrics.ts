@@ -41,31 +41,37 @@ export function difference(before: RequestCounts, after: RequestCounts): Request
   return delta;
 }
 
-const WRITES = ['POST', 'PUT', 'PATCH', 'DELETE'];
+const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE', 'APPLY']);
+
+export interface ControllerRequests {
+  /** Pod creations, deletions and patches, and status writes of the controller's kind. */
+  writes: number;
+  /** Events written (the scheduler's "Scheduled" ones included: kube-apiserver cannot tell who wrote them). */
+  events: number;
+  /** Gets, lists and watches of pods and of the controller's kind. */
+  reads: number;
+  byKey: Record<string, number>;
+}
 
 /**
- * The requests a controller of `kind` (its resource's plural) causes: its pods' creations and deletions, its status
- * writes, its Events, and its own reads of those. kwok's pod status updates and node heartbeats are left out.
+ * The requests a controller of `plural` causes: its pods' creations, deletions and patches, its status writes, its
+ * reads of those, and Events. The objects themselves (created, scaled and deleted by the benchmark) and kwok's pod
+ * status updates are left out.
  */
-export function controllerRequests(
-  delta: RequestCounts,
-  plural: string,
-): { total: number; writes: number; byKey: Record<string, number> } {
-  const ours = (key: string) => {
-    const [verb, resource] = key.split(' ') as [string, string];
-    if (resource === 'pods')
-      return verb === 'POST' || verb === 'DELETE' || verb === 'LIST' || verb === 'WATCH';
-    if (resource === plural || resource === `${plural}/status`) return true;
-    return resource === 'events';
-  };
-  const byKey: Record<string, number> = {};
-  let total = 0;
-  let writes = 0;
+export function controllerRequests(delta: RequestCounts, plural: string): ControllerRequests {
+  const result: ControllerRequests = { writes: 0, events: 0, reads: 0, byKey: {} };
   for (const [key, value] of delta) {
-    if (!ours(key)) continue;
-    byKey[key] = value;
-    total += value;
-    if (WRITES.includes(key.split(' ')[0]!)) writes += value;
+    const [verb, resource] = key.split(' ') as [string, string];
+    const write = WRITES.has(verb);
+    if (resource === 'events') {
+      if (!write) continue;
+      result.events += value;
+    } else if (resource === 'pods' || resource === `${plural}/status`) {
+      if (write) result.writes += value;
+      else result.reads += value;
+    } else if (resource === plural && !write) result.reads += value;
+    else continue;
+    result.byKey[key] = value;
   }
-  return { total, writes, byKey };
+  return result;
 }

@@ -5,6 +5,8 @@ import { cpuSeconds } from './process-stats.js';
 
 /** What differs between the two controllers' objects: the resource, and how to ask for N replicas of nginx. */
 export interface WorkloadKind {
+  kind: string;
+  group: string;
   plural: string;
   collection: (namespace: string) => string;
   manifest: (name: string, replicas: number) => unknown;
@@ -18,6 +20,8 @@ const template = (name: string) => ({
 });
 
 export const NGINX: WorkloadKind = {
+  kind: 'Nginx',
+  group: 'mycompany.com',
   plural: 'nginxes',
   collection: (ns) => `/apis/mycompany.com/v1/namespaces/${ns}/nginxes`,
   manifest: (name, replicas) => ({
@@ -29,6 +33,8 @@ export const NGINX: WorkloadKind = {
 };
 
 export const REPLICA_SET: WorkloadKind = {
+  kind: 'ReplicaSet',
+  group: 'apps',
   plural: 'replicasets',
   collection: (ns) => `/apis/apps/v1/namespaces/${ns}/replicasets`,
   manifest: (name, replicas) => ({
@@ -57,8 +63,9 @@ export interface PhaseResult {
   seconds: number;
   /** Requests the controller caused, by "VERB resource" (from kube-apiserver's metrics). */
   requests: Record<string, number>;
-  requestsTotal: number;
   writes: number;
+  events: number;
+  reads: number;
   podsCreated: number;
   cpuSeconds: number;
 }
@@ -70,11 +77,10 @@ export async function observe(client: KubeClient, kind: WorkloadKind, namespace:
     resource: { group: '', version: 'v1', plural: 'pods', namespace },
     kind: 'Pod',
   });
-  const [group, version] = kind.plural === 'nginxes' ? ['mycompany.com', 'v1'] : ['apps', 'v1'];
   const owners = new SharedInformer<Owner>({
     client,
-    resource: { group, version, plural: kind.plural, namespace },
-    kind: kind.plural,
+    resource: { group: kind.group, version: 'v1', plural: kind.plural, namespace },
+    kind: kind.kind,
   });
   let created = 0;
   pods.addEventHandler({ add: (_, initial) => void (initial || created++) });
@@ -163,8 +169,9 @@ export async function runWorkload(options: {
       phase,
       seconds,
       requests: requests.byKey,
-      requestsTotal: requests.total,
       writes: requests.writes,
+      events: requests.events,
+      reads: requests.reads,
       podsCreated: seen.podsCreated() - podsBefore,
       cpuSeconds: cpuSeconds(pid()) - cpuBefore,
     });

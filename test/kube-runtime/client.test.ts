@@ -49,4 +49,28 @@ describe('KubeClient against the local cluster', () => {
       client.close();
     }
   });
+
+  it('lets exempt requests past the limit and serves low ones only after every waiting normal one', async () => {
+    const clock = new FakeClock();
+    const client = runtimeClient({ qps: 1, burst: 1, clock });
+    try {
+      const order: string[] = [];
+      const send = (name: string, priority: 'normal' | 'low' | 'exempt') =>
+        client.request({ path: '/version', priority }).then(() => order.push(name));
+      await send('first', 'normal'); // uses the only token
+      const low = send('low', 'low');
+      const normal = send('normal', 'normal');
+      await send('exempt', 'exempt');
+      expect(order).toEqual(['first', 'exempt']);
+      clock.advance(1000);
+      await normal;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(order).toEqual(['first', 'exempt', 'normal']);
+      clock.advance(1000);
+      await low;
+      expect(order).toEqual(['first', 'exempt', 'normal', 'low']);
+    } finally {
+      client.close();
+    }
+  });
 });

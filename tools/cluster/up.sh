@@ -100,8 +100,8 @@ metadata:
     kubernetes.io/os: linux
     kubernetes.io/hostname: kwok-node-$i
 status:
-  allocatable: {cpu: "32", memory: 256Gi, pods: "250"}
-  capacity: {cpu: "32", memory: 256Gi, pods: "250"}
+  allocatable: {cpu: "32", memory: 256Gi, pods: "$NODE_PODS"}
+  capacity: {cpu: "32", memory: 256Gi, pods: "$NODE_PODS"}
 NODE
   done
 }
@@ -109,6 +109,14 @@ existing=$(kubectl_admin get nodes -l type=kwok -o name 2>/dev/null | wc -l)
 if [ "$existing" -lt "$NODE_COUNT" ]; then
   nodes_manifest | kubectl_admin apply -f - >/dev/null
 fi
+# Nodes registered by an older version of this script may hold fewer pods: bring their capacity up to date.
+for ((i = 0; i < NODE_COUNT; i++)); do
+  pods=$(kubectl_admin get node "kwok-node-$i" -o jsonpath='{.status.capacity.pods}' 2>/dev/null || true)
+  if [ -n "$pods" ] && [ "$pods" != "$NODE_PODS" ]; then
+    kubectl_admin patch node "kwok-node-$i" --subresource=status --type=merge \
+      -p "{\"status\":{\"capacity\":{\"pods\":\"$NODE_PODS\"},\"allocatable\":{\"pods\":\"$NODE_PODS\"}}}" >/dev/null
+  fi
+done
 
 nodes_ready() {
   [ "$(kubectl_admin get nodes -l type=kwok -o jsonpath='{range .items[*]}{.status.conditions[?(@.type=="Ready")].status}{"\n"}{end}' 2>/dev/null | grep -c True)" -ge "$NODE_COUNT" ]

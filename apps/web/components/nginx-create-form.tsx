@@ -13,7 +13,7 @@ import Link from 'next/link';
 import { useRouter, useSearchParams } from 'next/navigation';
 import { useMemo, useRef, useState, type FormEvent } from 'react';
 import { parse as parseYaml, stringify as toYaml } from 'yaml';
-import { errorMessage, StatusError } from '../lib/api-client';
+import { errorMessage, StatusError, type StatusCause } from '../lib/api-client';
 import { detailHref } from '../lib/nginx-view';
 import { canWrite } from '../lib/session';
 import { EmptyState } from './empty-state';
@@ -186,7 +186,7 @@ export function NginxCreateForm() {
     }
     const mapped: Errors = {};
     const unmapped: string[] = [];
-    for (const cause of error.causes) {
+    for (const cause of [...error.causes, ...impliedCauses(error)]) {
       const field = cause.field ?? '';
       const known =
         field === 'metadata.name' ||
@@ -408,4 +408,17 @@ export function NginxCreateForm() {
       </section>
     </>
   );
+}
+
+/**
+ * Refusals whose Status names no field but clearly concerns one: a name already taken, a namespace that does not
+ * exist. Shown next to that field like the API server's own causes.
+ */
+function impliedCauses(error: StatusError): StatusCause[] {
+  const details = error.status?.details;
+  if (error.reason === 'AlreadyExists')
+    return [{ field: 'metadata.name', message: 'an Nginx with this name already exists in the namespace' }];
+  if (error.code === 404 && details?.kind === 'namespaces')
+    return [{ field: 'metadata.namespace', message: `namespace "${details.name ?? ''}" does not exist` }];
+  return [];
 }

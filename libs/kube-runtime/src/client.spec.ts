@@ -1,8 +1,9 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { KubeConfig } from '@kubernetes/client-node';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { KubeClient } from './client.js';
+import { FakeClock } from './testing/fake-clock.js';
 
 /** A local HTTP "API server" whose handler the test writes; requests it never answers just hang. */
 async function server(
@@ -76,5 +77,39 @@ describe('KubeClient request timeouts', () => {
     const client = clientFor(slow.url, 100);
     cleanups.push(() => client.close());
     await expect(client.request({ path: '/slow', timeoutMs: null })).resolves.toEqual({});
+  });
+});
+
+describe('KubeClient credentials', () => {
+  it('applies the kubeconfig once per TTL, and afresh after a 401', async () => {
+    let answer = 200;
+    const api = await server((_req, res) => {
+      res.writeHead(answer, { 'Content-Type': 'application/json' });
+      res.end('{}');
+    });
+    cleanups.push(api.close);
+    const clock = new FakeClock();
+    const kubeConfig = new KubeConfig();
+    kubeConfig.loadFromOptions({
+      clusters: [{ name: 'c', server: api.url, skipTLSVerify: true }],
+      users: [{ name: 'u', token: 'secret' }],
+      contexts: [{ name: 'x', cluster: 'c', user: 'u' }],
+      currentContext: 'x',
+    });
+    const applied = vi.spyOn(kubeConfig, 'applyToHTTPSOptions');
+    const client = new KubeClient(kubeConfig, { qps: 1000, burst: 1000, clock, credentialsTtlMs: 10_000 });
+    cleanups.push(() => client.close());
+
+    for (let i = 0; i < 5; i++) await client.request({ path: '/version' });
+    expect(applied).toHaveBeenCalledTimes(1);
+    clock.advance(10_000);
+    await client.request({ path: '/version' });
+    expect(applied).toHaveBeenCalledTimes(2);
+
+    answer = 401;
+    await expect(client.request({ path: '/version' })).rejects.toMatchObject({ code: 401 });
+    answer = 200;
+    await client.request({ path: '/version' });
+    expect(applied).toHaveBeenCalledTimes(3);
   });
 });

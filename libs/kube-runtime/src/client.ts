@@ -17,6 +17,11 @@ export interface KubeClientOptions {
    * TimeoutError; a stalled connection would otherwise hold its caller forever. Default 30 s.
    */
   requestTimeoutMs?: number;
+  /**
+   * How long the kubeconfig's credentials (TLS files, tokens), once applied, are reused before they are applied
+   * again; a 401 drops them at once. Default 10 s: client-node reads certificate files on every call otherwise.
+   */
+  credentialsTtlMs?: number;
 }
 
 export interface KubeRequest {
@@ -30,6 +35,12 @@ export interface KubeRequest {
   signal?: AbortSignal;
   /** Overrides the client's request timeout for this request; `null` for none (streams the caller bounds). */
   timeoutMs?: number | null;
+  /**
+   * How the request meets the client's QPS limit: `normal` takes its turn; `low` (Events) waits until a token is
+   * free, behind every normal request; `exempt` skips the limit: the leader Lease, so a long queue of pod writes
+   * cannot make a leader miss its renewal, and requests relayed for users, who have rate limits of their own.
+   */
+  priority?: 'normal' | 'low' | 'exempt';
 }
 
 /**
@@ -45,7 +56,10 @@ export class KubeClient {
   private readonly limiter: TokenBucket;
   private readonly userAgent: string;
   private readonly requestTimeoutMs: number;
+  private readonly credentialsTtlMs: number;
+  private readonly clock: Clock;
   private agent: HttpAgent | undefined;
+  private credentials: { options: Readonly<RequestOptions>; appliedAt: number } | undefined;
 
   constructor(
     private readonly kubeConfig: KubeConfig,
@@ -54,14 +68,16 @@ export class KubeClient {
     const cluster = kubeConfig.getCurrentCluster();
     if (!cluster) throw new Error('the kubeconfig has no current cluster');
     this.server = cluster.server.replace(/\/+$/, '');
-    this.limiter = new TokenBucket(options.qps ?? 50, options.burst ?? 100, options.clock ?? realClock);
+    this.clock = options.clock ?? realClock;
+    this.limiter = new TokenBucket(options.qps ?? 50, options.burst ?? 100, this.clock);
     this.userAgent = options.userAgent ?? 'nginx-control-plane';
     this.requestTimeoutMs = options.requestTimeoutMs ?? 30_000;
+    this.credentialsTtlMs = options.credentialsTtlMs ?? 10_000;
   }
 
   /** Sends a request and decodes its JSON answer; a non-2xx answer throws KubeApiError with the server's Status. */
   async request<T>(req: KubeRequest): Promise<T> {
-    await this.limiter.take(req.signal);
+    await this.admit(req);
     const deadline = this.deadline(req);
     try {
       const response = await this.send({ ...req, signal: deadline.signal });
@@ -90,7 +106,7 @@ export class KubeClient {
    * Like `stream`, only the wait for the headers is bounded.
    */
   async forward(req: KubeRequest): Promise<IncomingMessage> {
-    await this.limiter.take(req.signal);
+    await this.admit(req);
     const deadline = this.deadline(req);
     try {
       return await this.send({ ...req, signal: deadline.signal });
@@ -103,6 +119,11 @@ export class KubeClient {
   close(): void {
     this.agent?.destroy();
     this.agent = undefined;
+  }
+
+  private admit(req: KubeRequest): Promise<void> {
+    if (req.priority === 'exempt') return Promise.resolve();
+    return req.priority === 'low' ? this.limiter.takeWhenFree(req.signal) : this.limiter.take(req.signal);
   }
 
   /**
@@ -131,11 +152,11 @@ export class KubeClient {
     for (const [name, value] of Object.entries(req.query ?? {})) {
       if (value !== undefined) url.searchParams.set(name, String(value));
     }
-    const options: RequestOptions = { headers: {} };
-    await this.kubeConfig.applyToHTTPSOptions(options);
+    const credentials = await this.credentialOptions();
     const secure = url.protocol === 'https:';
+    const options: RequestOptions = { ...credentials };
     // client-node hands out a fresh agent per call; keep our own pool unless the kubeconfig routes via a proxy.
-    if (!this.kubeConfig.getCurrentCluster()?.proxyUrl) options.agent = this.pooledAgent(secure, options);
+    if (!this.kubeConfig.getCurrentCluster()?.proxyUrl) options.agent = this.pooledAgent(secure, credentials);
 
     const payload =
       req.body === undefined
@@ -158,7 +179,10 @@ export class KubeClient {
       const request = send(
         url,
         { ...options, method: req.method ?? 'GET', headers, signal: req.signal },
-        resolve,
+        (response) => {
+          if (response.statusCode === 401) this.credentials = undefined; // expired or rotated: apply afresh
+          resolve(response);
+        },
       );
       // An aborted request fails with Node's generic AbortError; hand back why it was aborted (e.g. the timeout).
       request.on('error', (error) =>
@@ -166,6 +190,17 @@ export class KubeClient {
       );
       request.end(payload);
     });
+  }
+
+  /** The kubeconfig's TLS options and auth headers, applied at most once per TTL. Never mutated by callers. */
+  private async credentialOptions(): Promise<Readonly<RequestOptions>> {
+    const now = this.clock.now();
+    if (this.credentials && now - this.credentials.appliedAt < this.credentialsTtlMs)
+      return this.credentials.options;
+    const options: RequestOptions = { headers: {} };
+    await this.kubeConfig.applyToHTTPSOptions(options);
+    this.credentials = { options, appliedAt: now };
+    return options;
   }
 
   private pooledAgent(secure: boolean, tls: RequestOptions): HttpAgent {

@@ -35,7 +35,8 @@ const EVENTS = { group: '', version: 'v1', plural: 'events' };
  * Emits core/v1 Events about objects. A repeat of an event already emitted (same object, type, reason and
  * message) increments its `count` instead of creating another object, and a per-object token bucket drops
  * events beyond a burst, so a hot reconcile loop cannot flood the API server. Emitting never throws and never
- * makes the caller wait; failures are logged. Writes for one event are made one after another.
+ * makes the caller wait; failures are logged. Writes for one event are made one after another, and only with the
+ * client QPS the controller's own writes leave free (low priority).
  */
 export class EventRecorder {
   private readonly recorded = new Map<string, Recorded>();
@@ -108,6 +109,7 @@ export class EventRecorder {
             path: objectPath({ ...EVENTS, namespace: seen.namespace }, seen.name),
             contentType: 'application/merge-patch+json',
             body: { count: seen.count + 1, lastTimestamp: now },
+            priority: 'low',
           });
           seen.count += 1;
           return;
@@ -121,6 +123,7 @@ export class EventRecorder {
       await this.options.client.request({
         method: 'POST',
         path: collectionPath({ ...EVENTS, namespace }),
+        priority: 'low',
         body: {
           apiVersion: 'v1',
           kind: 'Event',

@@ -122,10 +122,15 @@ export class LeaderElector {
     try {
       let lease: V1Lease;
       try {
-        lease = await client.request<V1Lease>({ path, signal });
+        lease = await client.request<V1Lease>({
+          priority: 'exempt',
+          path,
+          signal,
+        });
       } catch (error) {
         if (!(error instanceof KubeApiError) || error.code !== 404) throw error;
         const created = await client.request<V1Lease>({
+          priority: 'exempt',
           method: 'POST',
           path: collectionPath({ ...LEASES, namespace }),
           body: {
@@ -153,6 +158,7 @@ export class LeaderElector {
 
       const spec = lease.spec ?? {};
       const updated = await client.request<V1Lease>({
+        priority: 'exempt',
         method: 'PUT',
         path,
         body: {
@@ -201,10 +207,14 @@ export class LeaderElector {
     const { client, namespace, name, identity } = this.options;
     const path = objectPath({ ...LEASES, namespace }, name);
     try {
-      const lease = await client.request<V1Lease>({ path });
+      const lease = await client.request<V1Lease>({
+        priority: 'exempt',
+        path,
+      });
       if (lease.spec?.holderIdentity !== identity) return;
       const now = microTime(new Date());
       await client.request<V1Lease>({
+        priority: 'exempt',
         method: 'PUT',
         path,
         body: {

@@ -56,6 +56,23 @@ describe('TokenBucket', () => {
     expect(bucket.reserve()).toBeCloseTo(100);
   });
 
+  it('takeWhenFree() uses only free tokens, after every reserving caller', async () => {
+    const clock = new FakeClock();
+    const bucket = new TokenBucket(10, 2, clock);
+    let low = false;
+    await bucket.takeWhenFree(); // a free token: at once
+    expect(bucket.reserve()).toBe(0);
+    expect(bucket.reserve()).toBeCloseTo(100); // normal callers borrow ahead
+    const waiting = bucket.takeWhenFree().then(() => (low = true));
+    clock.advance(100);
+    await Promise.resolve();
+    expect(low).toBe(false); // that token went to the borrower
+    expect(bucket.reserve()).toBeCloseTo(100); // and a normal caller arriving later still goes first
+    clock.advance(200);
+    await waiting;
+    expect(low).toBe(true);
+  });
+
   it.each([
     [0, 1],
     [-1, 1],

@@ -24,11 +24,31 @@ export class TokenBucket {
 
   /** Takes one token and returns how many milliseconds from now it may be used (0 = at once). */
   reserve(): number {
+    this.refill();
+    this.tokens -= 1;
+    return this.tokens >= 0 ? 0 : (-this.tokens / this.qps) * 1000;
+  }
+
+  /**
+   * Takes a token only when one is free now, never borrowing from the future: a caller that can wait (Events)
+   * lets every `take`/`reserve` caller go first, and only uses what they leave.
+   */
+  async takeWhenFree(signal?: AbortSignal): Promise<void> {
+    for (;;) {
+      signal?.throwIfAborted();
+      this.refill();
+      if (this.tokens >= 1) {
+        this.tokens -= 1;
+        return;
+      }
+      await sleep(((1 - this.tokens) / this.qps) * 1000, this.clock, signal);
+    }
+  }
+
+  private refill(): void {
     const now = this.clock.now();
     this.tokens = Math.min(this.burst, this.tokens + ((now - this.updatedAt) * this.qps) / 1000);
     this.updatedAt = now;
-    this.tokens -= 1;
-    return this.tokens >= 0 ? 0 : (-this.tokens / this.qps) * 1000;
   }
 
   /** Waits until a token is available. Rejects with the signal's reason if it aborts first. */

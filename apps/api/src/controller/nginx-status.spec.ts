@@ -1,7 +1,7 @@
 import type { V1Pod } from '@kubernetes/client-node';
 import type { Nginx } from '@ngx/nginx-api';
 import { describe, expect, it } from 'vitest';
-import { nginxStatus, statusChanged } from './nginx-status.js';
+import { isSettled, nginxStatus, statusChanged } from './nginx-status.js';
 import { MANAGED_BY, podFor, selectorString } from './pod-template.js';
 
 const nginx = (replicas: number, status?: Nginx['status']): Nginx => ({
@@ -116,5 +116,22 @@ describe('nginxStatus', () => {
     expect(statusChanged(first, changed)).toBe(true);
     expect(changed.conditions?.find((c) => c.type === 'Available')?.lastTransitionTime).toBe(T2);
     expect(changed.conditions?.find((c) => c.type === 'Progressing')?.lastTransitionTime).toBe(T2);
+  });
+});
+
+describe('isSettled', () => {
+  const ready = (n: number) => Array.from({ length: n }, () => pod(true));
+
+  it('is true when every pod is there and ready, or when something failed', () => {
+    expect(isSettled(nginxStatus(nginx(3), ready(3), undefined, T1))).toBe(true);
+    expect(isSettled(nginxStatus(nginx(0), [], undefined, T1))).toBe(true);
+    const failure = { reason: 'FailedCreate', message: 'quota' } as const;
+    expect(isSettled(nginxStatus(nginx(3), ready(1), failure, T1))).toBe(true);
+  });
+
+  it('is false while pods are missing, surplus or not ready', () => {
+    expect(isSettled(nginxStatus(nginx(3), ready(2), undefined, T1))).toBe(false);
+    expect(isSettled(nginxStatus(nginx(1), ready(2), undefined, T1))).toBe(false);
+    expect(isSettled(nginxStatus(nginx(1), [pod(false, 'Pending')], undefined, T1))).toBe(false);
   });
 });

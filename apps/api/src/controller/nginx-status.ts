@@ -120,6 +120,18 @@ export function statusChanged(current: NginxStatus | undefined, next: NginxStatu
   return JSON.stringify(normalise(current ?? {})) !== JSON.stringify(normalise(next));
 }
 
+/**
+ * Whether `status` reports an end state: every pod there and ready, or a failure. Such a status is written at once;
+ * one that says the Nginx is still getting there may wait a moment and carry several pods' progress at once.
+ */
+export function isSettled(status: NginxStatus): boolean {
+  return (status.conditions ?? []).some(
+    (c) =>
+      (c.type === CONDITION_PROGRESSING && c.status === 'False') ||
+      (c.type === CONDITION_REPLICA_FAILURE && c.status === 'True'),
+  );
+}
+
 function normalise(status: NginxStatus) {
   const conditions = [...(status.conditions ?? [])]
     .sort((a, b) => a.type.localeCompare(b.type))

@@ -13,7 +13,7 @@ import {
   type RuntimeLogger,
 } from '@ngx/kube-runtime';
 import { NGINX_GROUP, NGINX_PLURAL, NGINX_VERSION, type Nginx } from '@ngx/nginx-api';
-import { nginxStatus, statusChanged, type ReplicaFailure } from './nginx-status.js';
+import { isSettled, nginxStatus, statusChanged, type ReplicaFailure } from './nginx-status.js';
 import { PODS_BY_NGINX } from '../kube/cluster-informers.js';
 import { claimPods } from './pod-ownership.js';
 import { planPods, slowStartBatches } from './pod-plan.js';
@@ -40,6 +40,13 @@ export interface ReconcilerDeps {
   logger: RuntimeLogger;
   /** Most pods created or deleted in one sync (the ReplicaSet controller's burstReplicas). */
   burst: number;
+  /**
+   * Shortest time between a status write of one Nginx that reports progress (not yet settled) and its last status
+   * write or pod action: a scale-up whose pods are ready within it costs one status write, a longer one a write per
+   * interval, not one per pod. A settled status (all ready, or failed) is written at once.
+   */
+  statusIntervalMs?: number;
+  now?: () => number;
   metrics?: ReconcilerMetrics;
 }
 
@@ -54,6 +61,9 @@ export class ReconcileError extends Error {
  * the cache — and write status when it changed.
  */
 export class NginxReconciler {
+  /** When each Nginx's status was last written or its pods last created or deleted, for pacing progress writes. */
+  private readonly lastWriteAt = new Map<string, number>();
+
   constructor(private readonly deps: ReconcilerDeps) {}
 
   /** Reconciles `key`, noting what it saw and did in `report` (also when it throws). */
@@ -63,6 +73,7 @@ export class NginxReconciler {
     if (!cached) {
       expectations.delete(key); // deleted: the garbage collector removes its pods
       strays.forget(key);
+      this.lastWriteAt.delete(key);
       return;
     }
     if (cached.metadata?.deletionTimestamp) return;
@@ -82,9 +93,27 @@ export class NginxReconciler {
       active: status.replicas ?? 0,
       ready: status.readyReplicas ?? 0,
     };
-    if (statusChanged(nginx.status, status) && (await this.writeStatus(nginx, status)))
-      report.record({ kind: 'status' });
-    if (failure) throw new ReconcileError(failure.message);
+    if (failure) {
+      if (statusChanged(nginx.status, status) && (await this.writeStatus(key, nginx, status)))
+        report.record({ kind: 'status' });
+      throw new ReconcileError(failure.message);
+    }
+    if (!statusChanged(nginx.status, status)) return;
+    const wait = isSettled(status) ? 0 : this.progressWait(key);
+    if (wait > 0) return { requeueAfterMs: wait };
+    if (await this.writeStatus(key, nginx, status)) report.record({ kind: 'status' });
+  }
+
+  /** How long a progress status write of `key` should wait (0: write now). */
+  private progressWait(key: string): number {
+    const interval = this.deps.statusIntervalMs ?? 1000;
+    const last = this.lastWriteAt.get(key);
+    if (last === undefined || interval <= 0) return 0;
+    return Math.max(0, last + interval - this.now());
+  }
+
+  private now(): number {
+    return (this.deps.now ?? Date.now)();
   }
 
   private async managePods(
@@ -95,6 +124,7 @@ export class NginxReconciler {
   ): Promise<ReplicaFailure | undefined> {
     const { expectations } = this.deps;
     const plan = planPods(nginx.spec.replicas, owned, this.deps.burst);
+    if (plan.delete.length > 0 || plan.create > 0) this.lastWriteAt.set(key, this.now());
     let failure: ReplicaFailure | undefined;
 
     if (plan.delete.length > 0) {
@@ -233,7 +263,7 @@ export class NginxReconciler {
   }
 
   /** Writes status through the subresource; false when the write was skipped as stale (409) or moot (404). */
-  private async writeStatus(nginx: Nginx, status: Nginx['status']): Promise<boolean> {
+  private async writeStatus(key: string, nginx: Nginx, status: Nginx['status']): Promise<boolean> {
     const { name, namespace } = nginx.metadata;
     try {
       await this.deps.client.request({
@@ -241,6 +271,7 @@ export class NginxReconciler {
         path: objectPath({ ...NGINXES, namespace }, name!, 'status'),
         body: { ...nginx, status },
       });
+      this.lastWriteAt.set(key, this.now());
       return true;
     } catch (error) {
       // 409: the cache is behind; the newer object is on its way and will be reconciled. 404: it was deleted.

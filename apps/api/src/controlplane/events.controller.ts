@@ -49,6 +49,7 @@ export class EventsController {
       }>({
         path: `/api/v1/namespaces/${ns}/events`,
         query: { fieldSelector: selector },
+        priority: 'exempt', // a user's read, under the token's rate limit rather than the controller's QPS
       });
       const items = list.items
         .map(eventItem)

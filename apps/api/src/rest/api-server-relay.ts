@@ -17,7 +17,7 @@ export interface RelayedAnswer {
 /**
  * Sends requests on to the API server with the control plane's credentials and hands its answers back as they
  * came (code, Status bodies, Warning headers, Table representations). The API server stays the single source of
- * truth: nothing here stores or rewrites objects.
+ * truth: nothing here stores or rewrites objects. Relayed requests skip the controller's client QPS limit.
  */
 @Injectable()
 export class ApiServerRelay {
@@ -63,7 +63,8 @@ export class ApiServerRelay {
 
   private async send(req: KubeRequest): Promise<IncomingMessage> {
     try {
-      return await this.client.forward(req);
+      // Users' requests are bounded by their tokens' rate limits; they neither wait behind nor starve the controller.
+      return await this.client.forward({ ...req, priority: 'exempt' });
     } catch (error) {
       if (req.signal?.aborted) throw new StatusError(499, 'the client closed the request');
       throw new StatusError(
