@@ -19,6 +19,13 @@ export interface EventRecorderOptions {
   refillSeconds?: number;
   /** How many distinct events are remembered for aggregation. */
   cacheSize?: number;
+  /**
+   * Event writes in flight at once (client-go writes them from one goroutine): a burst of pod writes is not
+   * doubled by as many concurrent Event writes competing for the API server. Default 2.
+   */
+  maxInFlight?: number;
+  /** Events waiting to be written; beyond it new ones are dropped and counted (client-go: 1000). */
+  maxQueued?: number;
   logger?: RuntimeLogger;
   clock?: Clock;
 }
@@ -35,8 +42,9 @@ const EVENTS = { group: '', version: 'v1', plural: 'events' };
  * Emits core/v1 Events about objects. A repeat of an event already emitted (same object, type, reason and
  * message) increments its `count` instead of creating another object, and a per-object token bucket drops
  * events beyond a burst, so a hot reconcile loop cannot flood the API server. Emitting never throws and never
- * makes the caller wait; failures are logged. Writes for one event are made one after another, and only with the
- * client QPS the controller's own writes leave free (low priority).
+ * makes the caller wait; failures are logged. Writes for one event are made one after another, at most
+ * `maxInFlight` at once, with only the client QPS the controller's own writes leave free (low priority), and at
+ * most `maxQueued` wait.
  */
 export class EventRecorder {
   private readonly recorded = new Map<string, Recorded>();
@@ -46,13 +54,16 @@ export class EventRecorder {
   private readonly logger: RuntimeLogger;
   private dropped = 0;
   private sequence = 0;
+  private queued = 0;
+  private inFlight = 0;
+  private readonly waitingForSlot: (() => void)[] = [];
 
   constructor(private readonly options: EventRecorderOptions) {
     this.clock = options.clock ?? realClock;
     this.logger = options.logger ?? silentLogger;
   }
 
-  /** Events dropped by the spam filter so far. */
+  /** Events dropped so far, by the spam filter or because too many were waiting. */
   get droppedCount(): number {
     return this.dropped;
   }
@@ -64,13 +75,34 @@ export class EventRecorder {
       this.dropped += 1;
       return;
     }
+    if (this.queued >= (this.options.maxQueued ?? 1000)) {
+      this.dropped += 1;
+      return;
+    }
+    this.queued += 1;
     const key = [meta.uid, type, reason, message].join('\u0000');
     const previous = this.chains.get(key) ?? Promise.resolve();
-    const next = previous.then(() => this.write(key, object, type, reason, message));
+    const next = previous.then(() => this.inSlot(() => this.write(key, object, type, reason, message)));
     this.chains.set(key, next);
     void next.finally(() => {
+      this.queued -= 1;
       if (this.chains.get(key) === next) this.chains.delete(key);
     });
+  }
+
+  /** Runs `write` once fewer than `maxInFlight` writes are running. */
+  private async inSlot(write: () => Promise<void>): Promise<void> {
+    if (this.inFlight >= (this.options.maxInFlight ?? 2))
+      await new Promise<void>((resolve) => this.waitingForSlot.push(resolve));
+    else this.inFlight += 1;
+    try {
+      await write();
+    } finally {
+      const nextWrite = this.waitingForSlot.shift();
+      if (nextWrite)
+        nextWrite(); // the slot passes straight on
+      else this.inFlight -= 1;
+    }
   }
 
   /** Resolves once every event emitted so far has been written (or failed). */

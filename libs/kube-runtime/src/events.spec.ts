@@ -1,0 +1,71 @@
+import { describe, expect, it } from 'vitest';
+import type { KubeClient, KubeRequest } from './client.js';
+import { EventRecorder } from './events.js';
+
+/** A client whose requests wait until the test answers them. */
+function heldClient() {
+  const held: { req: KubeRequest; answer: () => void }[] = [];
+  const client = {
+    request: (req: KubeRequest) => new Promise((resolve) => held.push({ req, answer: () => resolve({}) })),
+  } as unknown as KubeClient;
+  return { client, held };
+}
+
+const pod = (i: number) => ({
+  apiVersion: 'v1',
+  kind: 'Pod',
+  metadata: { name: `p${i}`, namespace: 'default', uid: `uid-${i}` },
+});
+
+const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+describe('EventRecorder', () => {
+  it('writes at most maxInFlight events at once, the rest in turn', async () => {
+    const { client, held } = heldClient();
+    const recorder = new EventRecorder({ client, component: 'c', instance: 'i', maxInFlight: 2 });
+    for (let i = 0; i < 5; i++) recorder.event(pod(i), 'Normal', 'Created', `pod ${i}`);
+    await settle();
+    expect(held).toHaveLength(2);
+    held[0]!.answer();
+    await settle();
+    await settle();
+    expect(held).toHaveLength(3);
+    for (let answered = 1; answered < 5; answered++) {
+      held[answered]!.answer();
+      await settle();
+      await settle();
+    }
+    await recorder.flush();
+    expect(held.map((h) => (h.req.body as { message: string }).message)).toEqual([
+      'pod 0',
+      'pod 1',
+      'pod 2',
+      'pod 3',
+      'pod 4',
+    ]);
+    expect(held.every((h) => h.req.priority === 'low')).toBe(true);
+  });
+
+  it('drops and counts events beyond maxQueued while the API server is slow', async () => {
+    const { client, held } = heldClient();
+    const recorder = new EventRecorder({
+      client,
+      component: 'c',
+      instance: 'i',
+      maxInFlight: 1,
+      maxQueued: 3,
+    });
+    for (let i = 0; i < 10; i++) recorder.event(pod(i), 'Normal', 'Created', `pod ${i}`);
+    expect(recorder.droppedCount).toBe(7);
+    for (let i = 0; i < 3; i++) {
+      await settle();
+      await settle();
+      held[i]!.answer();
+    }
+    await recorder.flush();
+    expect(held).toHaveLength(3);
+    recorder.event(pod(11), 'Normal', 'Created', 'after the backlog');
+    await settle();
+    expect(held).toHaveLength(4);
+  });
+});
