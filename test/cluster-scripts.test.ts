@@ -1,5 +1,7 @@
-import { spawn } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
   COMPONENTS,
@@ -9,6 +11,7 @@ import {
   readPid,
   runningComponents,
 } from './support/cluster-processes.js';
+import { ROOT } from './support/paths.js';
 import { waitFor } from './support/wait.js';
 
 const SCRIPT_TIMEOUT = 180_000;
@@ -58,6 +61,32 @@ describe('cluster scripts', () => {
       expect(isAlive(unrelated.pid!)).toBe(true);
       expect(readPid('kwok')).not.toBe(unrelated.pid);
       expectOneOfEach();
+    },
+    SCRIPT_TIMEOUT,
+  );
+
+  it(
+    'cluster:up refuses a malformed numeric setting with a clear error, before touching anything',
+    async () => {
+      const before = expectOneOfEach();
+      for (const [name, value] of [
+        ['CLUSTER_NODE_PODS', 'abc'],
+        ['CLUSTER_NODES', '0'],
+        ['CLUSTER_API_PORT', '64 43'],
+        ['CLUSTER_KCM_QPS', '-5'],
+        ['CLUSTER_SCHEDULER_BURST', '1e9'],
+      ]) {
+        const run = promisify(execFile)('bash', [join(ROOT, 'tools/cluster/up.sh')], {
+          cwd: ROOT,
+          env: { ...process.env, [name]: value },
+        });
+        await expect(run).rejects.toMatchObject({
+          code: 1,
+          stderr: expect.stringContaining(`error: ${name} must be`),
+        });
+      }
+      const after = expectOneOfEach();
+      expect([...after.entries()].sort()).toEqual([...before.entries()].sort());
     },
     SCRIPT_TIMEOUT,
   );

@@ -7,7 +7,7 @@ import { afterAll, afterEach, describe, expect, it, onTestFailed } from 'vitest'
 import { SharedInformer, type KubeObject } from '../libs/kube-runtime/src/index.js';
 import type { Nginx, NginxCondition } from '../libs/nginx-api/src/index.js';
 import { clusterScript, isAlive, readPid } from './support/cluster-processes.js';
-import { startController, type ControllerProcess } from './support/controller-process.js';
+import { leaderAndStandby, startController, type ControllerProcess } from './support/controller-process.js';
 import {
   active,
   createNamespace,
@@ -348,16 +348,7 @@ describe('the Nginx controller in operation', () => {
     const leases = await leaseRecorder(ns);
     const a = await controller(ns);
     const b = await controller(ns);
-    const [leader, standby] = await waitFor(
-      'one leader and one synced standby',
-      async () => {
-        const [ra, rb] = await Promise.all([a.readiness(), b.readiness()]);
-        if (!ra.checks.controller.ok || !rb.checks.controller.ok) return false;
-        if (ra.checks.controller.leader === rb.checks.controller.leader) return false;
-        return ra.checks.controller.leader ? [a, b] : [b, a];
-      },
-      { timeoutMs: 40_000, intervalMs: 100 },
-    );
+    const [leader, standby] = await leaderAndStandby(a, b);
     const leaseUrl = `/apis/coordination.k8s.io/v1/namespaces/${ns}/leases/nginx-controller`;
     const before = await client.request<V1Lease>({ path: leaseUrl });
     expect(before.spec?.holderIdentity).toBe(leader.identity);

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, afterEach, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
-import { startController, type ControllerProcess } from '../support/controller-process.js';
+import { leaderAndStandby, startController, type ControllerProcess } from '../support/controller-process.js';
 import { migrate } from '../support/database.js';
 import { kubectl } from '../support/kubectl.js';
 import { createNamespace, deleteNamespace, restartKubeApiServer, sleep } from '../support/operations.js';
@@ -353,16 +353,7 @@ describe('the controller under faults', () => {
     const env = { LEADER_ELECTION: 'true' };
     const a = await controller(ns, env);
     const b = await controller(ns, env);
-    const [leader, standby] = await waitFor(
-      'a leader and a synced standby',
-      async () => {
-        const [ra, rb] = await Promise.all([a.readiness(), b.readiness()]);
-        if (!ra.checks.controller.ok || !rb.checks.controller.ok) return false;
-        if (ra.checks.controller.leader === rb.checks.controller.leader) return false;
-        return ra.checks.controller.leader ? [a, b] : [b, a];
-      },
-      { timeoutMs: 40_000, intervalMs: 100 },
-    );
+    const [leader, standby] = await leaderAndStandby(a, b);
     await nginxes.create(replicas);
     await waitFor('the leader to start creating pods', () => recorder.seen.size > 0, { intervalMs: 5 });
     const podsAtKill = recorder.seen.size;

@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { hostname } from 'node:os';
 import { API_MAIN, KUBECONFIG_PATH, ROOT } from './paths.js';
+import { waitFor } from './wait.js';
 
 /** How a controller process ended: its exit code, or the signal that ended it. */
 export interface ProcessExit {
@@ -106,4 +107,21 @@ export async function startController(
       await exited;
     },
   };
+}
+
+/** Waits until one of two controllers leads and the other is a synced standby; resolves with [leader, standby]. */
+export function leaderAndStandby(
+  a: ControllerProcess,
+  b: ControllerProcess,
+): Promise<[ControllerProcess, ControllerProcess]> {
+  return waitFor(
+    'one leader and one synced standby',
+    async () => {
+      const [ra, rb] = await Promise.all([a.readiness(), b.readiness()]);
+      if (!ra.checks.controller.ok || !rb.checks.controller.ok) return false;
+      if (ra.checks.controller.leader === rb.checks.controller.leader) return false;
+      return ra.checks.controller.leader ? ([a, b] as [ControllerProcess, ControllerProcess]) : [b, a];
+    },
+    { timeoutMs: 40_000, intervalMs: 100 },
+  );
 }

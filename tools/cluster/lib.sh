@@ -33,6 +33,22 @@ BINARIES=(etcd kube-apiserver kube-controller-manager kube-scheduler kubectl kwo
 log() { printf '[cluster] %s\n' "$*" >&2; }
 die() { log "error: $*"; exit 1; }
 
+# Numeric settings are checked before anything starts: a typo must not leave a half-started cluster.
+check_settings() {
+  local pattern=$1 expected=$2 setting variable
+  shift 2
+  for setting in "$@"; do
+    variable=${setting##*=}
+    [[ "${!variable}" =~ $pattern ]] || die "${setting%%=*} must be $expected, not '${!variable}'"
+  done
+}
+check_settings '^[1-9][0-9]{0,5}$' 'a positive whole number' CLUSTER_ETCD_PORT=ETCD_PORT \
+  CLUSTER_ETCD_PEER_PORT=ETCD_PEER_PORT CLUSTER_API_PORT=API_PORT CLUSTER_KCM_PORT=KCM_PORT \
+  CLUSTER_SCHEDULER_PORT=SCHEDULER_PORT CLUSTER_KWOK_PORT=KWOK_PORT CLUSTER_NODES=NODE_COUNT \
+  CLUSTER_NODE_PODS=NODE_PODS
+check_settings '^([1-9][0-9]*(\.[0-9]+)?)?$' 'a positive number or unset' CLUSTER_KCM_QPS=KCM_QPS \
+  CLUSTER_KCM_BURST=KCM_BURST CLUSTER_SCHEDULER_QPS=SCHEDULER_QPS CLUSTER_SCHEDULER_BURST=SCHEDULER_BURST
+
 pid_file() { echo "$RUN/$1.pid"; }
 
 # A pid file is trusted only while its process is alive and is running our own binary for that component:

@@ -110,13 +110,12 @@ if [ "$existing" -lt "$NODE_COUNT" ]; then
   nodes_manifest | kubectl_admin apply -f - >/dev/null
 fi
 # Nodes registered by an older version of this script may hold fewer pods: bring their capacity up to date.
-for ((i = 0; i < NODE_COUNT; i++)); do
-  pods=$(kubectl_admin get node "kwok-node-$i" -o jsonpath='{.status.capacity.pods}' 2>/dev/null || true)
-  if [ -n "$pods" ] && [ "$pods" != "$NODE_PODS" ]; then
-    kubectl_admin patch node "kwok-node-$i" --subresource=status --type=merge \
+kubectl_admin get nodes -l type=kwok -o jsonpath='{range .items[*]}{.metadata.name} {.status.capacity.pods}{"\n"}{end}' |
+  while read -r node pods; do
+    [ "$pods" = "$NODE_PODS" ] && continue
+    kubectl_admin patch node "$node" --subresource=status --type=merge \
       -p "{\"status\":{\"capacity\":{\"pods\":\"$NODE_PODS\"},\"allocatable\":{\"pods\":\"$NODE_PODS\"}}}" >/dev/null
-  fi
-done
+  done
 
 nodes_ready() {
   [ "$(kubectl_admin get nodes -l type=kwok -o jsonpath='{range .items[*]}{.status.conditions[?(@.type=="Ready")].status}{"\n"}{end}' 2>/dev/null | grep -c True)" -ge "$NODE_COUNT" ]

@@ -1,23 +1,18 @@
 'use client';
 
 import Link from 'next/link';
-import { Fragment, useState } from 'react';
+import { Fragment } from 'react';
 import type { ChangeItem } from '../lib/api-client';
 import { formatDateTime } from '../lib/format';
 import { detailHref } from '../lib/nginx-view';
+import { useExpandedRows } from '../lib/use-expanded-rows';
 import { Badge } from './badge';
 import { SpecDiff } from './spec-diff';
 import { TableWrap } from './table-wrap';
 
 /** The change log: who did what to which Nginx, and the answer; a row expands to the diff of the spec. */
 export function ChangeTable({ items }: { items: ChangeItem[] }) {
-  const [open, setOpen] = useState<Set<number>>(new Set());
-  const toggle = (id: number) =>
-    setOpen((current) => {
-      const next = new Set(current);
-      if (!next.delete(id)) next.add(id);
-      return next;
-    });
+  const { isOpen, toggle } = useExpandedRows();
 
   return (
     <TableWrap label="Changes">
@@ -36,7 +31,7 @@ export function ChangeTable({ items }: { items: ChangeItem[] }) {
         </thead>
         <tbody>
           {items.map((item) => {
-            const expanded = open.has(item.id);
+            const expanded = isOpen(item.id);
             const ok = item.code >= 200 && item.code < 300;
             return (
               <Fragment key={item.id}>

@@ -1,10 +1,11 @@
 'use client';
 
 import Link from 'next/link';
-import { Fragment, useState } from 'react';
+import { Fragment } from 'react';
 import type { ReconcileAction, ReconcileItem } from '../lib/api-client';
 import { formatDateTime, formatDuration } from '../lib/format';
 import { detailHref } from '../lib/nginx-view';
+import { useExpandedRows } from '../lib/use-expanded-rows';
 import { Badge, type Tone } from './badge';
 import { TableWrap } from './table-wrap';
 
@@ -15,8 +16,6 @@ const VERBS: Record<string, [string, string]> = {
   adopt: ['adopted', 'pod'],
   release: ['released', 'pod'],
 };
-
-const actionsOf = (item: ReconcileItem): ReconcileAction[] => item.actions;
 
 /** "created 2 pods · status" */
 export function summariseActions(actions: ReconcileAction[]): string {
@@ -40,13 +39,7 @@ function describeAction(action: ReconcileAction): string {
 
 /** The reconcile timeline; a row expands to its error and the full action list. */
 export function ReconcileTable({ items }: { items: ReconcileItem[] }) {
-  const [open, setOpen] = useState<Set<number>>(new Set());
-  const toggle = (id: number) =>
-    setOpen((current) => {
-      const next = new Set(current);
-      if (!next.delete(id)) next.add(id);
-      return next;
-    });
+  const { isOpen, toggle } = useExpandedRows();
 
   return (
     <TableWrap label="Reconciles">
@@ -68,8 +61,8 @@ export function ReconcileTable({ items }: { items: ReconcileItem[] }) {
         </thead>
         <tbody>
           {items.map((item) => {
-            const expanded = open.has(item.id);
-            const actions = actionsOf(item);
+            const expanded = isOpen(item.id);
+            const actions = item.actions;
             return (
               <Fragment key={item.id}>
                 <tr

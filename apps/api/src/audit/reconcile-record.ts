@@ -1,30 +1,18 @@
-import type { ReconcileAction } from '@ngx/nginx-api';
+import type { ReconcileAction, ReconcileItem } from '@ngx/nginx-api';
 
 export type { ReconcileAction };
 
-export type ReconcileOutcome = 'success' | 'error' | 'requeued';
+export type ReconcileOutcome = ReconcileItem['result'];
 
-/** A reconcile that acted or failed: one row of the audit trail (the ReconcileRecord model). */
-export interface ReconcileRecordRow {
+/**
+ * A reconcile that acted or failed: one row of the audit trail (the ReconcileRecord model). The endpoints' item
+ * without its id, with times as Dates and the actions as a JSON array of ReconcileAction.
+ */
+export type ReconcileRecordRow = Omit<ReconcileItem, 'id' | 'startedAt' | 'finishedAt' | 'actions'> & {
   startedAt: Date;
   finishedAt: Date;
-  durationMs: number;
-  namespace: string;
-  name: string;
-  uid: string | null;
-  generation: number | null;
-  resourceVersion: string | null;
-  trigger: string;
-  desiredReplicas: number | null;
-  activeReplicas: number | null;
-  readyReplicas: number | null;
-  /** JSON array of ReconcileAction. */
   actions: string;
-  result: ReconcileOutcome;
-  error: string | null;
-  attempt: number;
-  instanceId: string;
-}
+};
 
 /** Reconciles of one Nginx that changed nothing, folded into a count (the ReconcileNoop model). */
 export interface NoopCount {
