@@ -75,7 +75,7 @@ describe('cluster scripts', () => {
         ['CLUSTER_API_PORT', '64 43'],
         ['CLUSTER_KCM_QPS', '-5'],
         ['CLUSTER_SCHEDULER_BURST', '1e9'],
-      ]) {
+      ] as const) {
         const run = promisify(execFile)('bash', [join(ROOT, 'tools/cluster/up.sh')], {
           cwd: ROOT,
           env: { ...process.env, [name]: value },
