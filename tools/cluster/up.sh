@@ -80,6 +80,13 @@ wait_for "the API server to be ready" 120 kube-apiserver api_ready
 "$BIN/kwok" default-stages >"$CLUSTER_DIR/kwok-stages.yaml"
 start kube-controller-manager
 start kube-scheduler
+if ! live_pid kwok >/dev/null; then
+  # A new kwok has a new identity and would wait for the node leases of the one before it to expire (40 s) before
+  # running any pod: those leases belong to a process that is gone, so drop them.
+  stale_leases=()
+  for ((i = 0; i < NODE_COUNT; i++)); do stale_leases+=("kwok-node-$i"); done
+  kubectl_admin delete lease -n kube-node-lease --ignore-not-found "${stale_leases[@]}" >/dev/null
+fi
 start kwok
 
 nodes_manifest() {
