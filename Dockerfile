@@ -1,5 +1,5 @@
 # syntax=docker/dockerfile:1
-# The app (API + controller + web UI on one port) as an image for deploy/deployment.yaml:
+# The app (API + controller + web UI on one port) as an image for deploy/app/deployment.yaml:
 #   docker build -t nginx-control-plane:latest .
 ARG NODE_IMAGE=node:20-bookworm-slim
 

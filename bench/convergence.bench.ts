@@ -5,8 +5,8 @@
 // directly by a tight client), the API requests and writes per pod each controller caused, its CPU and memory,
 // an idle stretch with the pods in place, and our convergence with the audit trail on and off.
 // Writes bench/results/convergence.{md,json,svg}.
-import { execFile, execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -18,6 +18,7 @@ import { runtimeClient } from '../test/support/runtime.js';
 import { requestCounts } from './convergence/apiserver-metrics.js';
 import { peakRssMb } from './convergence/process-stats.js';
 import { readyChart } from './convergence/svg-chart.js';
+import { RESULTS_DIR, runStamp, writeResults } from './results-file.js';
 import {
   NGINX,
   REPLICA_SET,
@@ -196,10 +197,7 @@ function table(runs: Run[], limitSeconds: number): string {
 
 async function main(): Promise<void> {
   const version = await client.request<{ gitVersion: string }>({ path: '/version' });
-  const commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], {
-    cwd: ROOT,
-    encoding: 'utf8',
-  }).trim();
+  const stamp = runStamp(version.gitVersion);
   const pods = COUNT * REPLICAS;
   console.log(
     `${COUNT} objects × ${REPLICAS} replicas = ${pods} pods per run; Kubernetes ${version.gitVersion}`,
@@ -250,11 +248,10 @@ async function main(): Promise<void> {
   const create = (r: Run | undefined) => r?.phases.find((p) => p.phase === 'create')?.seconds ?? NaN;
   const auditOn = create(runs.find((r) => r.controller.includes('ours') && r.limits === 'equal' && r.audit));
   const auditOff = create(runs.find((r) => r.audit === false));
-  const date = new Date().toISOString();
   const markdown = [
     `# Convergence: our Nginx controller next to the ReplicaSet controller`,
     '',
-    `Run ${date} on this repository at ${commit}: Kubernetes ${version.gitVersion} (local control plane, kwok nodes), ` +
+    `Run ${stamp.date} on this repository at ${stamp.commit}: Kubernetes ${stamp.kubernetes} (local control plane, kwok nodes), ` +
       `Node.js ${process.version}, ${COUNT} objects × ${REPLICAS} replicas (${pods} pods) per run. "equal" gives ` +
       `kube-controller-manager our defaults (--kube-api-qps=${EQUAL.qps} --kube-api-burst=${EQUAL.burst}); ` +
       `"unthrottled" lifts both limits. The scheduler runs with a high limit in every run so it is not the bottleneck.`,
@@ -276,16 +273,16 @@ async function main(): Promise<void> {
     '![pods ready over time](convergence.svg)',
     '',
   ].join('\n');
-  const outDir = join(ROOT, 'bench/results');
-  mkdirSync(outDir, { recursive: true });
-  writeFileSync(join(outDir, 'convergence.md'), markdown);
-  writeFileSync(
-    join(outDir, 'convergence.json'),
-    `${JSON.stringify({ date, commit, kubernetes: version.gitVersion, node: process.version, count: COUNT, replicas: REPLICAS, limitSeconds, runs }, null, 2)}\n`,
-  );
+  writeResults('convergence', markdown, {
+    ...stamp,
+    count: COUNT,
+    replicas: REPLICAS,
+    limitSeconds,
+    runs,
+  });
   const equalRuns = runs.filter((r) => r.limits === 'equal' && r.audit !== false);
   writeFileSync(
-    join(outDir, 'convergence.svg'),
+    join(RESULTS_DIR, 'convergence.svg'),
     readyChart(
       `${pods} pods ready over time, equal client limits (${EQUAL.qps} qps, burst ${EQUAL.burst})`,
       equalRuns.map((r, i) => ({
@@ -296,7 +293,6 @@ async function main(): Promise<void> {
       pods,
     ),
   );
-  console.log(`\n${markdown}`);
 }
 
 main().catch((error: unknown) => {

@@ -87,6 +87,15 @@ describe('bad configuration stops the app at start with one clear line', () => {
       'configuration error: KUBECONFIG names a file that does not exist',
     ],
     [{ WEB_MODE: 'turbo' }, 'configuration error: WEB_MODE must be production, development or off'],
+    [
+      { LEASE_DURATION_SECONDS: '5' },
+      'configuration error: LEASE_RENEW_DEADLINE_SECONDS must be shorter than LEASE_DURATION_SECONDS',
+    ],
+    // In a pod (KUBERNETES_SERVICE_HOST), a SQLite file that dies with it: here, on the machine's own filesystem.
+    [
+      { KUBERNETES_SERVICE_HOST: '10.96.0.1', DATABASE_URL: 'file:/tmp/ngx-ephemeral/audit.db' },
+      "configuration error: DATABASE_URL is a SQLite file on the container's own filesystem",
+    ],
   ])('%j', async (env, message) => {
     const { code, output } = await runApiToExit(env);
     expect(code).toBe(2);

@@ -1,13 +1,13 @@
-// The RBAC in deploy/ is enough for the controller and no more: deploy/ (minus the Deployment) is applied to the
+// The RBAC in deploy/ is enough for the controller and no more: deploy/app (minus the Deployment) is applied to the
 // local cluster, the built app runs signed in as the nginx-controller service account, and it must manage an
 // Nginx end to end (create, scale down, adopt, status, Events, Lease) without one refused request.
-import { readFileSync, rmSync } from 'node:fs';
-import { hostname } from 'node:os';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { hostname, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { IncomingMessage } from 'node:http';
 import type { CoreV1Event, V1Lease, V1Pod } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parse, parseAllDocuments } from 'yaml';
+import { parseAllDocuments } from 'yaml';
 import type { Nginx } from '../libs/nginx-api/src/index.js';
 import { startApi, type ApiProcess } from './support/api-process.js';
 import { kubectl } from './support/kubectl.js';
@@ -22,19 +22,22 @@ const SUBJECT = `system:serviceaccount:${CONTROL_PLANE_NAMESPACE}:${SERVICE_ACCO
 const DEPLOY = join(ROOT, 'deploy');
 const CRD_FILE = join(DEPLOY, 'crd/nginxes.mycompany.com.yaml');
 
-/** deploy/'s own manifests in kustomization order, without the CRD (applied first) and the Deployment. */
-function rbacManifests(): string[] {
-  const { resources } = parse(readFileSync(join(DEPLOY, 'kustomization.yaml'), 'utf8')) as {
-    resources: string[];
-  };
-  return resources
-    .filter((file) => !file.startsWith('crd/'))
-    .map((file) => join(DEPLOY, file))
-    .filter((file) => {
-      const kinds = parseAllDocuments(readFileSync(file, 'utf8')).map((doc) => doc.get('kind'));
-      return !kinds.includes('Deployment');
-    });
+/**
+ * deploy/app rendered by kustomize, without the Deployment (this test runs the app itself), as one file to apply:
+ * the namespace, the service account and its RBAC, the Service.
+ */
+async function rbacManifests(): Promise<string> {
+  const docs = parseAllDocuments(await kubectl('kustomize', join(DEPLOY, 'app'))).filter(
+    (doc) => doc.get('kind') !== 'Deployment',
+  );
+  const file = join(mkdtempSync(join(tmpdir(), 'ngx-deploy-')), 'app.yaml');
+  writeFileSync(file, docs.map((doc) => doc.toString()).join('---\n'));
+  return file;
 }
+
+/** A rendered manifest, loosely typed: the test reads what it checks. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Manifest = { kind: string; metadata: { name: string }; spec: any };
 
 const namespace = uniqueName('rbac');
 const EDITOR_TOKEN = 'rbac-editor-token-0123456789';
@@ -162,7 +165,7 @@ describe('deploy/ RBAC for the nginx-controller service account', () => {
   let kubeconfig: string;
   /** The app's identity: holder of the Lease, reportingInstance of its Events. */
   let instance = '';
-  const manifests = rbacManifests();
+  let manifests = '';
 
   beforeAll(async () => {
     // What an admin does before deploying with INSTALL_CRD=false: the CRD, then deploy/.
@@ -170,7 +173,8 @@ describe('deploy/ RBAC for the nginx-controller service account', () => {
     await kubectl('wait', '--for=condition=Established', 'crd/nginxes.mycompany.com', '--timeout=30s');
     // A Lease left by an interrupted run would make this run wait for it to expire before leading.
     await kubectl('delete', 'lease', 'nginx-controller', '-n', CONTROL_PLANE_NAMESPACE, '--ignore-not-found');
-    await kubectl('apply', ...manifests.flatMap((file) => ['-f', file]));
+    manifests = await rbacManifests();
+    await kubectl('apply', '-f', manifests);
     // The authorizer learns new bindings through a watch: wait until it answers with them.
     await waitFor('the ClusterRoleBinding to take effect', () =>
       canI(SUBJECT, 'watch', 'pods', '--all-namespaces'),
@@ -201,37 +205,66 @@ describe('deploy/ RBAC for the nginx-controller service account', () => {
     await api?.stop();
     client.close();
     await kubectl('delete', 'namespace', namespace, '--ignore-not-found', '--wait=true', '--timeout=90s');
-    await kubectl(
-      'delete',
-      '--ignore-not-found',
-      '--wait=true',
-      '--timeout=90s',
-      ...manifests.flatMap((f) => ['-f', f]),
-    );
+    if (manifests)
+      await kubectl('delete', '--ignore-not-found', '--wait=true', '--timeout=90s', '-f', manifests);
     if (kubeconfig) rmSync(dirname(kubeconfig), { recursive: true, force: true });
   });
 
-  it('applies deploy/ (kustomize renders the same objects as the files)', async () => {
-    const rendered = parseAllDocuments(await kubectl('kustomize', DEPLOY)).map(
-      (doc) => `${doc.get('kind')}/${doc.getIn(['metadata', 'name'])}`,
-    );
-    expect(rendered.sort()).toEqual(
+  it('renders deploy/ as the app, its RBAC and one PostgreSQL on a volume claim that every replica shares', async () => {
+    const docs = parseAllDocuments(await kubectl('kustomize', DEPLOY)).map((doc) => doc.toJS() as Manifest);
+    expect(docs.map((d) => `${d.kind}/${d.metadata.name}`).sort()).toEqual(
       [
         'ClusterRole/nginx-controller',
         'ClusterRoleBinding/nginx-controller',
         'CustomResourceDefinition/nginxes.mycompany.com',
         'Deployment/nginx-controller',
         'Namespace/nginx-control-plane',
+        'NetworkPolicy/nginx-control-plane-postgresql',
         'Role/nginx-controller-leader-election',
         'RoleBinding/nginx-controller-leader-election',
         'Service/nginx-control-plane',
+        'Service/nginx-control-plane-postgresql',
         'ServiceAccount/nginx-controller',
+        'StatefulSet/nginx-control-plane-postgresql',
       ].sort(),
     );
+    const deployment = docs.find((d) => d.kind === 'Deployment')!;
+    const app = deployment.spec.template.spec.containers[0];
+    const env = (name: string) => app.env.find((e: { name: string }) => e.name === name);
+    // The audit database comes from a required Secret, never a SQLite file on the pod.
+    expect(env('DATABASE_URL')).toEqual({
+      name: 'DATABASE_URL',
+      valueFrom: { secretKeyRef: { name: 'nginx-control-plane-database', key: 'url' } },
+    });
+    expect(deployment.spec.replicas).toBe(2);
+    const postgres = docs.find((d) => d.kind === 'StatefulSet')!;
+    expect(postgres.spec.volumeClaimTemplates[0].spec.accessModes).toEqual(['ReadWriteOnce']);
+    expect(postgres.spec.template.spec.containers[0].env).toContainEqual({
+      name: 'POSTGRES_PASSWORD',
+      valueFrom: { secretKeyRef: { name: 'nginx-control-plane-database', key: 'password' } },
+    });
+    // deploy/external-database is the same app without the bundled PostgreSQL.
+    const external = parseAllDocuments(await kubectl('kustomize', join(DEPLOY, 'external-database'))).map(
+      (doc) => doc.toJS() as Manifest,
+    );
+    expect(external.map((d) => d.kind)).not.toContain('StatefulSet');
+    expect(external.find((d) => d.kind === 'Deployment')).toEqual(deployment);
     expect(
       (await kubectlWith(kubeconfig, 'auth', 'whoami', '-o', 'jsonpath={.status.userInfo.username}')).trim(),
     ).toBe(SUBJECT);
   });
+
+  it.each([['deploy/'], ['deploy/external-database/']])(
+    'passes a server-side dry run of %s on the local cluster',
+    async (dir) => {
+      const out = await kubectl('apply', '--dry-run=server', '-k', join(ROOT, dir));
+      expect(out).toMatch(
+        /deployment\.apps\/nginx-controller (created|configured|unchanged) \(server dry run\)/,
+      );
+      if (dir === 'deploy/')
+        expect(out).toMatch(/statefulset\.apps\/nginx-control-plane-postgresql \w+ \(server dry run\)/);
+    },
+  );
 
   it.each(
     rows([
@@ -249,6 +282,10 @@ describe('deploy/ RBAC for the nginx-controller service account', () => {
       ['get', 'nginxes.mycompany.com', '--subresource=scale'],
       ['update', 'nginxes.mycompany.com', '--subresource=scale'],
       ['patch', 'nginxes.mycompany.com', '--subresource=scale'],
+      // blockOwnerDeletion on the pods' owner reference, where OwnerReferencesPermissionEnforcement runs.
+      ['update', 'nginxes.mycompany.com', '--subresource=finalizers'],
+      ['list', 'resourcequotas', '--all-namespaces'],
+      ['watch', 'resourcequotas', '--all-namespaces'],
       ['get', 'pods'],
       ['list', 'pods', '--all-namespaces'],
       ['watch', 'pods', '--all-namespaces'],
@@ -269,6 +306,8 @@ describe('deploy/ RBAC for the nginx-controller service account', () => {
   it.each(
     rows([
       ['create', 'deployments.apps'],
+      ['update', 'resourcequotas'],
+      ['patch', 'nginxes.mycompany.com', '--subresource=finalizers'],
       ['deletecollection', 'nginxes.mycompany.com'],
       ['update', 'pods'],
       ['deletecollection', 'pods'],
@@ -329,7 +368,7 @@ describe('deploy/ RBAC for the nginx-controller service account', () => {
     expect(events.filter((e) => e.reason === 'SuccessfulDelete')).toHaveLength(2);
   });
 
-  it('adopts an orphan pod carrying its label (a merge patch of ownerReferences)', async () => {
+  it('adopts an orphan pod matching its selector (a fresh read of the Nginx, then a patch of ownerReferences)', async () => {
     const nginx = await getNginx();
     const orphan = uniqueName('orphan');
     const watch = await watchPod(orphan);
@@ -340,7 +379,10 @@ describe('deploy/ RBAC for the nginx-controller service account', () => {
         body: {
           apiVersion: 'v1',
           kind: 'Pod',
-          metadata: { name: orphan, labels: { 'mycompany.com/nginx': name } },
+          metadata: {
+            name: orphan,
+            labels: { 'app.kubernetes.io/name': 'nginx', 'mycompany.com/nginx': name },
+          },
           spec: { containers: [{ name: 'nginx', image: 'nginx:latest' }] },
         },
       });

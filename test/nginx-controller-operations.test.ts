@@ -11,6 +11,7 @@ import { leaderAndStandby, startController, type ControllerProcess } from './sup
 import {
   active,
   createNamespace,
+  createPodQuota,
   deleteNamespace,
   names,
   nginxesIn,
@@ -161,26 +162,7 @@ describe('the Nginx controller in operation', () => {
   it('reports ReplicaFailure with the quota error while a ResourceQuota refuses pods, and recovers when raised', async () => {
     const ns = await namespace('ops-quota');
     const nginx = nginxesIn(client, ns);
-    const quotaPath = `/api/v1/namespaces/${ns}/resourcequotas`;
-    await client.request({
-      method: 'POST',
-      path: quotaPath,
-      body: {
-        apiVersion: 'v1',
-        kind: 'ResourceQuota',
-        metadata: { name: 'pods' },
-        spec: { hard: { pods: '2' } },
-      },
-    });
-    // Quota admission refuses every pod ("status unknown for quota") until the quota controller has counted usage.
-    await waitFor(
-      'the quota controller to compute usage',
-      async () => {
-        const quota = await client.request<V1ResourceQuota>({ path: `${quotaPath}/pods` });
-        return quota.status?.hard?.pods === '2' && quota.status?.used?.pods === '0';
-      },
-      { timeoutMs: 30_000 },
-    );
+    const quotaPath = await createPodQuota(client, ns, 2);
     const ctl = await controller(ns);
     await leading(ctl);
 
@@ -218,13 +200,13 @@ describe('the Nginx controller in operation', () => {
     const failingFor = Date.now() - Date.parse(failure.lastTransitionTime);
     await client.request({
       method: 'PATCH',
-      path: `${quotaPath}/pods`,
+      path: quotaPath,
       contentType: 'application/merge-patch+json',
       body: { spec: { hard: { pods: '10' } } },
     });
     const raisedAt = Date.now();
     await waitFor('the quota raised in its status', async () => {
-      const quota = await client.request<V1ResourceQuota>({ path: `${quotaPath}/pods` });
+      const quota = await client.request<V1ResourceQuota>({ path: quotaPath });
       return quota.status?.hard?.pods === '10';
     });
     // Nothing about a quota change reaches the controller: the next retry (with per-key backoff) creates the pods.

@@ -17,18 +17,41 @@ const dispatcher = new Agent({
 
 const label = (labels: string, name: string) => new RegExp(`${name}="([^"]*)"`).exec(labels)?.[1] ?? '';
 
-export async function requestCounts(server = 'https://127.0.0.1:6443'): Promise<RequestCounts> {
+/** Sums apiserver_request_total by a key made from each series' labels (series without a key are skipped). */
+async function countRequests(
+  keyOf: (labels: string) => string | undefined,
+  server: string,
+): Promise<RequestCounts> {
   const response = await request(`${server}/metrics`, { dispatcher });
   const text = await response.body.text();
   const counts: RequestCounts = new Map();
   for (const line of text.split('\n')) {
     if (!line.startsWith('apiserver_request_total{')) continue;
-    const labels = line.slice(line.indexOf('{') + 1, line.lastIndexOf('}'));
-    const subresource = label(labels, 'subresource');
-    const key = `${label(labels, 'verb')} ${label(labels, 'resource')}${subresource ? `/${subresource}` : ''}`;
+    const key = keyOf(line.slice(line.indexOf('{') + 1, line.lastIndexOf('}')));
+    if (key === undefined) continue;
     counts.set(key, (counts.get(key) ?? 0) + Number(line.slice(line.lastIndexOf(' ') + 1)));
   }
   return counts;
+}
+
+export function requestCounts(server = 'https://127.0.0.1:6443'): Promise<RequestCounts> {
+  return countRequests((labels) => {
+    const subresource = label(labels, 'subresource');
+    return `${label(labels, 'verb')} ${label(labels, 'resource')}${subresource ? `/${subresource}` : ''}`;
+  }, server);
+}
+
+/** Pod creations kube-apiserver has answered, by HTTP status code ("201", "403", …). */
+export function podCreatesByCode(server = 'https://127.0.0.1:6443'): Promise<RequestCounts> {
+  return countRequests(
+    (labels) =>
+      label(labels, 'verb') === 'POST' &&
+      label(labels, 'resource') === 'pods' &&
+      !label(labels, 'subresource')
+        ? label(labels, 'code')
+        : undefined,
+    server,
+  );
 }
 
 /** What happened between two readings, without the keys that did not move. */

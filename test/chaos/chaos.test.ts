@@ -11,9 +11,8 @@ import Database from 'better-sqlite3';
 import { afterAll, afterEach, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
 import { leaderAndStandby, startController, type ControllerProcess } from '../support/controller-process.js';
 import { migrate } from '../support/database.js';
-import { kubectl } from '../support/kubectl.js';
+import { applyNginxCrd, kubectl } from '../support/kubectl.js';
 import { createNamespace, deleteNamespace, restartKubeApiServer, sleep } from '../support/operations.js';
-import { ROOT } from '../support/paths.js';
 import { runtimeClient } from '../support/runtime.js';
 import { waitFor } from '../support/wait.js';
 import { FaultProxy } from './support/fault-proxy.js';
@@ -25,10 +24,7 @@ const controllers: ControllerProcess[] = [];
 const cleanups: (() => Promise<unknown>)[] = [];
 const TOKEN = 'chaos-admin-token-0123456789';
 
-beforeAll(async () => {
-  await kubectl('apply', '-f', join(ROOT, 'deploy/crd/nginxes.mycompany.com.yaml'));
-  await kubectl('wait', '--for=condition=Established', 'crd/nginxes.mycompany.com', '--timeout=30s');
-});
+beforeAll(applyNginxCrd);
 afterEach(async () => {
   for (const controller of controllers.splice(0)) await controller.kill();
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup().catch(() => {});
@@ -71,14 +67,6 @@ async function controller(ns: string, env: Record<string, string> = {}): Promise
     ),
   );
   return started;
-}
-
-async function metric(ctl: ControllerProcess, name: string): Promise<number> {
-  const text = await (await fetch(`${ctl.url}/metrics`)).text();
-  return text
-    .split('\n')
-    .filter((line) => line.startsWith(`${name} `) || line.startsWith(`${name}{`))
-    .reduce((sum, line) => sum + Number(line.split(' ').at(-1)), 0);
 }
 
 /** Compacts etcd at its current revision, through its JSON gateway. */
@@ -196,7 +184,7 @@ describe('the controller under faults', () => {
     const ctl = await controller(ns, { KUBECONFIG: proxy.kubeconfig() });
     await nginxes.create(replicas);
     await nginxes.converged(replicas);
-    const listsBefore = await metric(ctl, 'reflector_lists_total');
+    const listsBefore = await ctl.metric('reflector_lists_total');
 
     // Every watch the controller opens next is answered 410 Gone; its current ones are cut. Meanwhile the fleet is
     // scaled and pods are deleted by hand, and etcd compacted past what the controller last saw.
@@ -218,7 +206,7 @@ describe('the controller under faults', () => {
     });
     const ms = await nginxes.converged(after, 60_000);
     expect(cut).toBeGreaterThanOrEqual(2); // the Nginx and the pod watch
-    expect(await metric(ctl, 'reflector_lists_total')).toBeGreaterThanOrEqual(listsBefore + 2);
+    expect(await ctl.metric('reflector_lists_total')).toBeGreaterThanOrEqual(listsBefore + 2);
     const { orphans } = await nginxes.census();
     expect(orphans).toEqual([]);
     console.log(
@@ -276,7 +264,7 @@ describe('the controller under faults', () => {
     await nginxes.converged(2);
     await waitFor(
       'audit rows written',
-      async () => (await metric(ctl, 'nginx_audit_records_written_total')) > 0,
+      async () => (await ctl.metric('nginx_audit_records_written_total')) > 0,
     );
 
     // An exclusive transaction locks the file: every write of the app's writer fails until it ends.
@@ -288,24 +276,20 @@ describe('the controller under faults', () => {
       await nginxes.converged(4, 60_000); // the controller does not wait on the database
       await waitFor(
         'a failed audit write',
-        async () => (await metric(ctl, 'nginx_audit_write_failures_total')) > 0,
+        async () => (await ctl.metric('nginx_audit_write_failures_total')) > 0,
       );
-      expect(await metric(ctl, 'nginx_audit_queue_depth')).toBeGreaterThan(0);
+      expect(await ctl.metric('nginx_audit_queue_depth')).toBeGreaterThan(0);
       await sleep(Math.max(0, lockMs - (Date.now() - lockedAt)));
     } finally {
       lock.exec('ROLLBACK');
     }
-    await waitFor(
-      'the writer to catch up',
-      async () => (await metric(ctl, 'nginx_audit_queue_depth')) === 0,
-      {
-        timeoutMs: 30_000,
-      },
-    );
+    await waitFor('the writer to catch up', async () => (await ctl.metric('nginx_audit_queue_depth')) === 0, {
+      timeoutMs: 30_000,
+    });
 
     // Locked again, more reconciles queue up (a write waits out SQLite's busy timeout, then fails and keeps its
     // rows queued); the lock goes and SIGTERM follows at once: the final flush must keep them.
-    const failuresBefore = await metric(ctl, 'nginx_audit_write_failures_total');
+    const failuresBefore = await ctl.metric('nginx_audit_write_failures_total');
     lock.exec('BEGIN EXCLUSIVE');
     let written: number;
     let queued: number;
@@ -315,7 +299,7 @@ describe('the controller under faults', () => {
       await nginxes.converged(1, 60_000);
       await waitFor(
         'a failed write of the new rows',
-        async () => (await metric(ctl, 'nginx_audit_write_failures_total')) > failuresBefore,
+        async () => (await ctl.metric('nginx_audit_write_failures_total')) > failuresBefore,
         { timeoutMs: 30_000 },
       );
       [written, queued, dropped] = (await Promise.all(
@@ -323,7 +307,7 @@ describe('the controller under faults', () => {
           'nginx_audit_records_written_total',
           'nginx_audit_queue_depth',
           'nginx_audit_records_dropped_total',
-        ].map((m) => metric(ctl, m)),
+        ].map((m) => ctl.metric(m)),
       )) as [number, number, number];
     } finally {
       lock.exec('ROLLBACK');

@@ -27,6 +27,8 @@ export interface ControllerProcess {
   /** How it exited, or undefined while it runs. */
   exited: () => ProcessExit | undefined;
   readiness: () => Promise<ControllerReadiness>;
+  /** The sum of a Prometheus metric's series (all label values) from its /metrics. */
+  metric: (name: string) => Promise<number>;
   /** Sends SIGTERM and resolves once it has exited, with how long that took; SIGKILLs it after `graceMs`. */
   terminate: (graceMs?: number) => Promise<ProcessExit & { ms: number; killed: boolean }>;
   /** SIGKILL, for cleanup; resolves once it is gone. */
@@ -88,6 +90,13 @@ export async function startController(
     output: () => output,
     exited: () => exit,
     readiness: async () => (await (await fetch(`${url}/readyz`)).json()) as ControllerReadiness,
+    metric: async (name) => {
+      const text = await (await fetch(`${url}/metrics`)).text();
+      return text
+        .split('\n')
+        .filter((line) => line.startsWith(`${name} `) || line.startsWith(`${name}{`))
+        .reduce((sum, line) => sum + Number(line.split(' ').at(-1)), 0);
+    },
     terminate: async (graceMs = 10_000) => {
       const started = performance.now();
       if (exit) return { ...exit, ms: 0, killed: false };

@@ -34,3 +34,9 @@ export async function kubectlApply(manifest: string, namespace: string): Promise
     child.stdin.end(manifest);
   });
 }
+
+/** Applies the Nginx CRD from deploy/crd and waits until the API server serves it. */
+export async function applyNginxCrd(): Promise<void> {
+  await kubectl('apply', '-f', join(ROOT, 'deploy/crd/nginxes.mycompany.com.yaml'));
+  await kubectl('wait', '--for=condition=Established', 'crd/nginxes.mycompany.com', '--timeout=30s');
+}

@@ -16,7 +16,11 @@ const elector = new LeaderElector({
   leaseDurationMs: 4000,
   renewDeadlineMs: 3000,
   retryPeriodMs: 500,
-  onStartedLeading: () => console.log(`LEADER ${identity}`),
+  // Leads until the term ends, as a controller would (work that returns early steps down).
+  onStartedLeading: ({ signal }) => {
+    console.log(`LEADER ${identity}`);
+    return new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
+  },
   onStoppedLeading: () => console.log(`STOPPED ${identity}`),
 });
 await elector.run(abort.signal);

@@ -1,4 +1,4 @@
-import type { CoreV1Event, V1Pod } from '@kubernetes/client-node';
+import type { CoreV1Event, V1Pod, V1ResourceQuota } from '@kubernetes/client-node';
 import type { KubeClient } from '../../libs/kube-runtime/src/index.js';
 import type { Nginx } from '../../libs/nginx-api/src/index.js';
 import { clusterScript, isAlive, readPid } from './cluster-processes.js';
@@ -129,4 +129,31 @@ export function nginxesIn(client: KubeClient, namespace: string) {
         })
       ).items,
   };
+}
+
+/**
+ * Creates a ResourceQuota `pods` admitting `pods` pods in `namespace`, and waits until the quota controller has
+ * counted usage (until then quota admission refuses every pod). Returns the quota's path.
+ */
+export async function createPodQuota(client: KubeClient, namespace: string, pods: number): Promise<string> {
+  const collection = `/api/v1/namespaces/${namespace}/resourcequotas`;
+  await client.request({
+    method: 'POST',
+    path: collection,
+    body: {
+      apiVersion: 'v1',
+      kind: 'ResourceQuota',
+      metadata: { name: 'pods' },
+      spec: { hard: { pods: String(pods) } },
+    },
+  });
+  await waitFor(
+    'the quota controller to count usage',
+    async () => {
+      const quota = await client.request<V1ResourceQuota>({ path: `${collection}/pods` });
+      return quota.status?.hard?.pods === String(pods) && quota.status?.used?.pods !== undefined;
+    },
+    { timeoutMs: 30_000 },
+  );
+  return `${collection}/pods`;
 }

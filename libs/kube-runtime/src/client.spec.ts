@@ -113,3 +113,32 @@ describe('KubeClient credentials', () => {
     expect(applied).toHaveBeenCalledTimes(3);
   });
 });
+
+describe('KubeClient fences', () => {
+  it('never sends a request whose fence fired while it waited for the QPS limit, nor one fenced before', async () => {
+    const seen: string[] = [];
+    const api = await server((req, res) => {
+      seen.push(req.url ?? '');
+      res.writeHead(200, { 'Content-Type': 'application/json' });
+      res.end('{}');
+    });
+    cleanups.push(api.close);
+    const kubeConfig = new KubeConfig();
+    kubeConfig.loadFromOptions({
+      clusters: [{ name: 'c', server: api.url, skipTLSVerify: true }],
+      users: [{ name: 'u' }],
+      contexts: [{ name: 'x', cluster: 'c', user: 'u' }],
+      currentContext: 'x',
+    });
+    const client = new KubeClient(kubeConfig, { qps: 1, burst: 1 });
+    cleanups.push(() => client.close());
+    const fence = new AbortController();
+    await client.request({ path: '/first', fence: fence.signal });
+    const waiting = client.request({ path: '/second', fence: fence.signal }); // waits about a second for a token
+    setTimeout(() => fence.abort(new Error('the term ended')), 50);
+    await expect(waiting).rejects.toThrow('the term ended');
+    await expect(client.request({ path: '/third', fence: fence.signal })).rejects.toThrow('the term ended');
+    await new Promise((resolve) => setTimeout(resolve, 1200));
+    expect(seen).toEqual(['/first']);
+  });
+});

@@ -32,7 +32,15 @@ export interface KubeRequest {
   contentType?: string;
   /** Accept header; JSON unless a caller relays another representation (e.g. a Table). */
   accept?: string;
+  /** Aborts the request whenever it fires: while it waits for the QPS limit, or on the wire. */
   signal?: AbortSignal;
+  /**
+   * A request not yet sent when this fires is never sent (it rejects with the fence's reason, even after waiting
+   * for the QPS limit); one already on the wire is not interrupted by it — `signal` does that. A leadership term
+   * passes its end here, so nothing is written after the term ends, yet writes already made are not cut off
+   * halfway with an unknown outcome.
+   */
+  fence?: AbortSignal;
   /** Overrides the client's request timeout for this request; `null` for none (streams the caller bounds). */
   timeoutMs?: number | null;
   /**
@@ -43,6 +51,11 @@ export interface KubeRequest {
   priority?: 'normal' | 'low' | 'exempt';
 }
 
+/** What a caller that only sends requests needs of a client (a KubeClient, or one scoped to a leadership term). */
+export interface KubeRequester {
+  request<T>(req: KubeRequest): Promise<T>;
+}
+
 /**
  * HTTP access to the API server with the kubeconfig's credentials (loaded and applied by @kubernetes/client-node),
  * one keep-alive connection pool, and a client-side QPS/burst limit shared by all requests.
@@ -51,7 +64,7 @@ export interface KubeRequest {
  * `Status` body of a refused watch, opens a new agent per request and cannot tell us when a stream went quiet —
  * all things the reflector's guarantees depend on.
  */
-export class KubeClient {
+export class KubeClient implements KubeRequester {
   readonly server: string;
   private readonly limiter: TokenBucket;
   private readonly userAgent: string;
@@ -121,9 +134,15 @@ export class KubeClient {
     this.agent = undefined;
   }
 
-  private admit(req: KubeRequest): Promise<void> {
-    if (req.priority === 'exempt') return Promise.resolve();
-    return req.priority === 'low' ? this.limiter.takeWhenFree(req.signal) : this.limiter.take(req.signal);
+  /** Waits for the QPS limit (unless exempt); rejects if the request's signal or fence fires before it may go. */
+  private async admit(req: KubeRequest): Promise<void> {
+    const { fence } = req;
+    fence?.throwIfAborted();
+    if (req.priority !== 'exempt') {
+      const signal = fence ? (req.signal ? AbortSignal.any([req.signal, fence]) : fence) : req.signal;
+      await (req.priority === 'low' ? this.limiter.takeWhenFree(signal) : this.limiter.take(signal));
+    }
+    fence?.throwIfAborted();
   }
 
   /**

@@ -71,7 +71,7 @@ describe('Controller', () => {
     await running;
   });
 
-  it('retries a failing key with backoff, then drops it after maxRetries and keeps running', async () => {
+  it('retries a failing key with backoff, then drops it after an explicit maxRetries and keeps running', async () => {
     const queue = fastQueue();
     const attempts: Record<string, number> = {};
     const dropped: string[] = [];
@@ -100,6 +100,81 @@ describe('Controller', () => {
     await running;
   });
 
+  it('never forgets a failing key by default: it is retried past client-go’s old 15 tries, at the capped delay', async () => {
+    const queue = new RateLimitingQueue<string>({ rateLimiter: new ItemExponentialFailureRateLimiter(1, 2) });
+    let attempts = 0;
+    const dropped: string[] = [];
+    const controller = new Controller({
+      name: 't',
+      queue,
+      waitForSync: async () => true,
+      metrics: { dropped: (key) => void dropped.push(key) },
+      reconcile: async () => {
+        attempts++;
+        throw new Error('refused');
+      },
+    });
+    const abort = new AbortController();
+    const running = controller.run(abort.signal);
+    queue.add('k');
+    await until(() => attempts >= 40);
+    expect(dropped).toEqual([]);
+    expect(queue.numRequeues('k')).toBeGreaterThanOrEqual(39);
+    abort.abort();
+    await running;
+  });
+
+  it('treats { requeue: true } as a rate-limited retry that is not an error', async () => {
+    const queue = fastQueue();
+    const results: string[] = [];
+    let calls = 0;
+    const controller = new Controller({
+      name: 't',
+      queue,
+      waitForSync: async () => true,
+      metrics: { reconciled: (result) => void results.push(result) },
+      reconcile: async () => (++calls < 3 ? { requeue: true as const } : undefined),
+    });
+    const abort = new AbortController();
+    const running = controller.run(abort.signal);
+    queue.add('k');
+    await until(() => calls === 3);
+    expect(results).toEqual(['requeue', 'requeue', 'success']);
+    expect(queue.numRequeues('k')).toBe(0);
+    abort.abort();
+    await running;
+  });
+
+  it('on abort takes no further key, drops the backlog, and tells the reconcile in flight through its signal', async () => {
+    const queue = fastQueue();
+    const seen: string[] = [];
+    const results: string[] = [];
+    let signalSeen: AbortSignal | undefined;
+    const controller = new Controller({
+      name: 't',
+      queue,
+      workers: 1,
+      waitForSync: async () => true,
+      metrics: { reconciled: (result) => void results.push(result) },
+      reconcile: async (key, signal) => {
+        seen.push(key);
+        signalSeen = signal;
+        await new Promise((resolve) => signal.addEventListener('abort', resolve, { once: true }));
+        throw signal.reason;
+      },
+    });
+    const abort = new AbortController();
+    const running = controller.run(abort.signal);
+    for (const key of ['first', 'second', 'third']) queue.add(key);
+    await until(() => seen.length === 1);
+    abort.abort(new Error('term over'));
+    await running;
+    expect(seen).toEqual(['first']);
+    expect(signalSeen?.aborted).toBe(true);
+    expect(results).toEqual(['aborted']);
+    expect(queue.numRequeues('first')).toBe(0); // not retried: the next term starts afresh
+  });
+
   it('honours requeueAfter and forgets failures after a success', async () => {
     const queue = fastQueue();
     let calls = 0;
@@ -123,7 +198,7 @@ describe('Controller', () => {
     await running;
   });
 
-  it('on abort waits for reconciles in flight before resolving', async () => {
+  it('on abort waits for reconciles in flight to return before resolving', async () => {
     const queue = fastQueue();
     let finished = false;
     const controller = new Controller({

@@ -1,5 +1,5 @@
 import { KubeApiError } from './api-error.js';
-import type { KubeClient } from './client.js';
+import type { KubeRequester } from './client.js';
 import { realClock, type Clock } from './clock.js';
 import { silentLogger, type RuntimeLogger } from './logger.js';
 import type { KubeObject } from './object.js';
@@ -9,7 +9,8 @@ import { TokenBucket } from './token-bucket.js';
 export type EventType = 'Normal' | 'Warning';
 
 export interface EventRecorderOptions {
-  client: KubeClient;
+  /** Every Event write goes through it: pass a leadership term's FencedClient to stop them with the term. */
+  client: KubeRequester;
   /** Who reports: the `source.component` and `reportingComponent` of every event. */
   component: string;
   /** This instance, e.g. hostname + pid (`reportingInstance`). */

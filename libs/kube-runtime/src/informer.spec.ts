@@ -139,4 +139,30 @@ describe('SharedInformer', () => {
     abort.abort();
     expect(await waiting).toBe(false);
   });
+
+  it('waits for a resourceVersion until the list, an event or a bookmark reaches it', async () => {
+    const { informer, sink } = informerWithSink();
+    const early = informer.waitForResourceVersion('7');
+    let settled = false;
+    void early.then(() => (settled = true));
+    sink.replace([pod('a', '5')], '5');
+    sink.progressed!('5');
+    await Promise.resolve();
+    expect(settled).toBe(false);
+    sink.progressed!('12'); // a bookmark past it
+    expect(await early).toBe(true);
+    expect(informer.lastSyncResourceVersion).toBe('12');
+    expect(await informer.waitForResourceVersion('9')).toBe(true); // already reached
+  });
+
+  it('stops waiting for a resourceVersion when its signal aborts, and waits only for the list when versions do not compare', async () => {
+    const { informer, sink } = informerWithSink();
+    const abort = new AbortController();
+    const waiting = informer.waitForResourceVersion('100', abort.signal);
+    abort.abort();
+    expect(await waiting).toBe(false);
+    const opaque = informer.waitForResourceVersion('not-a-revision');
+    sink.progressed!('3');
+    expect(await opaque).toBe(true);
+  });
 });

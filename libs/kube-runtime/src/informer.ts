@@ -2,6 +2,7 @@ import type { KubeClient } from './client.js';
 import { realClock, type Clock, type Timer } from './clock.js';
 import { silentLogger, type RuntimeLogger } from './logger.js';
 import { objectKey, type KubeObject } from './object.js';
+import { resourceVersionAtLeast } from './resource-version.js';
 import { Reflector, type ReflectorObserver, type ReflectorOptions, type ReflectorSink } from './reflector.js';
 import type { ResourceRef } from './resource.js';
 import { Store, type IndexFunc } from './store.js';
@@ -62,6 +63,8 @@ export class SharedInformer<T extends KubeObject> {
   private syncWaiters: (() => void)[] = [];
   private running: Promise<void> | undefined;
   private reflector: Reflector<T> | undefined;
+  private syncedVersion = '';
+  private versionWaiters: { version: string; resolve: (reached: boolean) => void }[] = [];
 
   constructor(private readonly options: InformerOptions<T>) {
     this.store = new Store<T>({ indexers: options.indexers, transform: options.transform });
@@ -73,9 +76,9 @@ export class SharedInformer<T extends KubeObject> {
     return this.store;
   }
 
-  /** The resourceVersion the cache reflects. */
+  /** The resourceVersion the cache reflects: of the last list, event or bookmark. */
   get lastSyncResourceVersion(): string {
-    return this.reflector?.lastSyncResourceVersion ?? '';
+    return this.syncedVersion;
   }
 
   /**
@@ -105,6 +108,37 @@ export class SharedInformer<T extends KubeObject> {
         resolve(true);
       });
     });
+  }
+
+  /**
+   * Resolves true once the cache reflects `resourceVersion` or a later one — it then holds every change to the
+   * collection up to that version — or false when `signal` aborts first. A version that cannot be compared (not
+   * an etcd revision) promises no order: then only the first list is waited for.
+   */
+  waitForResourceVersion(resourceVersion: string, signal?: AbortSignal): Promise<boolean> {
+    if (this.reached(resourceVersion)) return Promise.resolve(true);
+    if (signal?.aborted) return Promise.resolve(false);
+    return new Promise((resolve) => {
+      const waiter = {
+        version: resourceVersion,
+        resolve: (reached: boolean) => {
+          signal?.removeEventListener('abort', onAbort);
+          resolve(reached);
+        },
+      };
+      const onAbort = () => {
+        this.versionWaiters = this.versionWaiters.filter((w) => w !== waiter);
+        resolve(false);
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
+      this.versionWaiters.push(waiter);
+    });
+  }
+
+  private reached(resourceVersion: string): boolean {
+    const current = this.lastSyncResourceVersion;
+    // Not comparable: nothing to order by, so the first list is all there is to wait for.
+    return resourceVersionAtLeast(current, resourceVersion) ?? current !== '';
   }
 
   /** Starts listing and watching until `signal` aborts; the promise settles once everything has stopped. */
@@ -151,6 +185,15 @@ export class SharedInformer<T extends KubeObject> {
         const change = this.store.upsert(object);
         if (change.previous) this.dispatch('update', (h) => h.update?.(change.previous!, change.object));
         else this.dispatch('add', (h) => h.add?.(change.object, false));
+      },
+      progressed: (resourceVersion) => {
+        this.syncedVersion = resourceVersion;
+        if (this.versionWaiters.length === 0) return;
+        const waiting = this.versionWaiters;
+        this.versionWaiters = [];
+        for (const waiter of waiting)
+          if (this.reached(waiter.version)) waiter.resolve(true);
+          else this.versionWaiters.push(waiter);
       },
     };
   }

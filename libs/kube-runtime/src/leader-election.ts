@@ -1,13 +1,27 @@
 import type { V1Lease } from '@kubernetes/client-node';
 import { KubeApiError } from './api-error.js';
-import type { KubeClient } from './client.js';
+import type { KubeRequester } from './client.js';
 import { realClock, type Clock } from './clock.js';
 import { silentLogger, type RuntimeLogger } from './logger.js';
 import { collectionPath, objectPath, type ResourceRef } from './resource.js';
 import { sleep } from './token-bucket.js';
 
+/** One leadership term, as handed to `onStartedLeading`. */
+export interface LeadershipTerm {
+  /**
+   * Aborts when the term ends: the elector stops, a renewal failed past the renew deadline, or another holder
+   * was seen. Everything the leader does should carry it (see FencedClient).
+   */
+  signal: AbortSignal;
+  /** The hand-over note the previous holder left when it released the Lease, if it did. */
+  handover: string | undefined;
+}
+
+/** Why a term ended. */
+export type TermEnd = 'stopped' | 'lost' | 'work-ended';
+
 export interface LeaderElectionOptions {
-  client: KubeClient;
+  client: KubeRequester;
   namespace: string;
   /** The Lease's name: one per controller that must have a single active instance. */
   name: string;
@@ -15,29 +29,60 @@ export interface LeaderElectionOptions {
   identity: string;
   /** How long a lease holds without renewal before others may take it. */
   leaseDurationMs?: number;
-  /** The leader gives up if it could not renew for this long; must be shorter than the lease duration. */
+  /**
+   * The leader steps down when it has not renewed for this long, counted from the start of its last successful
+   * renewal; each renewal request is aborted at that moment. Must be shorter than the lease duration, so the
+   * leader stops before any other candidate may take over.
+   */
   renewDeadlineMs?: number;
   /** How often candidates try to acquire and the leader renews. */
   retryPeriodMs?: number;
-  /** Called on becoming leader; `leading` aborts when leadership is lost or the elector stops. */
-  onStartedLeading: (leading: AbortSignal) => void;
-  onStoppedLeading?: () => void;
+  /**
+   * The term's work. The elector awaits it after the term ends, before it releases the Lease or campaigns again:
+   * a new term never starts while the last one is draining. If it settles while the term is still running, the
+   * instance steps down (releases the Lease) and campaigns again after a retry period.
+   */
+  onStartedLeading: (term: LeadershipTerm) => void | Promise<void>;
+  /** Called once the term's work has settled, before the Lease is released. */
+  onStoppedLeading?: (why: TermEnd) => void;
   onNewLeader?: (identity: string) => void;
+  /**
+   * What the next holder should know, written into the Lease (annotation `handoverAnnotation`) when this
+   * instance releases it, after the term's work settled: e.g. the resourceVersions of its last writes. Not
+   * written when the term ended by losing the Lease, nor by a process that died.
+   */
+  handoverNote?: () => string | undefined;
+  handoverAnnotation?: string;
+  /** Longest the elector waits for a term's work to settle before releasing anyway (default: renew deadline). */
+  drainTimeoutMs?: number;
   logger?: RuntimeLogger;
   clock?: Clock;
 }
 
 const LEASES: ResourceRef = { group: 'coordination.k8s.io', version: 'v1', plural: 'leases' };
+export const DEFAULT_HANDOVER_ANNOTATION = 'leader-election.kube-runtime/handover';
 
 /** Kubernetes MicroTime: RFC 3339 with microseconds. */
 const microTime = (date: Date) => date.toISOString().replace(/\.(\d{3})Z$/, '.$1000Z');
 
+/** The term's end, as the reason its signal aborts with. */
+export class LeadershipEnded extends Error {
+  override name = 'LeadershipEnded';
+
+  constructor(readonly why: TermEnd) {
+    super(`leadership term ended (${why})`);
+  }
+}
+
 /**
- * Leader election on a coordination.k8s.io/v1 Lease, with client-go's rules: a candidate takes the lease only
- * when it has seen the holder's record unchanged for a whole lease duration (measured on its own clock, so
- * clock skew between machines does not matter); the leader renews every retry period and steps down when it
- * has not renewed within the renew deadline — before any other candidate may take over. Updates use the
- * Lease's resourceVersion, so two candidates can never both win the same round.
+ * Leader election on a coordination.k8s.io/v1 Lease, with client-go's rules and a stricter end of term:
+ * - a candidate takes a held Lease only when it has seen the holder's record unchanged for the record's own
+ *   `leaseDurationSeconds`, measured on its own clock (clock skew between machines does not matter);
+ * - the leader renews every retry period; every renewal request is aborted at the renew deadline, and the term
+ *   ends then — before the Lease can expire for anyone else — or at once when another holder is seen;
+ * - a term ends before anything else happens: its signal aborts, its work is awaited, and only then is the
+ *   Lease released (on a graceful stop, with the hand-over note) or campaigned for again.
+ * Updates carry the Lease's resourceVersion, so two candidates never both win one round.
  */
 export class LeaderElector {
   private readonly leaseDurationMs: number;
@@ -45,7 +90,9 @@ export class LeaderElector {
   private readonly retryPeriodMs: number;
   private readonly clock: Clock;
   private readonly logger: RuntimeLogger;
-  private observed = { record: '', at: 0 };
+  private readonly handoverAnnotation: string;
+  /** The holder's record as last seen, when it last changed (on our clock), and how long it holds. */
+  private observed = { record: '', at: 0, durationMs: 0 };
   private leader = false;
   private knownLeader = '';
 
@@ -59,36 +106,44 @@ export class LeaderElector {
       throw new RangeError('retryPeriod must be shorter than renewDeadline');
     this.clock = options.clock ?? realClock;
     this.logger = options.logger ?? silentLogger;
+    this.handoverAnnotation = options.handoverAnnotation ?? DEFAULT_HANDOVER_ANNOTATION;
   }
 
+  /** True from acquiring the Lease until the term ends (not while its work drains). */
   isLeader(): boolean {
     return this.leader;
   }
 
   /**
-   * Campaigns until leading, leads until leadership is lost, then campaigns again; stops when `signal` aborts,
-   * releasing the lease if it holds it so a successor need not wait for it to expire.
+   * Campaigns until leading, leads until the term ends, then campaigns again; resolves when `signal` aborts,
+   * after the last term's work settled and the Lease was released.
    */
   async run(signal: AbortSignal): Promise<void> {
     while (!signal.aborted) {
-      if (!(await this.acquire(signal))) return;
+      const handover = await this.acquire(signal);
+      if (handover === false) return;
       const leading = new AbortController();
       this.leader = true;
       this.logger.info('became leader', { lease: this.leaseName, identity: this.options.identity });
-      try {
-        this.options.onStartedLeading(leading.signal);
-      } catch (error) {
-        this.logger.error('onStartedLeading threw', { error: (error as Error).message });
-      }
-      await this.renewUntilLost(signal);
+      let workEnded = false;
+      const work = Promise.resolve()
+        .then(() => this.options.onStartedLeading({ signal: leading.signal, handover }))
+        .catch((error: unknown) =>
+          this.logger.error('the leader’s work failed', { error: (error as Error).message }),
+        )
+        .finally(() => (workEnded = true));
+      const why = await this.renewUntilEnd(signal, work, () => workEnded);
       this.leader = false;
-      leading.abort(new Error('leadership lost'));
-      this.options.onStoppedLeading?.();
-      if (signal.aborted) {
-        await this.release();
-        return;
+      leading.abort(new LeadershipEnded(why));
+      await this.drain(work);
+      this.options.onStoppedLeading?.(why);
+      if (why === 'lost') {
+        this.logger.warn('lost leadership', { lease: this.leaseName, identity: this.options.identity });
+        continue;
       }
-      this.logger.warn('lost leadership', { lease: this.leaseName, identity: this.options.identity });
+      await this.release(this.options.handoverNote?.());
+      if (why === 'work-ended' && !signal.aborted)
+        await sleep(this.retryPeriodMs, this.clock, signal).catch(() => {});
     }
   }
 
@@ -96,25 +151,76 @@ export class LeaderElector {
     return `${this.options.namespace}/${this.options.name}`;
   }
 
-  private async acquire(signal: AbortSignal): Promise<boolean> {
+  /** Campaigns until it holds the Lease; resolves with the previous holder's hand-over note, or false when stopped. */
+  private async acquire(signal: AbortSignal): Promise<string | undefined | false> {
     while (!signal.aborted) {
-      if (await this.tryAcquireOrRenew(signal)) return true;
+      const attempt = this.bounded(signal, this.renewDeadlineMs);
+      try {
+        const won = await this.tryAcquireOrRenew(attempt.signal);
+        if (won) return won.handover;
+      } finally {
+        attempt.clear();
+      }
       await sleep(this.retryPeriodMs * (1 + 0.2 * Math.random()), this.clock, signal).catch(() => {});
     }
     return false;
   }
 
-  private async renewUntilLost(signal: AbortSignal): Promise<void> {
-    let lastRenew = this.clock.now();
-    while (!signal.aborted) {
-      await sleep(this.retryPeriodMs, this.clock, signal).catch(() => {});
-      if (signal.aborted) return;
-      if (await this.tryAcquireOrRenew(signal)) lastRenew = this.clock.now();
-      else if (this.clock.now() - lastRenew >= this.renewDeadlineMs) return;
+  /** Renews every retry period until the elector stops, the work settles, or the Lease is lost. */
+  private async renewUntilEnd(signal: AbortSignal, work: Promise<unknown>, workEnded: () => boolean) {
+    let renewedAt = this.clock.now();
+    const workDone = new AbortController();
+    void work.then(() => workDone.abort());
+    const waiting = AbortSignal.any([signal, workDone.signal]);
+    for (;;) {
+      await sleep(this.retryPeriodMs, this.clock, waiting).catch(() => {});
+      if (signal.aborted) return 'stopped';
+      if (workEnded()) return 'work-ended';
+      const startedAt = this.clock.now();
+      const remaining = renewedAt + this.renewDeadlineMs - startedAt;
+      const attempt = this.bounded(AbortSignal.any([signal, workDone.signal]), remaining);
+      let result: Awaited<ReturnType<LeaderElector['tryAcquireOrRenew']>>;
+      try {
+        result = await this.tryAcquireOrRenew(attempt.signal);
+      } finally {
+        attempt.clear();
+      }
+      if (signal.aborted) return 'stopped';
+      if (result) renewedAt = startedAt;
+      else if (this.observedOtherHolder()) return 'lost';
+      else if (this.clock.now() - renewedAt >= this.renewDeadlineMs) return 'lost';
     }
   }
 
-  private async tryAcquireOrRenew(signal: AbortSignal): Promise<boolean> {
+  /** `signal`, also aborted after `ms` (at once if `ms` ≤ 0). `clear` stops the timer. */
+  private bounded(signal: AbortSignal, ms: number): { signal: AbortSignal; clear: () => void } {
+    const deadline = new AbortController();
+    const expire = () =>
+      deadline.abort(new DOMException('lease request past the renew deadline', 'TimeoutError'));
+    if (ms <= 0) expire();
+    const timer = ms > 0 ? this.clock.setTimer(expire, ms) : undefined;
+    return { signal: AbortSignal.any([signal, deadline.signal]), clear: () => timer?.cancel() };
+  }
+
+  private observedOtherHolder(): boolean {
+    return this.knownLeader !== '' && this.knownLeader !== this.options.identity;
+  }
+
+  /** Waits for the term's work, at most `drainTimeoutMs`: its requests are fenced by then anyway. */
+  private async drain(work: Promise<unknown>): Promise<void> {
+    const limit = this.options.drainTimeoutMs ?? this.renewDeadlineMs;
+    const timeout = new AbortController();
+    const timedOut = sleep(limit, this.clock, timeout.signal).then(
+      () => true,
+      () => false,
+    );
+    const late = await Promise.race([work.then(() => false), timedOut]);
+    timeout.abort();
+    if (late) this.logger.error('the term’s work did not settle in time; going on without it', { ms: limit });
+  }
+
+  /** One round: resolves with the previous holder's hand-over note when this instance holds the Lease after it. */
+  private async tryAcquireOrRenew(signal: AbortSignal): Promise<{ handover: string | undefined } | false> {
     const { client, namespace, name, identity } = this.options;
     const path = objectPath({ ...LEASES, namespace }, name);
     const now = new Date();
@@ -122,11 +228,7 @@ export class LeaderElector {
     try {
       let lease: V1Lease;
       try {
-        lease = await client.request<V1Lease>({
-          priority: 'exempt',
-          path,
-          signal,
-        });
+        lease = await client.request<V1Lease>({ priority: 'exempt', path, signal });
       } catch (error) {
         if (!(error instanceof KubeApiError) || error.code !== 404) throw error;
         const created = await client.request<V1Lease>({
@@ -148,21 +250,25 @@ export class LeaderElector {
           signal,
         });
         this.observe(created);
-        return true;
+        return { handover: undefined };
       }
 
       this.observe(lease);
       const holder = lease.spec?.holderIdentity ?? '';
       const heldByOther = holder !== '' && holder !== identity;
-      if (heldByOther && this.observed.at + this.leaseDurationMs > this.clock.now()) return false;
+      if (heldByOther && this.observed.at + this.observed.durationMs > this.clock.now()) return false;
 
       const spec = lease.spec ?? {};
+      const annotations = { ...lease.metadata?.annotations };
+      const handover = holder === identity ? undefined : annotations[this.handoverAnnotation];
+      delete annotations[this.handoverAnnotation];
       const updated = await client.request<V1Lease>({
         priority: 'exempt',
         method: 'PUT',
         path,
         body: {
           ...lease,
+          metadata: { ...lease.metadata, annotations },
           spec: {
             ...spec,
             holderIdentity: identity,
@@ -175,50 +281,55 @@ export class LeaderElector {
         signal,
       });
       this.observe(updated);
-      return true;
+      return { handover };
     } catch (error) {
-      if (!signal.aborted && !(error instanceof KubeApiError && error.code === 409)) {
+      if (!(error instanceof KubeApiError && error.code === 409)) {
         this.logger.warn('lease request failed', { lease: this.leaseName, error: (error as Error).message });
       }
       return false;
     }
   }
 
-  /** Remembers when this instance last saw the lease record change, on its own clock. */
+  /** Remembers when this instance last saw the lease record change, on its own clock, and for how long it holds. */
   private observe(lease: V1Lease): void {
     const record = JSON.stringify([
       lease.spec?.holderIdentity,
       lease.spec?.renewTime,
       lease.spec?.leaseTransitions,
     ]);
-    if (record !== this.observed.record) this.observed = { record, at: this.clock.now() };
+    const durationMs = (lease.spec?.leaseDurationSeconds ?? this.leaseDurationMs / 1000) * 1000;
+    if (record !== this.observed.record) this.observed = { record, at: this.clock.now(), durationMs };
+    else this.observed.durationMs = durationMs;
     const holder = lease.spec?.holderIdentity ?? '';
-    if (holder && holder !== this.knownLeader) {
+    if (holder !== this.knownLeader) {
       this.knownLeader = holder;
-      this.options.onNewLeader?.(holder);
+      if (holder) this.options.onNewLeader?.(holder);
     }
   }
 
   /**
-   * Gives the lease up (holder cleared, 1 s duration) so a successor can take it at once. Reads it fresh first:
-   * a renewal cut short by the shutdown may still have landed and moved its resourceVersion.
+   * Gives the Lease up (holder cleared, 1 s duration, the hand-over note) so a successor can take it at once.
+   * Reads it fresh first: a renewal cut short may still have landed and moved its resourceVersion. Bounded by
+   * the renew deadline.
    */
-  private async release(): Promise<void> {
+  private async release(note: string | undefined): Promise<void> {
     const { client, namespace, name, identity } = this.options;
     const path = objectPath({ ...LEASES, namespace }, name);
+    const attempt = this.bounded(new AbortController().signal, this.renewDeadlineMs);
     try {
-      const lease = await client.request<V1Lease>({
-        priority: 'exempt',
-        path,
-      });
+      const lease = await client.request<V1Lease>({ priority: 'exempt', path, signal: attempt.signal });
       if (lease.spec?.holderIdentity !== identity) return;
       const now = microTime(new Date());
+      const annotations = { ...lease.metadata?.annotations };
+      if (note !== undefined) annotations[this.handoverAnnotation] = note;
+      else delete annotations[this.handoverAnnotation];
       await client.request<V1Lease>({
         priority: 'exempt',
         method: 'PUT',
         path,
         body: {
           ...lease,
+          metadata: { ...lease.metadata, annotations },
           spec: {
             ...lease.spec,
             holderIdentity: '',
@@ -227,13 +338,17 @@ export class LeaderElector {
             acquireTime: now,
           },
         },
+        signal: attempt.signal,
       });
+      this.knownLeader = '';
       this.logger.info('released the lease', { lease: this.leaseName });
     } catch (error) {
       this.logger.warn('could not release the lease', {
         lease: this.leaseName,
         error: (error as Error).message,
       });
+    } finally {
+      attempt.clear();
     }
   }
 }

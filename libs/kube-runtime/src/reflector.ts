@@ -15,6 +15,8 @@ export interface ReflectorSink<T> {
   replace(objects: T[], resourceVersion: string): void;
   /** One change seen by the watch. */
   apply(type: 'ADDED' | 'MODIFIED' | 'DELETED', object: T): void;
+  /** The resourceVersion the sink now reflects moved on (after a list, an event or a bookmark). */
+  progressed?(resourceVersion: string): void;
 }
 
 /** Counters a reflector reports, e.g. to Prometheus. */
@@ -158,7 +160,7 @@ export class Reflector<T extends KubeObject> {
       continueToken = page.metadata?.continue || undefined;
     } while (continueToken);
     this.options.sink.replace(items, resourceVersion);
-    this.resourceVersion = resourceVersion;
+    this.advance(resourceVersion);
     this.options.observer?.listed?.('list', items.length, (this.clock.now() - started) / 1000);
   }
 
@@ -178,7 +180,7 @@ export class Reflector<T extends KubeObject> {
           if (event.object.metadata?.annotations?.[INITIAL_EVENTS_END] !== 'true') continue;
           const resourceVersion = event.object.metadata!.resourceVersion!;
           this.options.sink.replace([...objects.values()], resourceVersion);
-          this.resourceVersion = resourceVersion;
+          this.advance(resourceVersion);
           this.options.observer?.listed?.('streaming', objects.size, (this.clock.now() - started) / 1000);
           return watch;
         }
@@ -255,7 +257,7 @@ export class Reflector<T extends KubeObject> {
           return 'error';
         }
         if (event.type !== 'BOOKMARK') this.options.sink.apply(event.type, event.object);
-        this.resourceVersion = event.object.metadata!.resourceVersion!;
+        this.advance(event.object.metadata!.resourceVersion!);
         this.backoff.reset();
       }
       return 'closed';
@@ -276,6 +278,11 @@ export class Reflector<T extends KubeObject> {
       signal.removeEventListener('abort', abort);
       response.destroy();
     }
+  }
+
+  private advance(resourceVersion: string): void {
+    this.resourceVersion = resourceVersion;
+    this.options.sink.progressed?.(resourceVersion);
   }
 
   private async openWatch(

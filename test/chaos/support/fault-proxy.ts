@@ -8,6 +8,15 @@ import { CLUSTER_DIR } from '../../support/paths.js';
 
 export type Fault = '500' | '429' | 'stall';
 
+/** One request through the proxy: when it arrived, what it was, and the status answered (none if never). */
+export interface ProxiedRequest {
+  at: number;
+  method: string;
+  path: string;
+  status?: number;
+  answeredAt?: number;
+}
+
 export interface FaultProxyStats {
   requests: number;
   faults: Record<Fault, number>;
@@ -25,6 +34,10 @@ export class FaultProxy {
   faultRate = 0;
   /** Collections (path endings, e.g. `/pods`) whose next watch is answered with an ERROR 410 event. */
   readonly goneWatches = new Set<string>();
+  /** Requests whose path contains one of these are never answered (a stalled connection), until removed. */
+  readonly stalledPaths = new Set<string>();
+  /** Every request, in arrival order. */
+  readonly log: ProxiedRequest[] = [];
   readonly stats: FaultProxyStats = { requests: 0, faults: { '500': 0, '429': 0, stall: 0 }, arrivals: [] };
   private readonly watches = new Set<IncomingMessage>();
   private readonly stalled = new Set<Socket>();
@@ -93,6 +106,14 @@ export class FaultProxy {
   private handle(req: IncomingMessage, res: ServerResponse): void {
     this.stats.requests++;
     this.stats.arrivals.push(Date.now());
+    const entry: ProxiedRequest = { at: Date.now(), method: req.method ?? 'GET', path: req.url ?? '' };
+    this.log.push(entry);
+    res.once('finish', () => {
+      entry.status = res.statusCode;
+      entry.answeredAt = Date.now();
+    });
+    const path = (req.url ?? '').split('?')[0]!;
+    if ([...this.stalledPaths].some((part) => path.includes(part))) return this.stall(req);
     const isWatch = /[?&]watch=(true|1)/.test(req.url ?? '');
     const collection = [...this.goneWatches].find((ending) =>
       (req.url ?? '').split('?')[0]!.endsWith(ending),
@@ -145,18 +166,20 @@ export class FaultProxy {
     req.pipe(upstream);
   }
 
+  /** Never answers; the client must give up on its own. Closed after a minute, or when the proxy closes. */
+  private stall(req: IncomingMessage): void {
+    req.resume();
+    const socket = req.socket;
+    this.stalled.add(socket);
+    socket.once('close', () => this.stalled.delete(socket));
+    setTimeout(() => socket.destroy(), 60_000).unref();
+  }
+
   private fail(req: IncomingMessage, res: ServerResponse): void {
     const fault = (['500', '429', 'stall'] as const)[Math.floor(Math.random() * 3)]!;
     this.stats.faults[fault]++;
     req.resume();
-    if (fault === 'stall') {
-      // Never answered; the client must give up on its own. Closed after a minute, or when the proxy closes.
-      const socket = req.socket;
-      this.stalled.add(socket);
-      socket.once('close', () => this.stalled.delete(socket));
-      setTimeout(() => socket.destroy(), 60_000).unref();
-      return;
-    }
+    if (fault === 'stall') return this.stall(req);
     const code = Number(fault);
     res.writeHead(code, {
       'Content-Type': 'application/json',

@@ -125,7 +125,73 @@ describe('loadAppConfig', () => {
     [{ RATE_LIMIT_RPS: '0' }, /RATE_LIMIT_RPS must be a positive number/],
     [{ TLS_CERT_FILE: '/nonexistent.crt' }, /TLS_CERT_FILE and TLS_KEY_FILE must be set together/],
     [{ TLS_CERT_FILE: '/nonexistent.crt', TLS_KEY_FILE: '/nonexistent.key' }, /TLS file does not exist/],
+    [
+      { LEASE_DURATION_SECONDS: '10' },
+      /LEASE_RENEW_DEADLINE_SECONDS must be shorter than LEASE_DURATION_SECONDS/,
+    ],
+    [{ LEASE_RETRY_PERIOD_SECONDS: '10' }, /LEASE_RETRY_PERIOD_SECONDS must be shorter/],
+    [{ LEASE_RENEW_DEADLINE_SECONDS: '-3' }, /LEASE_RENEW_DEADLINE_SECONDS must be a positive number/],
+    [{ RESYNC_PERIOD_SECONDS: 'never' }, /RESYNC_PERIOD_SECONDS must be a positive number/],
+    [{ RESYNC_PERIOD_SECONDS: '9999999999' }, /RESYNC_PERIOD_SECONDS must be at most 604800 seconds/],
+    [{ LEASE_DURATION_SECONDS: '86400' }, /LEASE_DURATION_SECONDS must be at most 3600 seconds/],
+    [
+      { ALLOW_EPHEMERAL_AUDIT: 'maybe', KUBERNETES_SERVICE_HOST: '10.0.0.1' },
+      /ALLOW_EPHEMERAL_AUDIT must be true or false/,
+    ],
   ])('rejects %j', (env, message) => {
     expect(() => loadAppConfig(env, emptyDir())).toThrow(message);
+  });
+
+  it('uses kube-controller-manager’s lease timings and a 12 h resync unless told otherwise', () => {
+    expect(loadAppConfig({}, emptyDir()).controller).toMatchObject({
+      lease: { durationMs: 15_000, renewDeadlineMs: 10_000, retryPeriodMs: 2_000 },
+      resyncPeriodMs: 12 * 3600 * 1000,
+    });
+    expect(
+      loadAppConfig(
+        {
+          LEASE_DURATION_SECONDS: '6',
+          LEASE_RENEW_DEADLINE_SECONDS: '4',
+          LEASE_RETRY_PERIOD_SECONDS: '1',
+          RESYNC_PERIOD_SECONDS: '60',
+        },
+        emptyDir(),
+      ).controller,
+    ).toMatchObject({
+      lease: { durationMs: 6000, renewDeadlineMs: 4000, retryPeriodMs: 1000 },
+      resyncPeriodMs: 60_000,
+    });
+  });
+
+  it('refuses, in a pod, a SQLite audit database on an emptyDir or the container filesystem, unless told it is fine', () => {
+    const cwd = '/app';
+    const inPod = { KUBERNETES_SERVICE_HOST: '10.96.0.1', DATABASE_URL: 'file:./.data/audit.db' };
+    const emptyDirMount = () =>
+      [
+        '1 0 0:1 / / rw - overlay overlay rw',
+        '2 1 8:1 /var/lib/kubelet/pods/p/volumes/kubernetes.io~empty-dir/data /app/.data rw - ext4 /dev/sda1 rw',
+      ].join('\n');
+    const pvcMount = () =>
+      [
+        '1 0 0:1 / / rw - overlay overlay rw',
+        '2 1 8:1 /var/lib/kubelet/pods/p/volumes/kubernetes.io~csi/pvc-1/mount /app/.data rw - ext4 /dev/sda1 rw',
+      ].join('\n');
+    expect(() => loadAppConfig(inPod, cwd, emptyDirMount)).toThrow(
+      /SQLite file on an emptyDir volume at \/app\/.data.*ALLOW_EPHEMERAL_AUDIT=true/,
+    );
+    expect(() => loadAppConfig({ ...inPod, DATABASE_URL: 'file:/tmp/a.db' }, cwd, emptyDirMount)).toThrow(
+      /container's own filesystem/,
+    );
+    expect(
+      loadAppConfig({ ...inPod, ALLOW_EPHEMERAL_AUDIT: 'true' }, cwd, emptyDirMount).database.provider,
+    ).toBe('sqlite');
+    expect(loadAppConfig(inPod, cwd, pvcMount).database.provider).toBe('sqlite');
+    expect(
+      loadAppConfig({ ...inPod, DATABASE_URL: 'postgresql://db/audit' }, cwd, emptyDirMount).database
+        .provider,
+    ).toBe('postgresql');
+    expect(
+      loadAppConfig({ DATABASE_URL: 'file:./.data/audit.db' }, cwd, emptyDirMount).database.provider,
+    ).toBe('sqlite');
   });
 });

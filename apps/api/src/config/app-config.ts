@@ -1,8 +1,9 @@
 import { registerAs } from '@nestjs/config';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { namespaceError } from '@ngx/nginx-api';
 import { databaseTarget, type DatabaseTarget } from '../audit/database-target.js';
+import { ephemeralSqliteStorage } from '../audit/sqlite-storage.js';
 import type { LogFormat } from '../logging/app-logger.js';
 
 export type WebMode = 'production' | 'development' | 'off';
@@ -60,6 +61,10 @@ export interface AppConfig {
     burst: number;
     leaderElection: boolean;
     leaseNamespace: string;
+    /** The Lease's timings (client-go's LeaseDuration, RenewDeadline, RetryPeriod; kube-controller-manager's defaults). */
+    lease: { durationMs: number; renewDeadlineMs: number; retryPeriodMs: number };
+    /** How often every Nginx is reconciled even if nothing happened to it (kube-controller-manager: 12 h). */
+    resyncPeriodMs: number;
   };
 }
 
@@ -153,14 +158,65 @@ function parseNamespace(name: string, raw: string | undefined): string | undefin
   return value;
 }
 
+/** A positive duration in seconds, at most `max` (timers cannot wait longer than about 24 days); in ms. */
+function parseSeconds(name: string, raw: string | undefined, fallback: number, max: number): number {
+  const seconds = parsePositive(name, raw, fallback);
+  if (seconds > max) throw new ConfigError(`${name} must be at most ${max} seconds (got "${raw}")`);
+  return seconds * 1000;
+}
+
+function leaseTimings(env: Environment): AppConfig['controller']['lease'] {
+  const seconds = (name: string, fallback: number) => parseSeconds(name, env[name], fallback, 3600);
+  const lease = {
+    durationMs: seconds('LEASE_DURATION_SECONDS', 15),
+    renewDeadlineMs: seconds('LEASE_RENEW_DEADLINE_SECONDS', 10),
+    retryPeriodMs: seconds('LEASE_RETRY_PERIOD_SECONDS', 2),
+  };
+  if (lease.renewDeadlineMs >= lease.durationMs)
+    throw new ConfigError('LEASE_RENEW_DEADLINE_SECONDS must be shorter than LEASE_DURATION_SECONDS');
+  if (lease.retryPeriodMs >= lease.renewDeadlineMs)
+    throw new ConfigError('LEASE_RETRY_PERIOD_SECONDS must be shorter than LEASE_RENEW_DEADLINE_SECONDS');
+  return lease;
+}
+
+const readMountinfo = () => {
+  try {
+    return readFileSync('/proc/self/mountinfo', 'utf8');
+  } catch {
+    return '';
+  }
+};
+
+/**
+ * Refuses, in a cluster (a pod: KUBERNETES_SERVICE_HOST is set), a SQLite audit database that dies with the pod:
+ * every replica would keep a trail of its own and lose it on restart. ALLOW_EPHEMERAL_AUDIT=true says it is fine.
+ */
+function checkDurableAudit(database: DatabaseTarget, env: Environment, cwd: string, mountinfo: () => string) {
+  if (database.provider !== 'sqlite' || !env.KUBERNETES_SERVICE_HOST?.trim()) return;
+  if (parseBoolean('ALLOW_EPHEMERAL_AUDIT', env.ALLOW_EPHEMERAL_AUDIT, false)) return;
+  const path = database.url.slice('file:'.length);
+  if (path === ':memory:' || path === '') return;
+  const where = ephemeralSqliteStorage(resolve(cwd, path), mountinfo());
+  if (where)
+    throw new ConfigError(
+      `DATABASE_URL is a SQLite file on ${where}: in a cluster each replica would keep its own audit trail and ` +
+        'lose it with the pod. Give DATABASE_URL a PostgreSQL URL (deploy/ does), or set ALLOW_EPHEMERAL_AUDIT=true',
+    );
+}
+
 /** Builds the configuration from environment variables, throwing ConfigError with a precise message. */
-export function loadAppConfig(env: Environment = process.env, cwd = process.cwd()): AppConfig {
+export function loadAppConfig(
+  env: Environment = process.env,
+  cwd = process.cwd(),
+  mountinfo: () => string = readMountinfo,
+): AppConfig {
   let database: DatabaseTarget;
   try {
     database = databaseTarget(env.DATABASE_URL);
   } catch (error) {
     throw new ConfigError((error as Error).message);
   }
+  checkDurableAudit(database, env, cwd, mountinfo);
   return {
     host: env.HOST?.trim() || '127.0.0.1',
     port: parsePort(env.PORT),
@@ -198,6 +254,13 @@ export function loadAppConfig(env: Environment = process.env, cwd = process.cwd(
       burst: Math.ceil(parsePositive('BURST_REPLICAS', env.BURST_REPLICAS, 500)),
       leaderElection: parseBoolean('LEADER_ELECTION', env.LEADER_ELECTION, true),
       leaseNamespace: env.LEASE_NAMESPACE?.trim() || env.WATCH_NAMESPACE?.trim() || 'default',
+      lease: leaseTimings(env),
+      resyncPeriodMs: parseSeconds(
+        'RESYNC_PERIOD_SECONDS',
+        env.RESYNC_PERIOD_SECONDS,
+        12 * 3600,
+        7 * 24 * 3600,
+      ),
     },
   };
 }

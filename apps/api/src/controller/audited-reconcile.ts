@@ -4,7 +4,14 @@ import { ReconcileReport } from './reconcile-report.js';
 
 /** What woke a reconcile, as stored in the audit trail. */
 export type ReconcileTrigger =
-  'nginx-added' | 'nginx-updated' | 'nginx-deleted' | 'pod-event' | 'resync' | 'retry' | 'requeue';
+  | 'nginx-added'
+  | 'nginx-updated'
+  | 'nginx-deleted'
+  | 'pod-event'
+  | 'quota-changed'
+  | 'resync'
+  | 'retry'
+  | 'requeue';
 
 /** Why each key sits in the queue: the first reason noted since its last reconcile started. */
 export class ReconcileTriggers {
@@ -22,7 +29,7 @@ export class ReconcileTriggers {
 }
 
 export interface AuditedReconcileDeps {
-  reconcile: (key: string, report: ReconcileReport) => Promise<ReconcileResult>;
+  reconcile: (key: string, report: ReconcileReport, signal: AbortSignal) => Promise<ReconcileResult>;
   triggers: ReconcileTriggers;
   /** 1 for a first try, n for the (n-1)th retry after failures. */
   attempt: (key: string) => number;
@@ -38,8 +45,10 @@ export interface AuditedReconcileDeps {
  * Wraps a reconcile so each one that acted or failed becomes one audit row and one log line carrying its key,
  * and each one that changed nothing only bumps its key's no-op count. Errors pass through unchanged.
  */
-export function auditedReconcile(deps: AuditedReconcileDeps): (key: string) => Promise<ReconcileResult> {
-  return async (key) => {
+export function auditedReconcile(
+  deps: AuditedReconcileDeps,
+): (key: string, signal?: AbortSignal) => Promise<ReconcileResult> {
+  return async (key, signal = new AbortController().signal) => {
     const attempt = deps.attempt(key);
     const trigger = deps.triggers.take(key) ?? (attempt > 1 ? 'retry' : 'resync');
     const report = new ReconcileReport();
@@ -48,8 +57,8 @@ export function auditedReconcile(deps: AuditedReconcileDeps): (key: string) => P
     let outcome: ReconcileOutcome = 'success';
     let error: string | null = null;
     try {
-      const result = await deps.reconcile(key, report);
-      if (result && result.requeueAfterMs >= 0) {
+      const result = await deps.reconcile(key, report, signal);
+      if (result && ('requeue' in result || result.requeueAfterMs >= 0)) {
         outcome = 'requeued';
         deps.triggers.note(key, 'requeue');
       }

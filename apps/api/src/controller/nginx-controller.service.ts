@@ -6,33 +6,41 @@ import {
   type OnApplicationBootstrap,
   type OnModuleDestroy,
 } from '@nestjs/common';
+import type { V1Pod } from '@kubernetes/client-node';
 import {
-  Controller,
-  DeletedFinalStateUnknown,
-  EventRecorder,
-  Expectations,
+  KubeApiError,
   KubeClient,
   LeaderElector,
+  NAMESPACE_INDEX,
   PrometheusWorkQueueMetrics,
-  RateLimitingQueue,
-  objectKey,
+  objectPath,
+  type TermEnd,
 } from '@ngx/kube-runtime';
-import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { Registry } from 'prom-client';
 import { AuditTrail } from '../audit/audit-trail.service.js';
 import { appConfig, type AppConfig } from '../config/app-config.js';
 import { ClusterInformers } from '../kube/cluster-informers.js';
 import { nestRuntimeLogger } from '../logging/runtime-logger.js';
-import { auditedReconcile, ReconcileTriggers, type ReconcileTrigger } from './audited-reconcile.js';
-import { controllerOf, owningNginxKey } from './pod-ownership.js';
-import { MANAGED_BY } from './pod-template.js';
-import { NginxReconciler, type ReconcilerMetrics } from './reconciler.js';
+import { ControllerTerm } from './controller-term.js';
+import { controllerMetrics, type ControllerMetrics } from './controller-metrics.js';
+import {
+  nginxEventHandlers,
+  podEventHandlers,
+  quotaEventHandlers,
+  refusedCreation,
+  type ControllerEvents,
+} from './event-handlers.js';
 import { StrayPods } from './stray-pods.js';
 
+/** Annotation of the Lease in which a leader leaves the resourceVersions of its last writes for the next one. */
+export const HANDOVER_ANNOTATION = 'mycompany.com/handover-resource-versions';
+/** How often a standby looks again at the pods it saw leave the watch (see StrayPods.recheck). */
+const STRAY_RECHECK_MS = 60_000;
+
 /**
- * Hosts the Nginx controller: handlers on the shared Nginx and pod informers (ClusterInformers), a rate-limited
- * workqueue, and workers running the reconciler — only while this instance holds the leader Lease. It stops in
- * onModuleDestroy, the first shutdown hook, so in-flight reconciles are drained and the Lease released before
- * the audit trail's final flush.
+ * Hosts the Nginx controller in the Nest app: handlers on the shared informers, and leadership terms
+ * (ControllerTerm) while this instance holds the leader Lease. It stops in onModuleDestroy, the first shutdown
+ * hook: the term drains, then the Lease is released, before the audit trail's final flush and the client closes.
  */
 @Injectable()
 export class NginxControllerService implements OnApplicationBootstrap, OnModuleDestroy {
@@ -40,14 +48,15 @@ export class NginxControllerService implements OnApplicationBootstrap, OnModuleD
   private readonly runtimeLogger = nestRuntimeLogger(this.logger);
   private readonly stopping = new AbortController();
   private readonly identity = `${hostname()}-${process.pid}`;
-  private readonly events: EventRecorder;
-  /** The queue and expectations of the current leadership term; none while not leading. */
-  private term:
-    { queue: RateLimitingQueue<string>; expectations: Expectations; triggers: ReconcileTriggers } | undefined;
+  /** The current leadership term; none while standing by. */
+  private term: ControllerTerm | undefined;
+  /** The last term's hand-over note, written into the Lease on release. */
+  private handoverNote: string | undefined;
   private readonly strays = new StrayPods();
   private running: Promise<unknown> | undefined;
+  private strayRecheck: NodeJS.Timeout | undefined;
   private readonly queueMetrics: PrometheusWorkQueueMetrics;
-  private readonly metrics: ReturnType<typeof controllerMetrics>;
+  private readonly metrics: ControllerMetrics;
 
   constructor(
     @Inject(KubeClient) private readonly client: KubeClient,
@@ -58,191 +67,124 @@ export class NginxControllerService implements OnApplicationBootstrap, OnModuleD
   ) {
     this.queueMetrics = new PrometheusWorkQueueMetrics(registry, 'nginx');
     this.metrics = controllerMetrics(registry);
-    this.events = new EventRecorder({
-      client,
-      component: MANAGED_BY,
-      instance: this.identity,
-      logger: this.runtimeLogger,
-    });
-    this.registerHandlers();
+    const events = this.events();
+    this.informers.nginxes.addEventHandler(nginxEventHandlers(events));
+    this.informers.pods.addEventHandler(podEventHandlers(events));
+    this.informers.quotas.addEventHandler(
+      quotaEventHandlers(events, (namespace) =>
+        this.informers.nginxes.cache
+          .byIndex(NAMESPACE_INDEX, namespace)
+          .filter(refusedCreation)
+          .map((nginx) => `${namespace}/${nginx.metadata.name}`),
+      ),
+    );
   }
 
   onApplicationBootstrap(): void {
-    if (!this.config.controller.enabled) {
+    const { controller } = this.config;
+    if (!controller.enabled) {
       this.logger.log('CONTROLLER=false: not reconciling in this process');
       return;
     }
     const signal = this.stopping.signal;
-    this.running = this.config.controller.leaderElection
+    this.running = controller.leaderElection
       ? new LeaderElector({
           client: this.client,
-          namespace: this.config.controller.leaseNamespace,
+          namespace: controller.leaseNamespace,
           name: 'nginx-controller',
           identity: this.identity,
+          leaseDurationMs: controller.lease.durationMs,
+          renewDeadlineMs: controller.lease.renewDeadlineMs,
+          retryPeriodMs: controller.lease.retryPeriodMs,
           logger: this.runtimeLogger,
-          onStartedLeading: (leading) => void this.lead(leading),
+          handoverAnnotation: HANDOVER_ANNOTATION,
+          handoverNote: () => this.handoverNote,
+          onStartedLeading: (term) => this.lead(term.signal, term.handover),
+          onStoppedLeading: (why: TermEnd) => this.metrics.terms.inc({ end: why }),
           onNewLeader: (leader) => this.logger.log(`leader is ${leader}`),
         }).run(signal)
-      : this.lead(signal);
+      : this.lead(signal, undefined);
+    this.strayRecheck = setInterval(() => void this.recheckStrays(), STRAY_RECHECK_MS);
+    this.strayRecheck.unref();
   }
 
-  /** For /readyz: ready once both caches are synced; says whether this instance leads. */
+  /** For /readyz: ready once the caches are synced; says whether this instance leads. */
   readiness(): { ok: boolean; detail: string; leader: boolean } {
     if (!this.config.controller.enabled)
       return { ok: true, detail: 'controller disabled in this process', leader: false };
     const synced = this.informers.hasSynced();
-    const leader = this.term !== undefined;
+    const leader = this.term !== undefined && !this.term.signal.aborted;
     const role = leader ? 'leading' : 'standby (another instance leads)';
     return { ok: synced, detail: synced ? `caches synced, ${role}` : 'caches syncing', leader };
   }
 
   async onModuleDestroy(): Promise<void> {
+    clearInterval(this.strayRecheck);
     this.stopping.abort();
     await this.running;
-    await this.events.flush();
   }
 
-  /** One leadership term: a fresh queue and expectations, every Nginx queued, workers until `leading` aborts. */
-  private async lead(leading: AbortSignal): Promise<void> {
-    const queue = new RateLimitingQueue<string>({ metrics: this.queueMetrics });
-    this.queueMetrics.watch(queue);
-    const expectations = new Expectations();
-    const triggers = new ReconcileTriggers();
-    this.term = { queue, expectations, triggers };
-    this.metrics.leader.set(1);
-    const reconciler = new NginxReconciler({
-      client: this.client,
-      nginxes: this.informers.nginxes.cache,
-      pods: this.informers.pods.cache,
-      expectations,
-      strays: this.strays,
-      events: this.events,
-      logger: this.runtimeLogger,
-      burst: this.config.controller.burst,
-      metrics: this.metrics.reconciler,
-    });
-    const controller = new Controller({
-      name: 'nginx',
-      queue,
-      workers: this.config.controller.workers,
-      reconcile: auditedReconcile({
-        reconcile: (key, report) => reconciler.reconcile(key, report),
-        triggers,
-        attempt: (key) => queue.numRequeues(key) + 1,
+  /** One leadership term: runs until `signal` aborts and everything it started has finished. */
+  private async lead(signal: AbortSignal, previousNote: string | undefined): Promise<void> {
+    const { controller } = this.config;
+    const term = new ControllerTerm(
+      {
+        client: this.client,
+        informers: this.informers,
+        strays: this.strays,
         audit: this.audit,
+        identity: this.identity,
+        workers: controller.workers,
+        burst: controller.burst,
+        resyncPeriodMs: controller.resyncPeriodMs,
+        // Requests on the wire when the term ends get this long; the renew deadline leaves the lease duration's
+        // remainder before another instance may lead, and the term must be silent well before that.
+        graceMs: Math.min(2000, (controller.lease.durationMs - controller.lease.renewDeadlineMs) / 2),
+        handoverWaitMs: controller.lease.durationMs,
         logger: this.runtimeLogger,
-        instanceId: this.identity,
-      }),
-      waitForSync: async (signal) => {
-        const synced = await this.informers.waitForCacheSync(signal);
-        if (synced) for (const key of this.informers.nginxes.cache.keys()) this.enqueue(key, 'resync');
-        return synced;
+        metrics: this.metrics,
+        queueMetrics: this.queueMetrics,
       },
-      logger: this.runtimeLogger,
-      metrics: {
-        reconciled: (result, seconds) => {
-          this.metrics.reconciles.inc({ result });
-          this.metrics.duration.observe({ result }, seconds);
-        },
-        dropped: () => this.metrics.dropped.inc(),
-      },
-    });
+      signal,
+    );
+    this.term = term;
+    this.metrics.leader.set(1);
     try {
-      await controller.run(leading);
+      await term.run(previousNote);
     } finally {
-      if (this.term?.queue === queue) {
-        this.term = undefined;
-        this.metrics.leader.set(0);
-      }
+      this.handoverNote = term.handoverNote();
+      if (this.term === term) this.term = undefined;
+      this.metrics.leader.set(0);
     }
   }
 
-  private enqueue(key: string | undefined, trigger: ReconcileTrigger): void {
-    if (!key || !this.term) return;
-    this.term.triggers.note(key, trigger);
-    this.term.queue.add(key);
+  /** Where the informer handlers' news goes: the current term, and the stray-pod record kept across terms. */
+  private events(): ControllerEvents {
+    return {
+      enqueue: (key, trigger) => this.term?.enqueue(key, trigger),
+      creationObserved: (key) => this.term?.expectations.creationObserved(key),
+      deletionObserved: (key, podKey) => this.term?.expectations.deletionObserved(key, podKey),
+      strayCandidate: (key, pod) => this.strays.add(key, pod),
+      podInWatch: (key, uid) => this.strays.settle(key, uid),
+      nginxGone: (key) => this.strays.forget(key),
+    };
   }
 
-  private registerHandlers(): void {
-    const enqueue = (key: string | undefined) => this.enqueue(key, 'pod-event');
-    this.informers.nginxes.addEventHandler({
-      add: (nginx) => this.enqueue(objectKey(nginx), 'nginx-added'),
-      update: (_, nginx) => this.enqueue(objectKey(nginx), 'nginx-updated'),
-      delete: (nginx) =>
-        this.enqueue(
-          nginx instanceof DeletedFinalStateUnknown ? nginx.key : objectKey(nginx),
-          'nginx-deleted',
-        ),
-    });
-    this.informers.pods.addEventHandler({
-      add: (pod) => {
-        const owner = owningNginxKey(pod);
-        if (owner && controllerOf(pod)) this.term?.expectations.creationObserved(owner);
-        enqueue(owner);
-      },
-      update: (previous, pod) => {
-        const owner = owningNginxKey(pod);
-        if (owner && pod.metadata?.deletionTimestamp && !previous.metadata?.deletionTimestamp) {
-          this.term?.expectations.deletionObserved(owner, objectKey(pod));
-        }
-        const before = owningNginxKey(previous);
-        if (before !== owner) enqueue(before);
-        enqueue(owner);
-      },
-      delete: (deleted) => {
-        const pod = deleted instanceof DeletedFinalStateUnknown ? deleted.object : deleted;
-        const owner = owningNginxKey(pod);
-        if (owner) this.term?.expectations.deletionObserved(owner, objectKey(pod));
-        // Not marked for deletion, yet gone from our label-filtered watch: maybe its label was removed.
-        if (owner && controllerOf(pod) && !pod.metadata?.deletionTimestamp) this.strays.add(owner, pod);
-        enqueue(owner);
-      },
+  /** While standing by, drops stray candidates that turned out deleted or were released by the leader. */
+  private async recheckStrays(): Promise<void> {
+    if (this.term || this.strays.size === 0 || this.stopping.signal.aborted) return;
+    await this.strays.recheck(async (candidate) => {
+      const { name, namespace } = candidate.metadata!;
+      try {
+        return await this.client.request<V1Pod>({
+          path: objectPath({ group: '', version: 'v1', plural: 'pods', namespace }, name!),
+          priority: 'low',
+          signal: this.stopping.signal,
+        });
+      } catch (error) {
+        if (error instanceof KubeApiError && error.code === 404) return undefined;
+        throw error;
+      }
     });
   }
-}
-
-/** The controller's own Prometheus collectors (the workqueue and informers report through kube-runtime). */
-function controllerMetrics(registry: Registry) {
-  const registers = [registry];
-  const created = new Counter({
-    name: 'nginx_pods_created_total',
-    help: 'Pods created by the controller.',
-    registers,
-  });
-  const deleted = new Counter({
-    name: 'nginx_pods_deleted_total',
-    help: 'Pods deleted by the controller, by reason.',
-    labelNames: ['reason'],
-    registers,
-  });
-  const reconciler: ReconcilerMetrics = {
-    podCreated: () => created.inc(),
-    podDeleted: (reason) => deleted.inc({ reason }),
-  };
-  return {
-    reconciler,
-    reconciles: new Counter({
-      name: 'nginx_reconciles_total',
-      help: 'Reconciles by result (success, error, requeue).',
-      labelNames: ['result'],
-      registers,
-    }),
-    duration: new Histogram({
-      name: 'nginx_reconcile_duration_seconds',
-      help: 'Time one reconcile took.',
-      labelNames: ['result'],
-      buckets: [0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5, 10],
-      registers,
-    }),
-    dropped: new Counter({
-      name: 'nginx_reconcile_dropped_total',
-      help: 'Keys dropped after too many failed reconciles.',
-      registers,
-    }),
-    leader: new Gauge({
-      name: 'nginx_controller_leader',
-      help: '1 while this instance leads and reconciles.',
-      registers,
-    }),
-  };
 }

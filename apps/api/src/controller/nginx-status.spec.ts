@@ -135,3 +135,31 @@ describe('isSettled', () => {
     expect(isSettled(nginxStatus(nginx(1), [pod(false, 'Pending')], undefined, T1))).toBe(false);
   });
 });
+
+describe('a repeated refusal', () => {
+  it('keeps the first ReplicaFailure message while the reason stays, so the status does not change', () => {
+    const first = nginxStatus(
+      nginx(3),
+      [],
+      { reason: 'FailedCreate', message: 'pods "web-a" is forbidden' },
+      T1,
+    );
+    const again = nginxStatus(
+      nginx(3, first),
+      [],
+      { reason: 'FailedCreate', message: 'pods "web-b" is forbidden' },
+      T2,
+    );
+    expect(again.conditions?.find((c) => c.type === 'ReplicaFailure')?.message).toBe(
+      'pods "web-a" is forbidden',
+    );
+    expect(statusChanged(first, again)).toBe(false);
+    const other = nginxStatus(
+      nginx(1, again),
+      [pod(true), pod(true)],
+      { reason: 'FailedDelete', message: 'no' },
+      T2,
+    );
+    expect(other.conditions?.find((c) => c.type === 'ReplicaFailure')?.message).toBe('no');
+  });
+});

@@ -45,7 +45,7 @@ function condition(
 export function nginxStatus(
   nginx: Nginx,
   pods: readonly V1Pod[],
-  failure: ReplicaFailure | undefined,
+  refusal: ReplicaFailure | undefined,
   now: string,
 ): NginxStatus {
   const desired = nginx.spec.replicas;
@@ -53,6 +53,7 @@ export function nginxStatus(
   const ready = active.filter(isReady).length;
   const generation = nginx.metadata.generation;
   const previous = nginx.status?.conditions;
+  const failure = refusal && stableFailure(refusal, previous);
 
   const available = ready >= desired;
   const converged = active.length === desired && available;
@@ -113,6 +114,18 @@ export function nginxStatus(
     message: message.slice(0, 1024),
     conditions,
   };
+}
+
+/**
+ * The failure as the status should report it: while the Nginx already reports a ReplicaFailure for the same
+ * reason, that report's message is kept (as the ReplicaSet controller keeps its first error), so a refusal that
+ * names each freshly generated pod does not rewrite the status on every retry.
+ */
+function stableFailure(failure: ReplicaFailure, previous: NginxCondition[] | undefined): ReplicaFailure {
+  const reported = previous?.find((c) => c.type === CONDITION_REPLICA_FAILURE);
+  return reported?.status === 'True' && reported.reason === failure.reason && reported.message
+    ? { ...failure, message: reported.message }
+    : failure;
 }
 
 /** Whether writing `next` would change anything (the controller writes status only when it does). */

@@ -1,5 +1,6 @@
 import type { V1OwnerReference, V1Pod } from '@kubernetes/client-node';
 import { LABEL_NGINX, NGINX_KIND, type Nginx } from '@ngx/nginx-api';
+import { podSelector } from './pod-template.js';
 
 /** The controller owner reference of a pod, if any. */
 export function controllerOf(pod: V1Pod): V1OwnerReference | undefined {
@@ -19,25 +20,49 @@ export function owningNginxKey(pod: V1Pod): string | undefined {
   return label ? `${namespace}/${label}` : undefined;
 }
 
+/** Whether the pod's labels match the selector an Nginx publishes in `status.selector` (every label of it). */
+export function matchesSelector(pod: V1Pod, nginxName: string): boolean {
+  const labels = pod.metadata?.labels ?? {};
+  return Object.entries(podSelector(nginxName)).every(
+    ([key, value]) => Object.hasOwn(labels, key) && labels[key] === value,
+  );
+}
+
+/**
+ * A pod the Nginx (`ownerUid`, `ownerName`) controls though its labels no longer match the Nginx's selector,
+ * and that is not on its way out: it must be released, not counted.
+ */
+export function isMislabelled(pod: V1Pod, ownerUid: string, ownerName: string): boolean {
+  return (
+    controllerOf(pod)?.uid === ownerUid &&
+    !matchesSelector(pod, ownerName) &&
+    !pod.metadata?.deletionTimestamp
+  );
+}
+
 export interface ClaimedPods {
-  /** Controlled by this Nginx and still carrying its label. */
+  /** Controlled by this Nginx and matching its selector. */
   owned: V1Pod[];
-  /** Carrying its label with no controller: to adopt. */
+  /** Matching its selector with no controller, not being deleted: to adopt. */
   orphans: V1Pod[];
-  /** Controlled by this Nginx but relabelled to another one: to release. */
+  /** Controlled by this Nginx but no longer matching its selector: to release. */
   mislabelled: V1Pod[];
 }
 
-/** How the pods found for an Nginx split, as the ReplicaSet controller claims them. Others' pods are ignored. */
+/**
+ * How the pods found for an Nginx split, as the ReplicaSet controller claims them, with the full selector that
+ * `status.selector` publishes. Pods another controller owns are ignored.
+ */
 export function claimPods(nginx: Nginx, pods: readonly V1Pod[]): ClaimedPods {
   const claimed: ClaimedPods = { owned: [], orphans: [], mislabelled: [] };
+  const { name, uid } = nginx.metadata;
   for (const pod of pods) {
     const controller = controllerOf(pod);
-    const labelled = pod.metadata?.labels?.[LABEL_NGINX] === nginx.metadata.name;
+    const matches = matchesSelector(pod, name!);
     if (!controller) {
-      if (!pod.metadata?.deletionTimestamp && labelled) claimed.orphans.push(pod);
-    } else if (controller.uid === nginx.metadata.uid) {
-      if (labelled) claimed.owned.push(pod);
+      if (matches && !pod.metadata?.deletionTimestamp) claimed.orphans.push(pod);
+    } else if (controller.uid === uid) {
+      if (matches) claimed.owned.push(pod);
       else if (!pod.metadata?.deletionTimestamp) claimed.mislabelled.push(pod);
     }
   }

@@ -1,4 +1,4 @@
-import type { V1Pod } from '@kubernetes/client-node';
+import type { V1OwnerReference, V1Pod } from '@kubernetes/client-node';
 import {
   DEFAULT_IMAGE,
   LABEL_APP_NAME,
@@ -24,12 +24,29 @@ export function selectorString(nginxName: string): string {
 }
 
 /**
+ * The owner reference that makes `nginx` a pod's controller. `blockOwnerDeletion` keeps the Nginx (with
+ * foreground deletion) until the garbage collector has removed the pod; setting it needs `update` on
+ * `nginxes/finalizers` where the OwnerReferencesPermissionEnforcement admission plugin runs.
+ */
+export function controllerReference(nginx: Nginx): V1OwnerReference {
+  const { name, uid } = nginx.metadata;
+  return {
+    apiVersion: NGINX_API_VERSION,
+    kind: NGINX_KIND,
+    name: name!,
+    uid: uid!,
+    controller: true,
+    blockOwnerDeletion: true,
+  };
+}
+
+/**
  * A new pod for `nginx`: a server-generated name after the Nginx's (no process-local counter to collide after a
  * restart), our labels, and a controller owner reference that blocks the owner's deletion until the garbage
  * collector has removed the pod.
  */
 export function podFor(nginx: Nginx): V1Pod {
-  const { name, namespace, uid } = nginx.metadata;
+  const { name, namespace } = nginx.metadata;
   return {
     apiVersion: 'v1',
     kind: 'Pod',
@@ -37,16 +54,7 @@ export function podFor(nginx: Nginx): V1Pod {
       generateName: `${name}-`,
       namespace,
       labels: { ...podSelector(name!), [LABEL_MANAGED_BY]: MANAGED_BY },
-      ownerReferences: [
-        {
-          apiVersion: NGINX_API_VERSION,
-          kind: NGINX_KIND,
-          name: name!,
-          uid: uid!,
-          controller: true,
-          blockOwnerDeletion: true,
-        },
-      ],
+      ownerReferences: [controllerReference(nginx)],
     },
     spec: {
       containers: [

@@ -7,34 +7,39 @@ import {
   type EventRecorder,
   type Expectations,
   type InformerCache,
-  type KubeClient,
   type KubeObject,
+  type KubeRequester,
   type ReconcileResult,
   type RuntimeLogger,
 } from '@ngx/kube-runtime';
 import { NGINX_GROUP, NGINX_PLURAL, NGINX_VERSION, type Nginx } from '@ngx/nginx-api';
 import { isSettled, nginxStatus, statusChanged, type ReplicaFailure } from './nginx-status.js';
 import { PODS_BY_NGINX } from '../kube/cluster-informers.js';
-import { claimPods } from './pod-ownership.js';
+import { claimPods, isMislabelled } from './pod-ownership.js';
 import { planPods, slowStartBatches } from './pod-plan.js';
-import { podFor } from './pod-template.js';
+import { controllerReference, podFor } from './pod-template.js';
 import { ReconcileReport } from './reconcile-report.js';
 import type { StrayPods } from './stray-pods.js';
 
 const NGINXES = { group: NGINX_GROUP, version: NGINX_VERSION, plural: NGINX_PLURAL };
 const PODS = { group: '', version: 'v1', plural: 'pods' };
+const STRATEGIC_MERGE = 'application/strategic-merge-patch+json';
+const NEVER = new AbortController().signal;
 
 export interface ReconcilerMetrics {
   podCreated(): void;
   podDeleted(reason: string): void;
+  /** A pod creation the API server refused (e.g. a quota). */
+  podCreateFailed(): void;
 }
 
 export interface ReconcilerDeps {
-  client: KubeClient;
+  /** Every request goes through it: the leadership term's FencedClient, so nothing is written after the term. */
+  client: KubeRequester;
   nginxes: InformerCache<Nginx & KubeObject>;
   pods: InformerCache<V1Pod & KubeObject>;
   expectations: Expectations;
-  /** Pods that left our label selector while still owned: released on the owner's next reconcile. */
+  /** Pods that may have left our label selector while still owned: checked and released on the owner's reconcile. */
   strays: StrayPods;
   events: EventRecorder;
   logger: RuntimeLogger;
@@ -56,9 +61,10 @@ export class ReconcileError extends Error {
 }
 
 /**
- * One reconcile of one Nginx: read it and its pods from the caches (never LIST the API server), adopt orphans,
- * create or delete pods to reach spec.replicas — unless pods from the last sync are still expected to show up in
- * the cache — and write status when it changed.
+ * One reconcile of one Nginx: read it and its pods from the caches (never LIST the API server), release pods
+ * that left its selector, adopt orphans (after a fresh read proves the Nginx is still there and not being
+ * deleted), create or delete pods to reach spec.replicas — unless pods from the last sync are still expected to
+ * show up in the cache — and write status when it changed. It stops at the next step once `signal` aborts.
  */
 export class NginxReconciler {
   /** When each Nginx's status was last written or its pods last created or deleted, for pacing progress writes. */
@@ -67,7 +73,11 @@ export class NginxReconciler {
   constructor(private readonly deps: ReconcilerDeps) {}
 
   /** Reconciles `key`, noting what it saw and did in `report` (also when it throws). */
-  async reconcile(key: string, report = new ReconcileReport()): Promise<ReconcileResult> {
+  async reconcile(
+    key: string,
+    report = new ReconcileReport(),
+    signal: AbortSignal = NEVER,
+  ): Promise<ReconcileResult> {
     const { nginxes, pods, expectations, strays } = this.deps;
     const cached = nginxes.get(key);
     if (!cached) {
@@ -80,12 +90,20 @@ export class NginxReconciler {
     const nginx = structuredClone(cached) as Nginx;
     report.observe(nginx);
     const { owned, orphans, mislabelled } = claimPods(nginx, pods.byIndex(PODS_BY_NGINX, key));
-    for (const pod of [...mislabelled, ...(await this.strayPods(nginx, strays.take(key)))])
-      await this.release(nginx, pod, report);
-    for (const orphan of orphans) owned.push(await this.adopt(nginx, orphan, report));
+    for (const pod of mislabelled) await this.release(nginx, pod, report);
+    await this.releaseStrays(key, nginx, report);
+    if (orphans.length > 0) {
+      await this.confirmAdopter(nginx);
+      for (const orphan of orphans) {
+        const adopted = await this.adopt(nginx, orphan, report);
+        if (adopted) owned.push(adopted);
+      }
+    }
+    signal.throwIfAborted();
 
     let failure: ReplicaFailure | undefined;
-    if (expectations.satisfied(key)) failure = await this.managePods(key, nginx, owned, report);
+    if (expectations.satisfied(key)) failure = await this.managePods(key, nginx, owned, report, signal);
+    signal.throwIfAborted();
 
     const status = nginxStatus(nginx, owned, failure, new Date().toISOString());
     report.counts = {
@@ -94,14 +112,18 @@ export class NginxReconciler {
       ready: status.readyReplicas ?? 0,
     };
     if (failure) {
-      if (statusChanged(nginx.status, status) && (await this.writeStatus(key, nginx, status)))
+      if (statusChanged(nginx.status, status) && (await this.writeStatus(key, nginx, status)) === 'written')
         report.record({ kind: 'status' });
       throw new ReconcileError(failure.message);
     }
     if (!statusChanged(nginx.status, status)) return;
     const wait = isSettled(status) ? 0 : this.progressWait(key);
     if (wait > 0) return { requeueAfterMs: wait };
-    if (await this.writeStatus(key, nginx, status)) report.record({ kind: 'status' });
+    const written = await this.writeStatus(key, nginx, status);
+    if (written === 'written') report.record({ kind: 'status' });
+    // Our cache is behind: look again with the key's backoff (no update event is sure to wake us: a status-only
+    // change of an Nginx does not trigger a sync).
+    if (written === 'conflict') return { requeue: true };
   }
 
   /** How long a progress status write of `key` should wait (0: write now). */
@@ -121,6 +143,7 @@ export class NginxReconciler {
     nginx: Nginx,
     owned: V1Pod[],
     report: ReconcileReport,
+    signal: AbortSignal,
   ): Promise<ReplicaFailure | undefined> {
     const { expectations } = this.deps;
     const plan = planPods(nginx.spec.replicas, owned, this.deps.burst);
@@ -146,6 +169,7 @@ export class NginxReconciler {
       expectations.expectCreations(key, plan.create);
       let remaining = plan.create;
       for (const batch of slowStartBatches(plan.create)) {
+        if (signal.aborted) break;
         const results = await Promise.allSettled(
           Array.from({ length: batch }, () => this.createPod(nginx, report)),
         );
@@ -175,7 +199,10 @@ export class NginxReconciler {
       this.deps.metrics?.podCreated();
       this.deps.events.event(nginx, 'Normal', 'SuccessfulCreate', `Created pod: ${pod.metadata?.name}`);
     } catch (error) {
-      this.deps.events.event(nginx, 'Warning', 'FailedCreate', `Error creating: ${errorText(error)}`);
+      if (!endsTerm(error)) {
+        this.deps.metrics?.podCreateFailed();
+        this.deps.events.event(nginx, 'Warning', 'FailedCreate', `Error creating: ${errorText(error)}`);
+      }
       throw error;
     }
   }
@@ -193,77 +220,116 @@ export class NginxReconciler {
       this.deps.events.event(nginx, 'Normal', 'SuccessfulDelete', `Deleted pod: ${name} (${reason})`);
     } catch (error) {
       if (error instanceof KubeApiError && error.code === 404) return; // already gone: that is what we wanted
-      this.deps.events.event(
-        nginx,
-        'Warning',
-        'FailedDelete',
-        `Error deleting pod ${name}: ${errorText(error)}`,
-      );
+      if (!endsTerm(error))
+        this.deps.events.event(
+          nginx,
+          'Warning',
+          'FailedDelete',
+          `Error deleting pod ${name}: ${errorText(error)}`,
+        );
       throw error;
     }
   }
 
-  /** Takes an orphan that carries our label: sets this Nginx as its controller (uid precondition in the patch). */
-  private async adopt(nginx: Nginx, pod: V1Pod, report: ReconcileReport): Promise<V1Pod> {
-    const { name, namespace, uid } = pod.metadata!;
-    const reference = podFor(nginx).metadata!.ownerReferences!;
-    const adopted = await this.deps.client.request<V1Pod>({
-      method: 'PATCH',
-      path: objectPath({ ...PODS, namespace }, name!),
-      contentType: 'application/merge-patch+json',
-      body: { metadata: { uid, ownerReferences: [...(pod.metadata?.ownerReferences ?? []), ...reference] } },
-    });
-    report.record({ kind: 'adopt', pod: name });
-    return adopted;
+  /**
+   * Before adopting, reads the Nginx from the API server, not the cache (the ReplicaSet controller's
+   * RecheckDeletionTimestamp): a cached copy may not show yet that it was deleted — say with
+   * `--cascade=orphan`, whose garbage collector is busy releasing these very pods — and adopting for an Nginx
+   * on its way out would hand the user's pods to the garbage collector.
+   */
+  private async confirmAdopter(nginx: Nginx): Promise<void> {
+    const { name, namespace, uid } = nginx.metadata;
+    let fresh: Nginx;
+    try {
+      fresh = await this.deps.client.request<Nginx>({ path: objectPath({ ...NGINXES, namespace }, name!) });
+    } catch (error) {
+      if (error instanceof KubeApiError && error.code === 404)
+        throw new ReconcileError(`${namespace}/${name} is gone: not adopting its orphans`);
+      throw error;
+    }
+    if (fresh.metadata.uid !== uid)
+      throw new ReconcileError(
+        `${namespace}/${name} was replaced (uid ${fresh.metadata.uid}, cached ${uid}): not adopting its orphans`,
+      );
+    if (fresh.metadata.deletionTimestamp)
+      throw new ReconcileError(
+        `${namespace}/${name} is being deleted (since ${String(fresh.metadata.deletionTimestamp)}): not adopting its orphans`,
+      );
   }
 
   /**
-   * Of the pods our watch last saw vanish without being deleted, the ones that still exist, controlled by this
-   * Nginx and no longer labelled for it. One GET each: the watch cannot tell a removed label from a deletion.
+   * Makes this Nginx the controller of an orphan matching its selector: a strategic merge patch that adds our
+   * owner reference by uid (keeping every other), with the pod's uid as a precondition. Should someone else have
+   * made themselves its controller meanwhile, the API server refuses a second controller reference (422) and the
+   * sync fails, to be retried: nothing is overwritten. A pod gone meanwhile is skipped.
    */
-  private async strayPods(nginx: Nginx, candidates: V1Pod[]): Promise<V1Pod[]> {
-    const strays: V1Pod[] = [];
-    for (const candidate of candidates) {
+  private async adopt(nginx: Nginx, pod: V1Pod, report: ReconcileReport): Promise<V1Pod | undefined> {
+    const { name, namespace, uid } = pod.metadata!;
+    try {
+      const adopted = await this.deps.client.request<V1Pod>({
+        method: 'PATCH',
+        path: objectPath({ ...PODS, namespace }, name!),
+        contentType: STRATEGIC_MERGE,
+        body: { metadata: { uid, ownerReferences: [controllerReference(nginx)] } },
+      });
+      report.record({ kind: 'adopt', pod: name });
+      return adopted;
+    } catch (error) {
+      if (error instanceof KubeApiError && error.code === 404) return undefined;
+      throw error;
+    }
+  }
+
+  /**
+   * Of the pods our watch saw vanish without being deleted, releases the ones that still exist, are controlled by
+   * this Nginx and no longer match its selector. One GET each: the watch cannot tell a removed label from a
+   * deletion. A candidate is settled only after it was looked at, so a failing GET leaves the rest for the retry.
+   */
+  private async releaseStrays(key: string, nginx: Nginx, report: ReconcileReport): Promise<void> {
+    const { strays } = this.deps;
+    for (const candidate of strays.candidates(key)) {
       const { name, namespace, uid } = candidate.metadata!;
+      let pod: V1Pod | undefined;
       try {
-        const pod = await this.deps.client.request<V1Pod>({
-          path: objectPath({ ...PODS, namespace }, name!),
-        });
-        const { mislabelled } = claimPods(nginx, [pod]);
-        if (pod.metadata?.uid === uid && mislabelled.length > 0) strays.push(pod);
+        pod = await this.deps.client.request<V1Pod>({ path: objectPath({ ...PODS, namespace }, name!) });
       } catch (error) {
         if (!(error instanceof KubeApiError && error.code === 404)) throw error;
       }
+      if (pod && pod.metadata?.uid === uid && isMislabelled(pod, nginx.metadata.uid!, nginx.metadata.name!))
+        await this.release(nginx, pod, report);
+      strays.settle(key, uid!);
     }
-    return strays;
   }
 
   /**
-   * Lets go of a pod this Nginx controls whose labels no longer select it: removes our owner reference (uid
-   * precondition), so the garbage collector will not delete it with the Nginx and a replacement is created.
+   * Lets go of a pod this Nginx controls whose labels no longer match its selector: a strategic merge patch that
+   * deletes only our owner reference (by uid), with the pod's uid as a precondition, so the garbage collector
+   * will not delete it with the Nginx, and a replacement is created.
    */
   private async release(nginx: Nginx, pod: V1Pod, report: ReconcileReport): Promise<void> {
     const { name, namespace, uid } = pod.metadata!;
-    const ownerReferences = (pod.metadata?.ownerReferences ?? []).filter(
-      (ref) => ref.uid !== nginx.metadata.uid,
-    );
     try {
       await this.deps.client.request({
         method: 'PATCH',
         path: objectPath({ ...PODS, namespace }, name!),
-        contentType: 'application/merge-patch+json',
-        body: { metadata: { uid, ownerReferences } },
+        contentType: STRATEGIC_MERGE,
+        body: { metadata: { uid, ownerReferences: [{ $patch: 'delete', uid: nginx.metadata.uid }] } },
       });
       report.record({ kind: 'release', pod: name, reason: 'labels-no-longer-match' });
     } catch (error) {
-      // Gone, or replaced by a new pod of the same name (uid precondition): nothing of ours to release.
-      if (error instanceof KubeApiError && (error.code === 404 || error.code === 409)) return;
+      // Gone (404), replaced by a new pod of the same name (409, the uid precondition), or no longer carrying our
+      // reference (422): nothing of ours to release.
+      if (error instanceof KubeApiError && [404, 409, 422].includes(error.code)) return;
       throw error;
     }
   }
 
-  /** Writes status through the subresource; false when the write was skipped as stale (409) or moot (404). */
-  private async writeStatus(key: string, nginx: Nginx, status: Nginx['status']): Promise<boolean> {
+  /** Writes status through the subresource: 'conflict' when the cache was stale (409), 'gone' on 404. */
+  private async writeStatus(
+    key: string,
+    nginx: Nginx,
+    status: Nginx['status'],
+  ): Promise<'written' | 'conflict' | 'gone'> {
     const { name, namespace } = nginx.metadata;
     try {
       await this.deps.client.request({
@@ -272,13 +338,18 @@ export class NginxReconciler {
         body: { ...nginx, status },
       });
       this.lastWriteAt.set(key, this.now());
-      return true;
+      return 'written';
     } catch (error) {
-      // 409: the cache is behind; the newer object is on its way and will be reconciled. 404: it was deleted.
-      if (error instanceof KubeApiError && (error.code === 409 || error.code === 404)) return false;
+      if (error instanceof KubeApiError && error.code === 409) return 'conflict';
+      if (error instanceof KubeApiError && error.code === 404) return 'gone';
       throw error;
     }
   }
+}
+
+/** The request was not made, or cut off, because the controller stopped (not the API server's answer). */
+function endsTerm(error: unknown): boolean {
+  return error instanceof Error && (error.name === 'AbortError' || error.name === 'LeadershipEnded');
 }
 
 function errorText(error: unknown): string {

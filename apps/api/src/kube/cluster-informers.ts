@@ -5,7 +5,7 @@ import {
   type BeforeApplicationShutdown,
   type OnApplicationBootstrap,
 } from '@nestjs/common';
-import type { V1Pod } from '@kubernetes/client-node';
+import type { V1Pod, V1ResourceQuota } from '@kubernetes/client-node';
 import {
   InformerFactory,
   KubeClient,
@@ -29,19 +29,22 @@ import { nestRuntimeLogger } from '../logging/runtime-logger.js';
 
 export type NginxObject = Nginx & KubeObject;
 export type PodObject = V1Pod & KubeObject;
+export type QuotaObject = V1ResourceQuota & KubeObject;
 
 /** Index of the pod cache: pods by the Nginx key (`namespace/name`) their owner reference or label names. */
 export const PODS_BY_NGINX = 'nginx';
 
 /**
  * The process's informers, shared by the controller, the REST layer's cached reads and the live gateway: one
- * list/watch of all Nginx objects and one of the pods carrying our label. They run from bootstrap until the
+ * list/watch of all Nginx objects, one of the pods carrying our label, and one of ResourceQuotas (a raised
+ * quota wakes the Nginxes it refused). They run from bootstrap until the
  * app shuts down; they stop in beforeApplicationShutdown, after the controller has drained in onModuleDestroy.
  */
 @Injectable()
 export class ClusterInformers implements OnApplicationBootstrap, BeforeApplicationShutdown {
   readonly nginxes: SharedInformer<NginxObject>;
   readonly pods: SharedInformer<PodObject>;
+  readonly quotas: SharedInformer<QuotaObject>;
   private readonly factory = new InformerFactory();
   private readonly stopping = new AbortController();
 
@@ -75,6 +78,14 @@ export class ClusterInformers implements OnApplicationBootstrap, BeforeApplicati
       logger,
       observer: prometheusReflectorObserver(registry, 'pods'),
     });
+    this.quotas = this.factory.informerFor<QuotaObject>({
+      client,
+      resource: { group: '', version: 'v1', plural: 'resourcequotas', namespace },
+      kind: 'ResourceQuota',
+      transform: stripManagedFields,
+      logger,
+      observer: prometheusReflectorObserver(registry, 'resourcequotas'),
+    });
   }
 
   onApplicationBootstrap(): void {
@@ -87,7 +98,7 @@ export class ClusterInformers implements OnApplicationBootstrap, BeforeApplicati
   }
 
   hasSynced(): boolean {
-    return this.nginxes.hasSynced() && this.pods.hasSynced();
+    return this.nginxes.hasSynced() && this.pods.hasSynced() && this.quotas.hasSynced();
   }
 
   waitForCacheSync(signal?: AbortSignal): Promise<boolean> {

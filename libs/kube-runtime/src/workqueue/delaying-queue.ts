@@ -59,6 +59,14 @@ export class DelayingQueue<T> extends WorkQueue<T> {
     super.shutdown();
   }
 
+  override shutdownAndDiscard(): Promise<void> {
+    while (this.waiting.pop()) {
+      /* dropped */
+    }
+    this.waitingByItem.clear();
+    return super.shutdownAndDiscard();
+  }
+
   private schedule(): void {
     const next = this.waiting.peek();
     if (!next || next.readyAt >= this.timerAt) return;

@@ -95,6 +95,23 @@ describe('WorkQueue', () => {
     expect(drained).toBe(true);
   });
 
+  it('shutdownAndDiscard drops the backlog, also an item added again while processed, and waits for work in flight', async () => {
+    const queue = new WorkQueue<string>();
+    for (const item of ['busy', 'b', 'c']) queue.add(item);
+    const busy = queue.tryGet();
+    expect(busy).toEqual({ item: 'busy', shutdown: false });
+    queue.add('busy'); // changed while processed: would run again after done
+    let drained = false;
+    const draining = queue.shutdownAndDiscard().then(() => (drained = true));
+    expect(queue.len()).toBe(0);
+    expect(queue.tryGet()).toEqual({ shutdown: true });
+    await flush();
+    expect(drained).toBe(false);
+    queue.done('busy');
+    await draining;
+    expect(queue.tryGet()).toEqual({ shutdown: true });
+  });
+
   it('shutdownWithDrain resolves at once with nothing in flight', async () => {
     await new WorkQueue<string>().shutdownWithDrain();
   });
@@ -183,6 +200,17 @@ describe('DelayingQueue', () => {
     expect(clock.pendingTimers()).toBe(1);
     clock.advance(300);
     expect(await drainNow(queue)).toEqual(['early', 'middle', 'late']);
+  });
+
+  it('shutdownAndDiscard also drops items waiting for their delay', async () => {
+    const clock = new FakeClock();
+    const queue = new DelayingQueue<string>({ clock });
+    queue.addAfter('later', 100);
+    queue.add('now');
+    await queue.shutdownAndDiscard();
+    expect(queue.waitingCount()).toBe(0);
+    clock.advance(1000);
+    expect(queue.tryGet()).toEqual({ shutdown: true });
   });
 
   it('drops waiting items and its timer on shutdown', () => {

@@ -24,7 +24,8 @@ interface Entry<T> {
  * - an item waiting in the queue is held once, however often it is added;
  * - an item being processed is never handed to a second worker;
  * - an item added while it is processed is queued again when its worker calls `done`.
- * After `shutdown`, `add` is ignored and `get` hands out what is left, then reports shutdown.
+ * After `shutdown`, `add` is ignored and `get` hands out what is left, then reports shutdown; after
+ * `shutdownAndDiscard`, what is left is dropped instead and `get` reports shutdown at once.
  */
 export class WorkQueue<T> {
   protected readonly clock: Clock;
@@ -109,6 +110,19 @@ export class WorkQueue<T> {
     this.shutdown();
     if (this.processingCount === 0) return Promise.resolve();
     return new Promise((resolve) => this.drainWaiters.push(resolve));
+  }
+
+  /**
+   * Shuts down and drops every item still waiting (those added again while processed too), so no worker gets
+   * another one; resolves once every item handed out has been marked done. For a controller whose right to act
+   * ended: its backlog belongs to whoever acts next.
+   */
+  shutdownAndDiscard(): Promise<void> {
+    this.shutdown();
+    for (let entry = this.queue.shift(); entry; entry = this.queue.shift()) this.entries.delete(entry.item);
+    for (const entry of this.entries.values()) entry.dirty = false;
+    this.metrics.depth(0);
+    return this.shutdownWithDrain();
   }
 
   isShuttingDown(): boolean {

@@ -1,0 +1,163 @@
+import type { V1Pod, V1ResourceQuota } from '@kubernetes/client-node';
+import { DeletedFinalStateUnknown } from '@ngx/kube-runtime';
+import type { Nginx } from '@ngx/nginx-api';
+import { describe, expect, it } from 'vitest';
+import {
+  nginxEventHandlers,
+  nginxNeedsSync,
+  podEventHandlers,
+  quotaEventHandlers,
+  quotaFreedRoom,
+  refusedCreation,
+  type ControllerEvents,
+} from './event-handlers.js';
+
+function recorder() {
+  const calls: string[] = [];
+  const events: ControllerEvents = {
+    enqueue: (key, trigger) => calls.push(`enqueue ${key} ${trigger}`),
+    creationObserved: (key) => calls.push(`created ${key}`),
+    deletionObserved: (key, pod) => calls.push(`deleted ${key} ${pod}`),
+    strayCandidate: (key, pod) => calls.push(`stray ${key} ${pod.metadata?.name}`),
+    podInWatch: (key, uid) => calls.push(`in-watch ${key} ${uid}`),
+    nginxGone: (key) => calls.push(`gone ${key}`),
+  };
+  return { calls, events };
+}
+
+const nginx = (meta: Partial<Nginx['metadata']> = {}, status?: Nginx['status']): Nginx => ({
+  apiVersion: 'mycompany.com/v1',
+  kind: 'Nginx',
+  metadata: { name: 'web', namespace: 'team', uid: 'u1', generation: 1, resourceVersion: '1', ...meta },
+  spec: { replicas: 2 },
+  ...(status ? { status } : {}),
+});
+
+const pod = (name: string, extra: Partial<V1Pod['metadata']> = {}): V1Pod => ({
+  metadata: {
+    name,
+    namespace: 'team',
+    uid: `uid-${name}`,
+    labels: { 'mycompany.com/nginx': 'web' },
+    ownerReferences: [
+      { apiVersion: 'mycompany.com/v1', kind: 'Nginx', name: 'web', uid: 'u1', controller: true },
+    ],
+    ...extra,
+  },
+});
+
+describe('Nginx events', () => {
+  it('sync on a new generation, a new uid, the start of deletion and a resync, not on status-only updates', () => {
+    const base = nginx();
+    expect(nginxNeedsSync(base, nginx({ generation: 2 }))).toBe(true);
+    expect(nginxNeedsSync(base, nginx({ uid: 'u2' }))).toBe(true);
+    expect(nginxNeedsSync(base, nginx({ deletionTimestamp: new Date() }))).toBe(true);
+    expect(nginxNeedsSync(base, base)).toBe(true);
+    expect(nginxNeedsSync(base, nginx({ resourceVersion: '2' }, { replicas: 1 }))).toBe(false);
+    expect(nginxNeedsSync(base, nginx({ resourceVersion: '3', labels: { a: 'b' } }))).toBe(false);
+  });
+
+  it('enqueue by key with their trigger, and forget what was kept for a deleted Nginx', () => {
+    const { calls, events } = recorder();
+    const handlers = nginxEventHandlers(events);
+    handlers.add!(nginx(), false);
+    handlers.update!(nginx(), nginx({ resourceVersion: '2' }, { replicas: 2 }));
+    handlers.update!(nginx(), nginx({ generation: 2 }));
+    handlers.delete!(new DeletedFinalStateUnknown('team/web', nginx()));
+    expect(calls).toEqual([
+      'enqueue team/web nginx-added',
+      'enqueue team/web nginx-updated',
+      'gone team/web',
+      'enqueue team/web nginx-deleted',
+    ]);
+  });
+});
+
+describe('pod events', () => {
+  it('observe creations and deletions for the owner, and enqueue it', () => {
+    const { calls, events } = recorder();
+    const handlers = podEventHandlers(events);
+    handlers.add!(pod('a'), false);
+    handlers.update!(pod('a'), pod('a', { deletionTimestamp: new Date() }));
+    handlers.delete!(pod('a', { deletionTimestamp: new Date() }));
+    expect(calls).toEqual([
+      'created team/web',
+      'in-watch team/web uid-a',
+      'enqueue team/web pod-event',
+      'deleted team/web team/a',
+      'enqueue team/web pod-event',
+      'deleted team/web team/a',
+      'enqueue team/web pod-event',
+    ]);
+  });
+
+  it('take a controlled pod that left the watch unmarked for a stray, and wake both owners of a relabelled orphan', () => {
+    const { calls, events } = recorder();
+    const handlers = podEventHandlers(events);
+    handlers.delete!(new DeletedFinalStateUnknown('team/b', pod('b')));
+    const orphan = (label: string) =>
+      pod('c', { ownerReferences: [], labels: { 'mycompany.com/nginx': label } });
+    handlers.update!(orphan('web'), orphan('api'));
+    handlers.add!(pod('unowned', { ownerReferences: [], labels: {} }), false);
+    expect(calls).toEqual([
+      'deleted team/web team/b',
+      'stray team/web b',
+      'enqueue team/web pod-event',
+      'enqueue team/web pod-event',
+      'enqueue team/api pod-event',
+    ]);
+  });
+});
+
+describe('quota events', () => {
+  const quota = (hard: Record<string, string>, used: Record<string, string>): V1ResourceQuota => ({
+    metadata: { name: 'q', namespace: 'team' },
+    status: { hard, used },
+  });
+
+  it('see room freed when a limit is raised or lifted or usage falls, not when usage grows or a limit appears', () => {
+    const full = quota({ pods: '2', 'requests.cpu': '1' }, { pods: '2', 'requests.cpu': '500m' });
+    expect(
+      quotaFreedRoom(full, quota({ pods: '10', 'requests.cpu': '1' }, { pods: '2', 'requests.cpu': '500m' })),
+    ).toBe(true);
+    expect(
+      quotaFreedRoom(full, quota({ pods: '2', 'requests.cpu': '1' }, { pods: '1', 'requests.cpu': '500m' })),
+    ).toBe(true);
+    expect(quotaFreedRoom(full, quota({ 'requests.cpu': '1' }, { 'requests.cpu': '500m' }))).toBe(true);
+    expect(
+      quotaFreedRoom(full, quota({ pods: '2', 'requests.cpu': '1.5' }, { pods: '2', 'requests.cpu': '1' })),
+    ).toBe(false);
+    expect(
+      quotaFreedRoom(full, quota({ pods: '2', 'requests.cpu': '1' }, { pods: '2', 'requests.cpu': '900m' })),
+    ).toBe(false);
+    expect(quotaFreedRoom(quota({}, {}), quota({ pods: '5' }, { pods: '0' }))).toBe(false);
+    expect(quotaFreedRoom(full, full)).toBe(false);
+  });
+
+  it('wake, at once, only the Nginxes of the namespace whose creations were refused', () => {
+    const { calls, events } = recorder();
+    const refused = nginx(
+      {},
+      {
+        conditions: [
+          {
+            type: 'ReplicaFailure',
+            status: 'True',
+            reason: 'FailedCreate',
+            message: 'quota',
+            lastTransitionTime: '',
+          },
+        ],
+      },
+    );
+    expect(refusedCreation(refused)).toBe(true);
+    expect(refusedCreation(nginx())).toBe(false);
+    const handlers = quotaEventHandlers(events, (namespace) => (namespace === 'team' ? ['team/web'] : []));
+    const before = quota({ pods: '1' }, { pods: '1' });
+    handlers.update!(before, quota({ pods: '1' }, { pods: '1' }));
+    handlers.update!(before, before); // a resync replay
+    handlers.update!(before, quota({ pods: '3' }, { pods: '1' }));
+    handlers.delete!(before);
+    expect(calls).toEqual(['enqueue team/web quota-changed', 'enqueue team/web quota-changed']);
+  });
+});

@@ -1,0 +1,365 @@
+import type { V1Pod } from '@kubernetes/client-node';
+import {
+  EventRecorder,
+  Expectations,
+  FencedClient,
+  KubeApiError,
+  LeadershipEnded,
+  Store,
+  type KubeObject,
+  type KubeRequest,
+  type KubeRequester,
+} from '@ngx/kube-runtime';
+import type { Nginx } from '@ngx/nginx-api';
+import { describe, expect, it } from 'vitest';
+import { PODS_BY_NGINX } from '../kube/cluster-informers.js';
+import { owningNginxKey } from './pod-ownership.js';
+import { podSelector } from './pod-template.js';
+import { NginxReconciler, ReconcileError } from './reconciler.js';
+import { ReconcileReport } from './reconcile-report.js';
+import { StrayPods } from './stray-pods.js';
+
+const KEY = 'default/web';
+const NGINX_PATH = '/apis/mycompany.com/v1/namespaces/default/nginxes/web';
+const PODS_PATH = '/api/v1/namespaces/default/pods';
+
+const nginx = (replicas: number, extra: Partial<Nginx> = {}): Nginx & KubeObject => ({
+  apiVersion: 'mycompany.com/v1',
+  kind: 'Nginx',
+  metadata: { name: 'web', namespace: 'default', uid: 'u-web', generation: 1, resourceVersion: '10' },
+  spec: { replicas },
+  ...extra,
+});
+
+let podCount = 0;
+function pod(
+  options: { owner?: string | null; labels?: Record<string, string>; ready?: boolean; name?: string } = {},
+): V1Pod & KubeObject {
+  const name = options.name ?? `web-${++podCount}`;
+  return {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: {
+      name,
+      namespace: 'default',
+      uid: `uid-${name}`,
+      resourceVersion: '5',
+      labels: options.labels ?? podSelector('web'),
+      ...(options.owner === null
+        ? {}
+        : {
+            ownerReferences: [
+              {
+                apiVersion: 'mycompany.com/v1',
+                kind: 'Nginx',
+                name: 'web',
+                uid: options.owner ?? 'u-web',
+                controller: true,
+              },
+            ],
+          }),
+    },
+    status: {
+      phase: 'Running',
+      conditions: [{ type: 'Ready', status: options.ready === false ? 'False' : 'True' }],
+    },
+  };
+}
+
+type Answer = (req: KubeRequest) => unknown;
+
+/**
+ * A fake API server for the reconciler: records every request and answers with the first matching rule
+ * (`METHOD path-prefix`), or a plain success. A rule that throws answers with that error.
+ */
+class FakeApi implements KubeRequester {
+  readonly requests: KubeRequest[] = [];
+  private readonly rules: [string, Answer][] = [];
+  private created = 0;
+
+  on(route: string, answer: Answer): this {
+    this.rules.unshift([route, answer]);
+    return this;
+  }
+
+  async request<T>(req: KubeRequest): Promise<T> {
+    this.requests.push(req);
+    await Promise.resolve();
+    const route = `${req.method ?? 'GET'} ${req.path}`;
+    const rule = this.rules.find(([prefix]) => route.startsWith(prefix));
+    if (rule) return rule[1](req) as T;
+    if (req.method === 'POST' && req.path === PODS_PATH) {
+      const body = structuredClone(req.body) as V1Pod;
+      const name = `web-new${++this.created}`;
+      return {
+        ...body,
+        metadata: { ...body.metadata, name, uid: `uid-${name}`, resourceVersion: '20' },
+      } as T;
+    }
+    return (req.body ?? {}) as T;
+  }
+
+  made(method: string, pathPrefix = ''): KubeRequest[] {
+    return this.requests.filter((r) => (r.method ?? 'GET') === method && r.path.startsWith(pathPrefix));
+  }
+}
+
+const refused = (message: string) =>
+  new KubeApiError(403, { kind: 'Status', code: 403, reason: 'Forbidden', message });
+
+function setup(
+  options: { nginx?: Nginx & KubeObject; pods?: (V1Pod & KubeObject)[]; client?: KubeRequester } = {},
+) {
+  const api = new FakeApi();
+  const nginxes = new Store<Nginx & KubeObject>();
+  const pods = new Store<V1Pod & KubeObject>({
+    indexers: { [PODS_BY_NGINX]: (p) => [owningNginxKey(p)].filter((k): k is string => Boolean(k)) },
+  });
+  if (options.nginx !== undefined) nginxes.upsert(nginxes.accept(structuredClone(options.nginx)));
+  for (const p of options.pods ?? []) pods.upsert(pods.accept(structuredClone(p)));
+  const expectations = new Expectations();
+  const strays = new StrayPods();
+  const client = options.client ?? api;
+  const reconciler = new NginxReconciler({
+    client,
+    nginxes,
+    pods,
+    expectations,
+    strays,
+    events: new EventRecorder({ client, component: 'test', instance: 'test-1' }),
+    logger: { info() {}, warn() {}, error() {} },
+    burst: 500,
+  });
+  return { api, nginxes, pods, expectations, strays, reconciler };
+}
+
+const statusWrites = (api: FakeApi) => api.made('PUT', `${NGINX_PATH}/status`);
+const podCreates = (api: FakeApi) => api.made('POST', PODS_PATH);
+
+describe('NginxReconciler', () => {
+  it('creates the missing pods in slow-start batches, then waits for them to show in the cache', async () => {
+    const { api, reconciler, expectations } = setup({ nginx: nginx(7) });
+    const report = new ReconcileReport();
+    await reconciler.reconcile(KEY, report);
+    expect(podCreates(api)).toHaveLength(7);
+    expect(report.actions.filter((a) => a.kind === 'create')).toHaveLength(7);
+    expect(expectations.satisfied(KEY)).toBe(false);
+
+    // The cache has not seen them yet: a second sync must not create them again.
+    await reconciler.reconcile(KEY);
+    expect(podCreates(api)).toHaveLength(7);
+    for (let i = 0; i < 7; i++) expectations.creationObserved(KEY);
+    expect(expectations.satisfied(KEY)).toBe(true);
+  });
+
+  it('stops slow start at the first refused batch, reports ReplicaFailure, and expects nothing more', async () => {
+    const { api, reconciler, expectations } = setup({ nginx: nginx(20) });
+    let n = 0;
+    api.on(`POST ${PODS_PATH}`, (req) => {
+      if (++n > 4) throw refused(`pods "web-x${n}" is forbidden: exceeded quota: pods, limited: pods=4`);
+      const body = req.body as V1Pod;
+      return { ...body, metadata: { ...body.metadata, name: `web-ok${n}`, resourceVersion: '20' } };
+    });
+    await expect(reconciler.reconcile(KEY)).rejects.toThrow(ReconcileError);
+    // Batches 1, 2, 4: the third batch has one refusal, so no fourth batch of 8 is tried.
+    expect(podCreates(api)).toHaveLength(7);
+    for (let i = 0; i < 4; i++) expectations.creationObserved(KEY);
+    expect(expectations.satisfied(KEY)).toBe(true);
+    const [write] = statusWrites(api);
+    const status = (write!.body as Nginx).status!;
+    expect(status.conditions?.find((c) => c.type === 'ReplicaFailure')).toMatchObject({
+      status: 'True',
+      reason: 'FailedCreate',
+      message: 'pods "web-x5" is forbidden: exceeded quota: pods, limited: pods=4',
+    });
+  });
+
+  it('keeps the ReplicaFailure message while the refusal repeats, so retries write no status', async () => {
+    const failing = nginx(3);
+    const { api, reconciler, nginxes } = setup({ nginx: failing });
+    let n = 0;
+    api.on(`POST ${PODS_PATH}`, () => {
+      throw refused(`pods "web-r${++n}" is forbidden: exceeded quota`);
+    });
+    await expect(reconciler.reconcile(KEY)).rejects.toThrow();
+    expect(statusWrites(api)).toHaveLength(1);
+    const written = statusWrites(api)[0]!.body as Nginx & KubeObject;
+    nginxes.upsert(
+      nginxes.accept(
+        structuredClone({ ...written, metadata: { ...written.metadata, resourceVersion: '11' } }),
+      ),
+    );
+    await expect(reconciler.reconcile(KEY)).rejects.toThrow(/web-r2/);
+    await expect(reconciler.reconcile(KEY)).rejects.toThrow(/web-r3/);
+    expect(statusWrites(api)).toHaveLength(1);
+    expect(podCreates(api)).toHaveLength(3);
+  });
+
+  it('asks for a rate-limited look again when its status write meets a conflict, and lets a 404 go', async () => {
+    const ready = [pod(), pod()];
+    const conflict = setup({ nginx: nginx(2), pods: ready });
+    conflict.api.on(`PUT ${NGINX_PATH}/status`, () => {
+      throw new KubeApiError(409, { kind: 'Status', code: 409, reason: 'Conflict' });
+    });
+    expect(await conflict.reconciler.reconcile(KEY)).toEqual({ requeue: true });
+
+    const gone = setup({ nginx: nginx(2), pods: ready });
+    gone.api.on(`PUT ${NGINX_PATH}/status`, () => {
+      throw new KubeApiError(404, { kind: 'Status', code: 404, reason: 'NotFound' });
+    });
+    const report = new ReconcileReport();
+    expect(await gone.reconciler.reconcile(KEY, report)).toBeUndefined();
+    expect(report.actions).toEqual([]);
+  });
+
+  it('adopts an orphan after a fresh read of the Nginx, with a strategic merge patch that cannot overwrite another controller', async () => {
+    const orphan = pod({ owner: null });
+    const { api, reconciler } = setup({ nginx: nginx(1), pods: [orphan] });
+    api.on(`GET ${NGINX_PATH}`, () => nginx(1));
+    const report = new ReconcileReport();
+    await reconciler.reconcile(KEY, report);
+    expect(api.made('GET', NGINX_PATH)).toHaveLength(1);
+    const [patch] = api.made('PATCH', `${PODS_PATH}/${orphan.metadata!.name}`);
+    expect(patch).toMatchObject({
+      contentType: 'application/strategic-merge-patch+json',
+      body: {
+        metadata: {
+          uid: orphan.metadata!.uid,
+          ownerReferences: [
+            { kind: 'Nginx', name: 'web', uid: 'u-web', controller: true, blockOwnerDeletion: true },
+          ],
+        },
+      },
+    });
+    expect(report.actions).toContainEqual({ kind: 'adopt', pod: orphan.metadata!.name });
+    expect(podCreates(api)).toHaveLength(0); // the adopted orphan is the one replica
+  });
+
+  it.each([
+    [
+      'being deleted',
+      { ...nginx(1), metadata: { ...nginx(1).metadata, deletionTimestamp: new Date() } },
+      /being deleted/,
+    ],
+    [
+      'replaced by a new object',
+      { ...nginx(1), metadata: { ...nginx(1).metadata, uid: 'u-new' } },
+      /was replaced/,
+    ],
+  ])(
+    'adopts nothing and creates nothing when the fresh read shows the Nginx %s',
+    async (_what, fresh, message) => {
+      const { api, reconciler } = setup({ nginx: nginx(3), pods: [pod({ owner: null })] });
+      api.on(`GET ${NGINX_PATH}`, () => fresh);
+      await expect(reconciler.reconcile(KEY)).rejects.toThrow(message);
+      expect(api.made('PATCH')).toEqual([]);
+      expect(podCreates(api)).toEqual([]);
+    },
+  );
+
+  it('takes an orphan that vanished before its adoption as nothing, and a refused adoption as a failure', async () => {
+    const orphan = pod({ owner: null });
+    const vanished = setup({ nginx: nginx(1), pods: [orphan] });
+    vanished.api.on(`GET ${NGINX_PATH}`, () => nginx(1));
+    vanished.api.on(`PATCH ${PODS_PATH}/`, () => {
+      throw new KubeApiError(404, { kind: 'Status', code: 404 });
+    });
+    await vanished.reconciler.reconcile(KEY);
+    expect(podCreates(vanished.api)).toHaveLength(1); // not adopted, so one is created
+
+    const taken = setup({ nginx: nginx(1), pods: [orphan] });
+    taken.api.on(`GET ${NGINX_PATH}`, () => nginx(1));
+    taken.api.on(`PATCH ${PODS_PATH}/`, () => {
+      throw new KubeApiError(422, {
+        kind: 'Status',
+        code: 422,
+        message: 'Only one reference can have Controller set to true',
+      });
+    });
+    await expect(taken.reconciler.reconcile(KEY)).rejects.toThrow(/Only one reference/);
+    expect(podCreates(taken.api)).toHaveLength(0);
+  });
+
+  it('releases an owned pod that no longer matches the selector with a patch deleting only its own reference', async () => {
+    const moved = pod({ labels: { 'mycompany.com/nginx': 'web' } }); // app.kubernetes.io/name removed
+    const { api, reconciler } = setup({ nginx: nginx(0), pods: [moved] });
+    const report = new ReconcileReport();
+    await reconciler.reconcile(KEY, report);
+    const [patch] = api.made('PATCH', `${PODS_PATH}/${moved.metadata!.name}`);
+    expect(patch).toMatchObject({
+      contentType: 'application/strategic-merge-patch+json',
+      body: { metadata: { uid: moved.metadata!.uid, ownerReferences: [{ $patch: 'delete', uid: 'u-web' }] } },
+    });
+    expect(report.actions).toContainEqual({
+      kind: 'release',
+      pod: moved.metadata!.name,
+      reason: 'labels-no-longer-match',
+    });
+  });
+
+  it('keeps a stray candidate when its GET fails, and releases it on the retry', async () => {
+    const relabelled = pod({ labels: {} });
+    const { api, reconciler, strays } = setup({ nginx: nginx(0) });
+    strays.add(KEY, relabelled);
+    api.on(`GET ${PODS_PATH}/${relabelled.metadata!.name}`, () => {
+      throw new KubeApiError(503, { kind: 'Status', code: 503, message: 'the API server is restarting' });
+    });
+    await expect(reconciler.reconcile(KEY)).rejects.toThrow(/restarting/);
+    expect(strays.candidates(KEY)).toHaveLength(1);
+
+    api.on(`GET ${PODS_PATH}/${relabelled.metadata!.name}`, () => relabelled);
+    await reconciler.reconcile(KEY);
+    expect(api.made('PATCH', `${PODS_PATH}/${relabelled.metadata!.name}`)).toHaveLength(1);
+    expect(strays.candidates(KEY)).toEqual([]);
+  });
+
+  it('deletes surplus pods with a uid precondition, expecting their deletion', async () => {
+    const pods = [pod({ ready: false }), pod(), pod()];
+    const { api, reconciler, expectations } = setup({ nginx: nginx(2), pods });
+    await reconciler.reconcile(KEY);
+    const deletes = api.made('DELETE', PODS_PATH);
+    expect(deletes.map((d) => d.path)).toEqual([`${PODS_PATH}/${pods[0]!.metadata!.name}`]);
+    expect(deletes[0]!.body).toMatchObject({ preconditions: { uid: pods[0]!.metadata!.uid } });
+    expect(expectations.satisfied(KEY)).toBe(false);
+  });
+
+  it('makes no request once its leadership term has ended, even with a reconcile in flight', async () => {
+    const api = new FakeApi();
+    const term = new AbortController();
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let first = true;
+    api.on(`POST ${PODS_PATH}`, async (req) => {
+      if (first) {
+        first = false;
+        await held; // the first create is on the wire when the term ends
+      }
+      const body = req.body as V1Pod;
+      return { ...body, metadata: { ...body.metadata, name: 'web-held', resourceVersion: '30' } };
+    });
+    const client = new FencedClient(api, term.signal, { graceMs: 1000 });
+    const { reconciler } = setup({ nginx: nginx(50), client });
+    const running = reconciler.reconcile(KEY, new ReconcileReport(), term.signal);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(api.made('POST')).toHaveLength(1);
+    term.abort(new LeadershipEnded('stopped'));
+    release();
+    await expect(running).rejects.toBeInstanceOf(LeadershipEnded);
+    await client.idle();
+    // The create on the wire finished; no further batch, no status write, no Event after the term ended.
+    expect(api.requests.map((r) => `${r.method} ${r.path}`)).toEqual([`POST ${PODS_PATH}`]);
+  });
+
+  it('forgets a deleted Nginx and skips one being deleted', async () => {
+    const { api, reconciler, strays } = setup({});
+    strays.add(KEY, pod());
+    expect(await reconciler.reconcile(KEY)).toBeUndefined();
+    expect(strays.candidates(KEY)).toEqual([]);
+    const deleting = setup({
+      nginx: { ...nginx(3), metadata: { ...nginx(3).metadata, deletionTimestamp: new Date() } },
+    });
+    await deleting.reconciler.reconcile(KEY);
+    expect(api.requests).toEqual([]);
+    expect(deleting.api.requests).toEqual([]);
+  });
+});
