@@ -98,6 +98,24 @@ const liveConnections = async () => {
   return Number(/^nginx_live_connections (\d+)/m.exec(text)?.[1] ?? NaN);
 };
 
+/**
+ * The live connection count once it has held for a second: a tab that just navigated (the previous test ends on
+ * another page) closes its old connection and opens a new one, and a busy server may take a moment to see both.
+ */
+async function settledLiveConnections(): Promise<number> {
+  let last = NaN;
+  let since = Date.now();
+  return waitFor(
+    'the live connection count to settle',
+    async () => {
+      const now = await liveConnections();
+      if (now !== last) [last, since] = [now, Date.now()];
+      return Date.now() - since >= 1000 && now;
+    },
+    { timeoutMs: 20_000, intervalMs: 100 },
+  );
+}
+
 beforeAll(async () => {
   await kubectl('create', 'namespace', NS);
   // The controller's Lease lives in this test's own namespace, so it does not fight other test files' controllers.
@@ -745,7 +763,7 @@ describe('the web UI in a real browser', () => {
   }, 180_000);
 
   it('signs out: the token is forgotten and the live connection closed', async () => {
-    const before = await liveConnections();
+    const before = await settledLiveConnections();
     await editor.getByRole('button', { name: 'Sign out' }).click();
     await waitFor('the sign-in page', () => new URL(editor.url()).pathname === '/sign-in');
     expect(
