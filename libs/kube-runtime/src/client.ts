@@ -1,6 +1,7 @@
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest, type RequestOptions } from 'node:https';
 import type { KubeConfig } from '@kubernetes/client-node';
+import { linkedSignal } from './abort-scope.js';
 import { KubeApiError } from './api-error.js';
 import { realClock, type Clock } from './clock.js';
 import { TokenBucket } from './token-bucket.js';
@@ -139,8 +140,13 @@ export class KubeClient implements KubeRequester {
     const { fence } = req;
     fence?.throwIfAborted();
     if (req.priority !== 'exempt') {
-      const signal = fence ? (req.signal ? AbortSignal.any([req.signal, fence]) : fence) : req.signal;
-      await (req.priority === 'low' ? this.limiter.takeWhenFree(signal) : this.limiter.take(signal));
+      const either = fence && req.signal ? linkedSignal(req.signal, fence) : undefined;
+      const signal = either?.signal ?? fence ?? req.signal;
+      try {
+        await (req.priority === 'low' ? this.limiter.takeWhenFree(signal) : this.limiter.take(signal));
+      } finally {
+        either?.dispose();
+      }
     }
     fence?.throwIfAborted();
   }
@@ -152,17 +158,18 @@ export class KubeClient implements KubeRequester {
   private deadline(req: KubeRequest): { signal: AbortSignal | undefined; clear: () => void } {
     const timeoutMs = req.timeoutMs === undefined ? this.requestTimeoutMs : req.timeoutMs;
     if (timeoutMs === null || !(timeoutMs > 0)) return { signal: req.signal, clear: () => {} };
-    const timeout = new AbortController();
+    const scope = linkedSignal(req.signal);
     const timer = setTimeout(
       () =>
-        timeout.abort(
-          new DOMException(`no answer from the API server within ${timeoutMs} ms`, 'TimeoutError'),
-        ),
+        scope.abort(new DOMException(`no answer from the API server within ${timeoutMs} ms`, 'TimeoutError')),
       timeoutMs,
     );
     return {
-      signal: req.signal ? AbortSignal.any([req.signal, timeout.signal]) : timeout.signal,
-      clear: () => clearTimeout(timer),
+      signal: scope.signal,
+      clear: () => {
+        clearTimeout(timer);
+        scope.dispose();
+      },
     };
   }
 
@@ -242,11 +249,12 @@ export class KubeClient implements KubeRequester {
 }
 
 function readBody(response: IncomingMessage, signal?: AbortSignal): Promise<string> {
-  return new Promise((resolve, reject) => {
-    signal?.addEventListener('abort', () => response.destroy(signal.reason as Error), { once: true });
+  const abort = () => response.destroy(signal!.reason as Error);
+  signal?.addEventListener('abort', abort, { once: true });
+  return new Promise<string>((resolve, reject) => {
     const chunks: Buffer[] = [];
     response.on('data', (chunk: Buffer) => chunks.push(chunk));
     response.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
     response.on('error', reject);
-  });
+  }).finally(() => signal?.removeEventListener('abort', abort));
 }

@@ -1,3 +1,4 @@
+import { linkedSignal } from './abort-scope.js';
 import type { KubeRequest, KubeRequester } from './client.js';
 import { realClock, type Clock, type Timer } from './clock.js';
 import type { KubeObject } from './object.js';
@@ -49,16 +50,21 @@ export class FencedClient implements KubeRequester {
   async request<T>(req: KubeRequest): Promise<T> {
     this.term.throwIfAborted();
     this.inFlight += 1;
+    // Per-request links to the term's long-lived signals, undone when the request is done.
+    const signal = req.signal ? linkedSignal(req.signal, this.hard.signal) : undefined;
+    const fence = req.fence ? linkedSignal(req.fence, this.term) : undefined;
     try {
       const answer = await this.client.request<T>({
         ...req,
-        signal: req.signal ? AbortSignal.any([req.signal, this.hard.signal]) : this.hard.signal,
-        fence: req.fence ? AbortSignal.any([req.fence, this.term]) : this.term,
+        signal: signal?.signal ?? this.hard.signal,
+        fence: fence?.signal ?? this.term,
       });
       if (WRITES.has(req.method ?? 'GET') && answer && typeof answer === 'object')
         this.options.onWrite?.(answer as KubeObject);
       return answer;
     } finally {
+      signal?.dispose();
+      fence?.dispose();
       this.inFlight -= 1;
       if (this.inFlight === 0) this.settle();
     }

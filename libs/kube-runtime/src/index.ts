@@ -1,3 +1,4 @@
+export * from './abort-scope.js';
 export * from './api-error.js';
 export * from './backoff.js';
 export * from './client.js';

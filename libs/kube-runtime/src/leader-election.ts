@@ -1,4 +1,5 @@
 import type { V1Lease } from '@kubernetes/client-node';
+import { linkedSignal } from './abort-scope.js';
 import { KubeApiError } from './api-error.js';
 import type { KubeRequester } from './client.js';
 import { realClock, type Clock } from './clock.js';
@@ -167,18 +168,34 @@ export class LeaderElector {
   }
 
   /** Renews every retry period until the elector stops, the work settles, or the Lease is lost. */
-  private async renewUntilEnd(signal: AbortSignal, work: Promise<unknown>, workEnded: () => boolean) {
-    let renewedAt = this.clock.now();
+  private async renewUntilEnd(
+    signal: AbortSignal,
+    work: Promise<unknown>,
+    workEnded: () => boolean,
+  ): Promise<TermEnd> {
     const workDone = new AbortController();
     void work.then(() => workDone.abort());
-    const waiting = AbortSignal.any([signal, workDone.signal]);
+    const term = linkedSignal(signal, workDone.signal);
+    try {
+      return await this.renewals(signal, term.signal, workEnded);
+    } finally {
+      term.dispose();
+    }
+  }
+
+  private async renewals(
+    signal: AbortSignal,
+    waiting: AbortSignal,
+    workEnded: () => boolean,
+  ): Promise<TermEnd> {
+    let renewedAt = this.clock.now();
     for (;;) {
       await sleep(this.retryPeriodMs, this.clock, waiting).catch(() => {});
       if (signal.aborted) return 'stopped';
       if (workEnded()) return 'work-ended';
       const startedAt = this.clock.now();
       const remaining = renewedAt + this.renewDeadlineMs - startedAt;
-      const attempt = this.bounded(AbortSignal.any([signal, workDone.signal]), remaining);
+      const attempt = this.bounded(waiting, remaining);
       let result: Awaited<ReturnType<LeaderElector['tryAcquireOrRenew']>>;
       try {
         result = await this.tryAcquireOrRenew(attempt.signal);
@@ -192,14 +209,20 @@ export class LeaderElector {
     }
   }
 
-  /** `signal`, also aborted after `ms` (at once if `ms` ≤ 0). `clear` stops the timer. */
+  /** `signal`, also aborted after `ms` (at once if `ms` ≤ 0). `clear` stops the timer and unlinks it. */
   private bounded(signal: AbortSignal, ms: number): { signal: AbortSignal; clear: () => void } {
-    const deadline = new AbortController();
+    const scope = linkedSignal(signal);
     const expire = () =>
-      deadline.abort(new DOMException('lease request past the renew deadline', 'TimeoutError'));
+      scope.abort(new DOMException('lease request past the renew deadline', 'TimeoutError'));
     if (ms <= 0) expire();
     const timer = ms > 0 ? this.clock.setTimer(expire, ms) : undefined;
-    return { signal: AbortSignal.any([signal, deadline.signal]), clear: () => timer?.cancel() };
+    return {
+      signal: scope.signal,
+      clear: () => {
+        timer?.cancel();
+        scope.dispose();
+      },
+    };
   }
 
   private observedOtherHolder(): boolean {
