@@ -15,7 +15,16 @@ const LISTENING = /listening on (http:\/\/[^\s"]+)/;
 function spawnApi(env: Record<string, string>): { child: ChildProcess; output: () => string } {
   const child = spawn(process.execPath, [API_MAIN], {
     cwd: ROOT,
-    env: { ...process.env, PORT: '0', KUBECONFIG: KUBECONFIG_PATH, NO_COLOR: '1', ...env },
+    env: {
+      ...process.env,
+      PORT: '0',
+      KUBECONFIG: KUBECONFIG_PATH,
+      NO_COLOR: '1',
+      // Tests poll readiness and metrics often, without a token: not what the request budgets are about.
+      RATE_LIMIT_RPS: '1000',
+      ANON_RATE_LIMIT_RPS: '1000',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

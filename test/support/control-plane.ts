@@ -52,7 +52,6 @@ export async function startControlPlane(
     CONTROLLER: 'false',
     DATABASE_URL: databaseUrl,
     AUTH_TOKENS,
-    RATE_LIMIT_RPS: '1000',
     ...env,
   });
   const as =

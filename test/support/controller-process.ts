@@ -51,6 +51,9 @@ export async function startController(
       NO_COLOR: '1',
       WEB_MODE: 'off',
       DATABASE_URL: 'file::memory:',
+      // Tests poll readiness and metrics often, without a token: not what the request budgets are about.
+      RATE_LIMIT_RPS: '1000',
+      ANON_RATE_LIMIT_RPS: '1000',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

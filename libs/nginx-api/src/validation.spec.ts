@@ -58,3 +58,21 @@ describe('validateNginx', () => {
     expect(nameError('-a')).toBeDefined();
   });
 });
+
+describe('validateNginx and inherited property names', () => {
+  it.each(['constructor', 'toString', '__proto__', 'hasOwnProperty'])(
+    'reports a spec or top-level key named %s as an unknown field',
+    (key) => {
+      const spec = JSON.parse(`{"replicas": 1, "${key}": {"a": 1}}`) as Record<string, unknown>;
+      const object = JSON.parse(
+        `{"apiVersion": "mycompany.com/v1", "kind": "Nginx", "metadata": {"name": "w"}, "${key}": 1}`,
+      ) as Record<string, unknown>;
+      expect(validateNginx({ ...object, spec })).toEqual(
+        expect.arrayContaining([
+          expect.objectContaining({ field: `spec.${key}`, reason: 'FieldValueUnknown' }),
+          expect.objectContaining({ field: key, reason: 'FieldValueUnknown' }),
+        ]),
+      );
+    },
+  );
+});

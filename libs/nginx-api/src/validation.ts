@@ -126,7 +126,7 @@ export function validateAgainst(
   if (schema.type === 'object' && schema.properties && typeof value === 'object' && value !== null) {
     const object = value as Record<string, unknown>;
     for (const required of schema.required ?? []) {
-      const present = object[required];
+      const present = Object.hasOwn(object, required) ? object[required] : undefined;
       if (present === undefined ? !options.partial : present === null && options.partial)
         errors.push({
           field: `${path}.${required}`,
@@ -135,7 +135,8 @@ export function validateAgainst(
         });
     }
     for (const [key, child] of Object.entries(object)) {
-      const childSchema = schema.properties[key];
+      // Own properties only: a key named `constructor` or `toString` is an unknown field, not a schema.
+      const childSchema = Object.hasOwn(schema.properties, key) ? schema.properties[key] : undefined;
       const childPath = path ? `${path}.${key}` : key;
       if (!childSchema)
         errors.push({
@@ -201,7 +202,7 @@ export function validateNginx(object: unknown, options: ValidateOptions = {}): F
       errors.push({ field: 'spec', reason: 'FieldValueRequired', message: 'Required value' });
   } else validateAgainst(schema.spec!, spec, 'spec', options, errors);
   for (const key of Object.keys(object))
-    if (!schema[key])
+    if (!Object.hasOwn(schema, key))
       errors.push({ field: key, reason: 'FieldValueUnknown', message: `unknown field "${key}"` });
   return errors;
 }

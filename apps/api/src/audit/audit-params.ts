@@ -118,7 +118,7 @@ function listParams<F extends object>(
  * parameter (`?name=a&name=b`) or a bracketed one (`?name[x]=a`) is refused rather than guessed at.
  */
 function single(query: QueryParams, field: string): string | undefined {
-  const value = query[field];
+  const value = Object.hasOwn(query, field) ? query[field] : undefined;
   if (value === undefined || value === '') return undefined;
   if (typeof value === 'string') return value;
   if (Array.isArray(value)) throw invalidParam(field, 'may be given only once');

@@ -21,7 +21,7 @@ const API_VERSION = 'controlplane/v1';
  * or exported whole as NDJSON or CSV) and the no-op counts. Bad parameters are answered 400 with a `Status`
  * naming the parameter (StatusError). Reads need the viewer role (the global guard).
  */
-@NamespaceScoped()
+@NamespaceScoped('query')
 @Controller('controlplane/v1/audit')
 export class AuditController {
   private readonly logger = nestRuntimeLogger(new Logger('Audit'));

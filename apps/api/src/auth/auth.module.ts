@@ -1,33 +1,23 @@
 import { Global, Logger, Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
-import { ThrottlerModule } from '@nestjs/throttler';
+import { ThrottlerStorage, ThrottlerStorageService } from '@nestjs/throttler';
 import { appConfig, type AppConfig } from '../config/app-config.js';
 import { BearerAuthGuard } from './bearer-auth.guard.js';
-import { TokenThrottlerGuard } from './token-throttler.guard.js';
+import { RateLimitGuard } from './rate-limit.guard.js';
+import { RequestBudget } from './request-budget.js';
 import { TokenStore, bootstrapAdminToken, tokensFromEnv, tokensFromFile } from './token-store.js';
 
-/** The window the per-token limit counts requests in. */
-const RATE_WINDOW_MS = 10_000;
-
 /**
- * Bearer-token authentication and a per-token rate limit for every route but the open ones. Tokens come from
- * AUTH_TOKENS_FILE and/or AUTH_TOKENS; with neither, an admin token is generated once into .data/admin-token
- * (mode 0600). The guards run in the order listed: who is calling, then how often.
+ * Bearer-token authentication and one request budget per token (or, without a valid token, per client address)
+ * across every route and the live gateway. Tokens come from AUTH_TOKENS_FILE and/or AUTH_TOKENS; with neither,
+ * an admin token is generated once into .data/admin-token (mode 0600). The guards run in the order listed: how
+ * often (so a flood of bad tokens is bounded too), then who is calling.
  */
 @Global()
 @Module({
-  imports: [
-    ThrottlerModule.forRootAsync({
-      inject: [appConfig.KEY],
-      useFactory: (config: AppConfig) => [
-        {
-          ttl: RATE_WINDOW_MS,
-          limit: Math.max(1, Math.round((config.auth.rateLimitPerSecond * RATE_WINDOW_MS) / 1000)),
-        },
-      ],
-    }),
-  ],
   providers: [
+    { provide: ThrottlerStorage, useClass: ThrottlerStorageService },
+    RequestBudget,
     {
       provide: TokenStore,
       inject: [appConfig.KEY],
@@ -49,9 +39,9 @@ const RATE_WINDOW_MS = 10_000;
         return new TokenStore(entries);
       },
     },
+    { provide: APP_GUARD, useClass: RateLimitGuard },
     { provide: APP_GUARD, useClass: BearerAuthGuard },
-    { provide: APP_GUARD, useClass: TokenThrottlerGuard },
   ],
-  exports: [TokenStore],
+  exports: [TokenStore, RequestBudget],
 })
 export class AuthModule {}

@@ -2,11 +2,23 @@ import { Inject, Injectable, type CanActivate, type ExecutionContext } from '@ne
 import { Reflector } from '@nestjs/core';
 import type { Request } from 'express';
 import { StatusError } from '../rest/kube-status.js';
-import { NAMESPACE_SCOPED, PUBLIC, REQUIRED_ROLE } from './auth.decorators.js';
+import { NAMESPACE_SCOPED, PUBLIC, REQUIRED_ROLE, type NamespaceSource } from './auth.decorators.js';
 import { allows, mayAccessNamespace, type Caller, type Role } from './roles.js';
 import { TokenStore } from './token-store.js';
 
 const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/** The namespace a request names where its route says (own properties only); undefined for none or all. */
+function namespaceOf(request: Request, source: NamespaceSource): string | undefined {
+  const values = (source === 'path' ? request.params : request.query) as Record<string, unknown> | undefined;
+  const given = values && Object.hasOwn(values, 'namespace') ? values.namespace : undefined;
+  return typeof given === 'string' && given !== '' ? given : undefined;
+}
+
+/** The token of an `Authorization: Bearer <token>` header, if that is what it is. */
+export function bearerToken(authorization: string | undefined): string | undefined {
+  return /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '')?.[1];
+}
 
 /** The caller a request was authenticated as (set by BearerAuthGuard). */
 export function callerOf(request: Request): Caller | undefined {
@@ -30,8 +42,8 @@ export class BearerAuthGuard implements CanActivate {
     const targets = [context.getHandler(), context.getClass()];
     if (this.reflector.getAllAndOverride<boolean>(PUBLIC, targets)) return true;
     const request = context.switchToHttp().getRequest<Request>();
-    const match = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? '');
-    const caller = match ? this.tokens.identify(match[1]!) : undefined;
+    const token = bearerToken(request.headers.authorization);
+    const caller = token ? this.tokens.identify(token) : undefined;
     if (!caller)
       throw new StatusError(401, 'Unauthorized: a valid bearer token is required', undefined, {
         'WWW-Authenticate': 'Bearer realm="nginx-control-plane"',
@@ -45,11 +57,9 @@ export class BearerAuthGuard implements CanActivate {
         403,
         `${caller.name} (role ${caller.role}) may not ${request.method} ${request.path}: needs ${needed}`,
       );
-    if (this.reflector.getAllAndOverride<boolean>(NAMESPACE_SCOPED, targets)) {
-      const param: unknown = request.params?.namespace;
-      const query: unknown = request.query?.namespace;
-      const given = param ?? query;
-      const namespace = typeof given === 'string' && given !== '' ? given : undefined;
+    const source = this.reflector.getAllAndOverride<NamespaceSource>(NAMESPACE_SCOPED, targets);
+    if (source) {
+      const namespace = namespaceOf(request, source);
       if (!mayAccessNamespace(caller, namespace))
         throw new StatusError(
           403,

@@ -33,6 +33,8 @@ export interface AppConfig {
     adminTokenPath: string;
     /** Requests per second one token may make on average (counted over 10 s windows); beyond it, 429. */
     rateLimitPerSecond: number;
+    /** The same for requests without a valid token, per client address (401s, the public readiness probe). */
+    anonymousRateLimitPerSecond: number;
   };
   /** Origins allowed to call the API from a browser on another origin; none (CORS off) by default. */
   corsOrigins: string[];
@@ -233,6 +235,7 @@ export function loadAppConfig(
       tokens: env.AUTH_TOKENS?.trim() || undefined,
       adminTokenPath: resolve(cwd, '.data/admin-token'),
       rateLimitPerSecond: parsePositive('RATE_LIMIT_RPS', env.RATE_LIMIT_RPS, 20),
+      anonymousRateLimitPerSecond: parsePositive('ANON_RATE_LIMIT_RPS', env.ANON_RATE_LIMIT_RPS, 10),
     },
     corsOrigins: (env.CORS_ORIGINS ?? '')
       .split(',')

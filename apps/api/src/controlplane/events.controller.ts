@@ -27,7 +27,7 @@ function eventItem(event: CoreV1Event): EventItem {
  * `/controlplane/v1/namespaces/{ns}/nginxes/{name}/events`: the Kubernetes Events about one Nginx (the
  * controller's SuccessfulCreate, FailedCreate, …), newest first, read from the API server when asked for.
  */
-@NamespaceScoped()
+@NamespaceScoped('path')
 @Controller('controlplane/v1')
 export class EventsController {
   constructor(

@@ -10,7 +10,7 @@ import { byCreation, podView } from './pod-view.js';
  * `/controlplane/v1/namespaces/{ns}/nginxes/{name}/pods`: the pods of one Nginx as the UI shows them, from the
  * controller's pod cache (pods it owns or that carry its label), with the cache's resourceVersion.
  */
-@NamespaceScoped()
+@NamespaceScoped('path')
 @Controller('controlplane/v1')
 export class PodsController {
   constructor(@Inject(ClusterInformers) private readonly informers: ClusterInformers) {}

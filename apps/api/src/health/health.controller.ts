@@ -1,7 +1,7 @@
 import { Controller, Get, HttpCode, Inject, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import { Registry } from 'prom-client';
-import { Public } from '../auth/auth.decorators.js';
+import { Public, Unmetered } from '../auth/auth.decorators.js';
 import { HealthService, type Readiness } from './health.service.js';
 
 const startedAt = Date.now();
@@ -21,8 +21,9 @@ export class HealthController {
     response.type(this.registry.contentType).send(await this.registry.metrics());
   }
 
-  /** Liveness: the process is up and serving. Dependencies do not make it fail. */
+  /** Liveness: the process is up and serving. Dependencies do not make it fail. Costs nothing: unmetered. */
   @Get('healthz')
+  @Unmetered()
   @HttpCode(200)
   healthz() {
     return { status: 'ok', uptimeSeconds: Math.round((Date.now() - startedAt) / 1000) };

@@ -21,6 +21,7 @@ import {
 } from '@ngx/nginx-api';
 import { Gauge, Registry } from 'prom-client';
 import type { Server, Socket } from 'socket.io';
+import { RequestBudget } from '../auth/request-budget.js';
 import { mayAccessNamespace, type Caller } from '../auth/roles.js';
 import { TokenStore } from '../auth/token-store.js';
 import { ClusterInformers } from '../kube/cluster-informers.js';
@@ -48,6 +49,7 @@ export class LiveGateway implements OnGatewayInit, OnGatewayConnection, OnGatewa
 
   constructor(
     @Inject(TokenStore) private readonly tokens: TokenStore,
+    @Inject(RequestBudget) private readonly budget: RequestBudget,
     @Inject(ClusterInformers) private readonly informers: ClusterInformers,
     @Inject(Registry) registry: Registry,
   ) {
@@ -79,12 +81,18 @@ export class LiveGateway implements OnGatewayInit, OnGatewayConnection, OnGatewa
     );
   }
 
+  /** Handshakes spend from the same request budget as HTTP requests: the token's, or the address's. */
   afterInit(server: Server): void {
     server.use((socket, next) => {
       const caller = this.authenticate(socket);
-      if (!caller) return next(new Error('unauthorized'));
-      (socket as LiveSocket).data.caller = caller;
-      next();
+      void this.budget
+        .take(caller ? { token: caller.name } : { address: socket.handshake.address })
+        .then((answer) => {
+          if (!answer.allowed) return next(new Error('too many requests'));
+          if (!caller) return next(new Error('unauthorized'));
+          (socket as LiveSocket).data.caller = caller;
+          next();
+        }, next);
     });
   }
 
@@ -108,9 +116,15 @@ export class LiveGateway implements OnGatewayInit, OnGatewayConnection, OnGatewa
   }
 
   @SubscribeMessage(LIVE_EVENTS.subscribe)
-  subscribe(@ConnectedSocket() socket: LiveSocket, @MessageBody() body: unknown): SubscribeAck {
+  async subscribe(
+    @ConnectedSocket() socket: LiveSocket,
+    @MessageBody() body: unknown,
+  ): Promise<SubscribeAck> {
     const { caller, session } = socket.data;
     if (!caller || !session) return refusal(401, 'Unauthorized', 'not signed in');
+    const spent = await this.budget.take({ token: caller.name });
+    if (!spent.allowed)
+      return refusal(429, 'TooManyRequests', `too many requests: retry in ${spent.retryAfterSeconds} s`);
     const request = parseRequest(body);
     if (typeof request === 'string') return refusal(400, 'BadRequest', request);
     if (!mayAccessNamespace(caller, request.namespace))
@@ -133,9 +147,15 @@ export class LiveGateway implements OnGatewayInit, OnGatewayConnection, OnGatewa
   }
 
   @SubscribeMessage(LIVE_EVENTS.unsubscribe)
-  unsubscribe(@ConnectedSocket() socket: LiveSocket, @MessageBody() body: unknown): { ok: boolean } {
+  async unsubscribe(
+    @ConnectedSocket() socket: LiveSocket,
+    @MessageBody() body: unknown,
+  ): Promise<{ ok: boolean }> {
+    const { caller, session } = socket.data;
+    if (!caller || !session || !(await this.budget.take({ token: caller.name })).allowed)
+      return { ok: false };
     const id = (body as { subscription?: unknown } | null)?.subscription;
-    return { ok: typeof id === 'string' && (socket.data.session?.unsubscribe(id) ?? false) };
+    return { ok: typeof id === 'string' && session.unsubscribe(id) };
   }
 
   onModuleDestroy(): void {

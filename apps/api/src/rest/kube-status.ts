@@ -54,3 +54,14 @@ export class StatusError extends Error {
     return kubeStatus(this.code, this.message, this.details);
   }
 }
+
+/** Where the exception filter leaves the `Status` it answered a request with (the change audit reads it). */
+const ANSWERED = 'answeredStatus';
+
+export function rememberAnswered(locals: Record<string, unknown>, status: object): void {
+  locals[ANSWERED] = status;
+}
+
+export function answeredStatus(locals: Record<string, unknown>): unknown {
+  return locals[ANSWERED];
+}

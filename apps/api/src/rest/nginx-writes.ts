@@ -1,11 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { KubeStatus } from '@ngx/kube-runtime';
-import { NGINX_GROUP, NGINX_KIND, type NginxSpec } from '@ngx/nginx-api';
+import { NGINX_GROUP } from '@ngx/nginx-api';
 import type { Request, Response } from 'express';
-import { AuditTrail } from '../audit/audit-trail.service.js';
 import type { ChangeRecordRow } from '../audit/change-record.js';
 import { callerOf } from '../auth/bearer-auth.guard.js';
-import { allows } from '../auth/roles.js';
+import { allows, type Caller } from '../auth/roles.js';
 import { ApiServerRelay, type RelayedAnswer } from './api-server-relay.js';
 import { StatusError } from './kube-status.js';
 import { NginxReads } from './nginx-reads.js';
@@ -13,6 +11,7 @@ import { nginxPath, type Subresource } from './nginx-paths.js';
 import { kubeQuery, type KubeQuery } from './query-params.js';
 import { BODY_TYPES, mediaType, parseBody, readRawBody } from './request-body.js';
 import { checkDeleteOptions, checkNginx, checkPatch, checkScale } from './write-checks.js';
+import { attemptOf } from './write-attempt.js';
 
 type Verb = ChangeRecordRow['verb'];
 
@@ -30,15 +29,15 @@ interface Write {
 /**
  * Writes to Nginx objects: the body is parsed and checked against the shared schema (a clear 4xx naming the
  * field, and nothing sent, when it is wrong), then relayed to the API server, which decides; its answer goes
- * back as it came. Every write by an authenticated caller — accepted or refused — becomes a change record with
- * the caller's token name, the spec before and after, and the answer.
+ * back as it came. `fieldManager` is always the caller's token name, so managedFields cannot name someone else.
+ * Every attempt, accepted or refused, is recorded in the change audit by ChangeAuditMiddleware, with what this
+ * class adds to it: the spec before, the name of a create, the answer.
  */
 @Injectable()
 export class NginxWrites {
   constructor(
     @Inject(ApiServerRelay) private readonly relay: ApiServerRelay,
     @Inject(NginxReads) private readonly reads: NginxReads,
-    @Inject(AuditTrail) private readonly audit: AuditTrail,
   ) {}
 
   create(namespace: string, req: Request, res: Response): Promise<void> {
@@ -112,86 +111,65 @@ export class NginxWrites {
     prepare: (query: KubeQuery) => Promise<unknown>,
   ): Promise<void> {
     const caller = callerOf(req)!;
-    const before = write.name ? this.reads.cached(write.namespace, write.name) : undefined;
-    let query: KubeQuery = {};
-    let answer: RelayedAnswer;
+    // ChangeAuditMiddleware records the attempt once this is done; here it learns what only the handler knows.
+    const attempt = attemptOf(req);
+    let done!: () => void;
+    if (attempt) attempt.handling = new Promise<void>((resolve) => (done = resolve));
     try {
-      // Checked here rather than by the guard (the routes admit viewers) so a refused write is audited too.
-      const needed = write.subresource === 'status' ? 'admin' : 'editor';
-      if (!allows(caller.role, needed))
-        throw new StatusError(
-          403,
-          `${caller.name} (role ${caller.role}) may not ${write.verb} ${describe(write)}: needs ${needed}` +
-            (needed === 'admin' ? ' (status belongs to the controller)' : ''),
-        );
-      query = kubeQuery(req);
-      // Unknown fields are refused unless the caller asks otherwise, as kubectl does by default.
-      if (write.method !== 'DELETE') query.fieldValidation ??= 'Strict';
-      // managedFields then name the token that changed each field (apply brings its own manager).
-      if (write.method !== 'DELETE' && write.verb !== 'apply') query.fieldManager ??= caller.name;
-      const body = await prepare(query);
-      answer = await this.relay.exchange(
-        {
-          method: write.method,
-          path: nginxPath(write.namespace, write.name, write.subresource),
-          query,
-          body: body === undefined ? undefined : JSON.stringify(body),
-          contentType: write.method === 'PATCH' ? write.patchType : BODY_TYPES.json,
-          accept: req.headers.accept,
-        },
-        req,
-      );
-    } catch (error) {
-      if (error instanceof StatusError) this.record(write, req, query, before?.spec, error.code, error.body);
-      throw error;
+      if (attempt)
+        attempt.specBefore = write.name ? this.reads.cached(write.namespace, write.name)?.spec : undefined;
+      const answer = await this.exchange(write, req, caller, prepare).catch((error: unknown) => {
+        if (error instanceof StatusError && attempt)
+          attempt.outcome = { code: error.code, answer: error.body };
+        throw error;
+      });
+      if (attempt) {
+        attempt.name = write.name ?? '';
+        attempt.outcome = { code: answer.code, answer: decode(answer) };
+      }
+      this.relay.reply(answer, res);
+    } finally {
+      done?.();
     }
-    this.record(write, req, query, before?.spec, answer.code, decode(answer));
-    this.relay.reply(answer, res);
   }
 
-  private record(
+  /** Checks the write, then relays it: to the end, even if the client goes away (its outcome is recorded). */
+  private async exchange(
     write: Write,
     req: Request,
-    query: KubeQuery,
-    specBefore: NginxSpec | undefined,
-    code: number,
-    answer: unknown,
-  ): void {
-    if (query.dryRun === 'All') return; // nothing was changed
-    const caller = callerOf(req)!;
-    const object = answer as
-      | {
-          kind?: string;
-          metadata?: { name?: string; uid?: string; resourceVersion?: string };
-          spec?: unknown;
-        }
-      | undefined;
-    const status = object?.kind === 'Status' ? (object as KubeStatus) : undefined;
-    const ok = code >= 200 && code < 300;
-    let specAfter: unknown = null;
-    if (ok && write.verb !== 'delete') {
-      if (object?.kind === NGINX_KIND) specAfter = object.spec ?? null;
-      else if (object?.kind === 'Scale')
-        specAfter = { ...specBefore, replicas: (object.spec as { replicas?: number } | undefined)?.replicas };
+    caller: Caller,
+    prepare: (query: KubeQuery) => Promise<unknown>,
+  ): Promise<RelayedAnswer> {
+    // Checked here rather than by the guard (the routes admit viewers) so a refused write is audited too.
+    const needed = write.subresource === 'status' ? 'admin' : 'editor';
+    if (!allows(caller.role, needed))
+      throw new StatusError(
+        403,
+        `${caller.name} (role ${caller.role}) may not ${write.verb} ${describe(write)}: needs ${needed}` +
+          (needed === 'admin' ? ' (status belongs to the controller)' : ''),
+      );
+    const query = kubeQuery(req);
+    const warnings: string[] = [];
+    if (write.method !== 'DELETE') {
+      // Unknown fields are refused unless the caller asks otherwise, as kubectl does by default.
+      query.fieldValidation ??= 'Strict';
+      // managedFields name the token that changed each field, whatever manager the client names.
+      if (query.fieldManager !== undefined && query.fieldManager !== caller.name)
+        warnings.push(
+          `299 - "fieldManager ${JSON.stringify(query.fieldManager)} replaced by the token's name ${JSON.stringify(caller.name)}"`,
+        );
+      query.fieldManager = caller.name;
     }
-    this.audit.change({
-      at: new Date(),
-      actor: caller.name,
-      role: caller.role,
-      verb: write.verb,
-      namespace: write.namespace,
-      name: write.name ?? object?.metadata?.name ?? '',
-      subresource: write.subresource ?? null,
-      patchType: write.patchType ?? null,
-      specBefore: specBefore ? JSON.stringify(specBefore) : null,
-      specAfter: specAfter === null ? null : JSON.stringify(specAfter),
-      code,
-      reason: status?.reason ?? null,
-      message: status?.message ?? null,
-      uid: (status ? undefined : object?.metadata?.uid) ?? null,
-      resourceVersion: (ok && !status ? object?.metadata?.resourceVersion : undefined) ?? null,
-      userAgent: req.headers['user-agent']?.slice(0, 256) ?? null,
+    const body = await prepare(query);
+    const answer = await this.relay.exchange({
+      method: write.method,
+      path: nginxPath(write.namespace, write.name, write.subresource),
+      query,
+      body: body === undefined ? undefined : JSON.stringify(body),
+      contentType: write.method === 'PATCH' ? write.patchType : BODY_TYPES.json,
+      accept: req.headers.accept,
     });
+    return warnings.length > 0 ? withWarnings(answer, warnings) : answer;
   }
 }
 
@@ -203,6 +181,15 @@ function describe(write: Write): string {
 function nameIn(object: unknown): string | undefined {
   const name = (object as { metadata?: { name?: unknown } } | null)?.metadata?.name;
   return typeof name === 'string' ? name.slice(0, 253) : undefined;
+}
+
+function withWarnings(answer: RelayedAnswer, warnings: string[]): RelayedAnswer {
+  const upstream = answer.headers.warning;
+  const all = [
+    ...(upstream === undefined ? [] : Array.isArray(upstream) ? upstream : [upstream]),
+    ...warnings,
+  ];
+  return { ...answer, headers: { ...answer.headers, warning: all } };
 }
 
 function decode(answer: RelayedAnswer): unknown {

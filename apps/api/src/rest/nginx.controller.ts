@@ -26,7 +26,7 @@ const WritesCheckRoles = () => RequiresRole('viewer');
  * NginxWrites). Path segments are checked first, so `..`, encoded slashes and control characters never reach
  * the API server's URL.
  */
-@NamespaceScoped()
+@NamespaceScoped('path')
 @Controller(`apis/${NGINX_GROUP}/${NGINX_VERSION}`)
 export class NginxController {
   constructor(

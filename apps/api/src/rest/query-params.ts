@@ -1,27 +1,32 @@
 import type { Request } from 'express';
 import { StatusError } from './kube-status.js';
 
-/** The query parameters the API server takes on the requests we relay, with what each value may be. */
-const PARAMETERS: Record<string, (value: string) => boolean> = {
-  pretty: isBoolean,
-  labelSelector: () => true,
-  fieldSelector: () => true,
-  limit: isCount,
-  continue: () => true,
-  resourceVersion: () => true,
-  resourceVersionMatch: (v) => v === 'NotOlderThan' || v === 'Exact',
-  watch: isBoolean,
-  allowWatchBookmarks: isBoolean,
-  timeoutSeconds: isCount,
-  sendInitialEvents: isBoolean,
-  dryRun: (v) => v === 'All',
-  fieldManager: (v) => v.length <= 128 && [...v].every((c) => c >= ' ' && c !== '\u007f'),
-  fieldValidation: (v) => v === 'Strict' || v === 'Warn' || v === 'Ignore',
-  force: isBoolean,
-  propagationPolicy: (v) => v === 'Foreground' || v === 'Background' || v === 'Orphan',
-  gracePeriodSeconds: isCount,
-  orphanDependents: isBoolean,
-};
+/**
+ * The query parameters the API server takes on the requests we relay, with what each value may be. A Map, so a
+ * parameter named after an Object.prototype member (`valueOf`, `__proto__`, `constructor`) is simply unknown.
+ */
+const PARAMETERS = new Map<string, (value: string) => boolean>(
+  Object.entries({
+    pretty: isBoolean,
+    labelSelector: () => true,
+    fieldSelector: () => true,
+    limit: isCount,
+    continue: () => true,
+    resourceVersion: () => true,
+    resourceVersionMatch: (v) => v === 'NotOlderThan' || v === 'Exact',
+    watch: isBoolean,
+    allowWatchBookmarks: isBoolean,
+    timeoutSeconds: isCount,
+    sendInitialEvents: isBoolean,
+    dryRun: (v) => v === 'All',
+    fieldManager: (v) => v.length <= 128 && [...v].every((c) => c >= ' ' && c !== '\u007f'),
+    fieldValidation: (v) => v === 'Strict' || v === 'Warn' || v === 'Ignore',
+    force: isBoolean,
+    propagationPolicy: (v) => v === 'Foreground' || v === 'Background' || v === 'Orphan',
+    gracePeriodSeconds: isCount,
+    orphanDependents: isBoolean,
+  }),
+);
 
 function isBoolean(value: string): boolean {
   return value === 'true' || value === 'false' || value === '1' || value === '0' || value === '';
@@ -40,7 +45,7 @@ export type KubeQuery = Record<string, string>;
 export function kubeQuery(request: Request): KubeQuery {
   const query: KubeQuery = {};
   for (const [name, value] of Object.entries(request.query)) {
-    const accepts = PARAMETERS[name];
+    const accepts = PARAMETERS.get(name);
     if (!accepts) continue;
     if (typeof value !== 'string')
       throw new StatusError(400, `query parameter "${name}" must be given once, as a plain value`, {

@@ -1,13 +1,17 @@
-import { Module } from '@nestjs/common';
+import { Module, type MiddlewareConsumer, type NestModule } from '@nestjs/common';
 import { APP_FILTER } from '@nestjs/core';
 import { ApiServerRelay } from './api-server-relay.js';
+import { ChangeAuditMiddleware } from './change-audit.middleware.js';
 import { DiscoveryController } from './discovery.controller.js';
 import { NginxController } from './nginx.controller.js';
 import { NginxReads } from './nginx-reads.js';
 import { NginxWrites } from './nginx-writes.js';
 import { StatusExceptionFilter } from './status-exception.filter.js';
 
-/** The Kubernetes-style REST surface: discovery and `/apis/mycompany.com/v1/…nginxes…`; errors as `Status`. */
+/**
+ * The Kubernetes-style REST surface: discovery and `/apis/mycompany.com/v1/…nginxes…`; errors as `Status`; every
+ * write attempt recorded in the change audit (ChangeAuditMiddleware runs before the guards).
+ */
 @Module({
   controllers: [DiscoveryController, NginxController],
   providers: [
@@ -18,4 +22,8 @@ import { StatusExceptionFilter } from './status-exception.filter.js';
   ],
   exports: [ApiServerRelay, NginxReads],
 })
-export class RestModule {}
+export class RestModule implements NestModule {
+  configure(consumer: MiddlewareConsumer): void {
+    consumer.apply(ChangeAuditMiddleware).forRoutes(NginxController);
+  }
+}

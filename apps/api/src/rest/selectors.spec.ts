@@ -49,3 +49,27 @@ describe('fieldMatcher', () => {
     expect(() => fieldMatcher('metadata.name')).toThrow(expect.objectContaining({ code: 400 }));
   });
 });
+
+describe('selectors and inherited property names', () => {
+  it.each(['constructor', 'toString', 'hasOwnProperty', 'valueOf'])(
+    'treat the label key %s like any other: absent unless the object has it',
+    (key) => {
+      expect(labelMatcher(key)(meta({}))).toBe(false);
+      expect(labelMatcher(`!${key}`)(meta({}))).toBe(true);
+      expect(labelMatcher(`${key} notin (x)`)(meta({}))).toBe(true);
+      expect(labelMatcher(`${key} in (x)`)(meta({}))).toBe(false);
+      expect(labelMatcher(`${key}=x`)(meta({}))).toBe(false);
+      expect(labelMatcher(`${key}!=x`)(meta({}))).toBe(true);
+      expect(labelMatcher(key)(meta(JSON.parse(`{"${key}": "x"}`) as Record<string, string>))).toBe(true);
+    },
+  );
+
+  it('refuses __proto__ as a label key: it is not one', () => {
+    expect(() => labelMatcher('__proto__')).toThrow(/invalid label key/);
+  });
+
+  it('refuses a field selector on an inherited name as an unsupported field', () => {
+    for (const field of ['constructor', '__proto__', 'toString'])
+      expect(() => fieldMatcher(`${field}=x`)).toThrow(/field label not supported/);
+  });
+});

@@ -41,6 +41,11 @@ function requirements(selector: string): string[] {
   return parts.filter((part) => part.length > 0);
 }
 
+/** Labels are read by own property only: `constructor` or `__proto__` are label keys like any other. */
+const has = (labels: Record<string, string>, key: string) => Object.hasOwn(labels, key);
+const labelValue = (labels: Record<string, string>, key: string) =>
+  has(labels, key) ? labels[key] : undefined;
+
 /** Parses a label selector (`a=b`, `a!=b`, `a in (x,y)`, `a notin (x)`, `a`, `!a`) into a matcher. */
 export function labelMatcher(selector: string | undefined): Matcher {
   if (!selector?.trim()) return () => true;
@@ -58,19 +63,21 @@ export function labelMatcher(selector: string | undefined): Matcher {
       const key = checkKey(match[1]!);
       const values = new Set(match[3]!.split(',').map((v) => checkValue(v.trim())));
       return match[2] === 'in'
-        ? (labels) => key in labels && values.has(labels[key]!)
-        : (labels) => !(key in labels) || !values.has(labels[key]!);
+        ? (labels) => has(labels, key) && values.has(labels[key]!)
+        : (labels) => !has(labels, key) || !values.has(labels[key]!);
     }
     match = /^([^=!\s]+)\s*(==|=|!=)\s*(\S*)$/.exec(requirement);
     if (match) {
       const key = checkKey(match[1]!);
       const value = checkValue(match[3]!);
-      return match[2] === '!=' ? (labels) => labels[key] !== value : (labels) => labels[key] === value;
+      return match[2] === '!='
+        ? (labels) => labelValue(labels, key) !== value
+        : (labels) => labelValue(labels, key) === value;
     }
     match = /^(!?)\s*([^=!\s()]+)$/.exec(requirement);
     if (match) {
       const key = checkKey(match[2]!);
-      return match[1] ? (labels) => !(key in labels) : (labels) => key in labels;
+      return match[1] ? (labels) => !has(labels, key) : (labels) => has(labels, key);
     }
     throw invalid('label selector', selector, `cannot parse requirement "${requirement}"`);
   });
@@ -78,10 +85,10 @@ export function labelMatcher(selector: string | undefined): Matcher {
 }
 
 /** The fields custom resources can be selected by. */
-const FIELDS: Record<string, (metadata: V1ObjectMeta) => string | undefined> = {
-  'metadata.name': (m) => m.name,
-  'metadata.namespace': (m) => m.namespace,
-};
+const FIELDS = new Map<string, (metadata: V1ObjectMeta) => string | undefined>([
+  ['metadata.name', (m) => m.name],
+  ['metadata.namespace', (m) => m.namespace],
+]);
 
 /** Parses a field selector over metadata.name and metadata.namespace (`=`, `==`, `!=`). */
 export function fieldMatcher(selector: string | undefined): Matcher {
@@ -89,7 +96,7 @@ export function fieldMatcher(selector: string | undefined): Matcher {
   const tests = selector.split(',').map((requirement): Matcher => {
     const match = /^\s*([^=!\s]+)\s*(==|=|!=)\s*(\S*)\s*$/.exec(requirement);
     if (!match) throw invalid('field selector', selector, `invalid selector "${requirement}"`);
-    const read = FIELDS[match[1]!];
+    const read = FIELDS.get(match[1]!);
     if (!read) throw invalid('field selector', selector, `field label not supported: ${match[1]}`);
     const value = match[3]!;
     return match[2] === '!=' ? (m) => read(m) !== value : (m) => read(m) === value;

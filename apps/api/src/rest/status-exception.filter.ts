@@ -1,7 +1,7 @@
 import { Catch, HttpException, Logger, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
 import { KubeApiError } from '@ngx/kube-runtime';
 import type { Response } from 'express';
-import { kubeStatus, StatusError } from './kube-status.js';
+import { kubeStatus, rememberAnswered, StatusError } from './kube-status.js';
 
 /**
  * Answers every error as a Kubernetes `Status`: the API server's own Status passed through unchanged (code,
@@ -18,25 +18,29 @@ export class StatusExceptionFilter implements ExceptionFilter {
       response.end();
       return;
     }
-    if (error instanceof KubeApiError) {
-      const body = error.status.kind === 'Status' ? error.status : kubeStatus(error.code, error.message);
-      response.status(error.code).json(body);
-      return;
-    }
-    if (error instanceof StatusError) {
-      response.set(error.headers).status(error.code).json(error.body);
-      return;
-    }
+    const [code, body, headers] = this.answer(error);
+    // The change audit records what a refused write was answered (see ChangeAuditMiddleware).
+    rememberAnswered(response.locals, body);
+    response.set(headers).status(code).json(body);
+  }
+
+  private answer(error: unknown): [number, object, Record<string, string>] {
+    if (error instanceof KubeApiError)
+      return [
+        error.code,
+        error.status.kind === 'Status' ? error.status : kubeStatus(error.code, error.message),
+        {},
+      ];
+    if (error instanceof StatusError) return [error.code, error.body, error.headers];
     if (error instanceof HttpException) {
       const code = error.getStatus();
-      response.status(code).json(kubeStatus(code, httpMessage(error)));
-      return;
+      return [code, kubeStatus(code, httpMessage(error)), {}];
     }
     this.logger.error({
       message: 'request failed',
       error: error instanceof Error ? error.message : String(error),
     });
-    response.status(500).json(kubeStatus(500, 'internal error'));
+    return [500, kubeStatus(500, 'internal error'), {}];
   }
 }
 

@@ -1,0 +1,46 @@
+import { Inject, Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import type { Request } from 'express';
+import { StatusError } from '../rest/kube-status.js';
+import { UNMETERED } from './auth.decorators.js';
+import { bearerToken } from './bearer-auth.guard.js';
+import { RequestBudget, type BudgetAnswer } from './request-budget.js';
+import { TokenStore } from './token-store.js';
+
+/**
+ * The first guard: every HTTP request spends from its caller's budget (RequestBudget) before anything else
+ * runs — the token's when it carries a valid one, else its client address's — and past it is answered 429 with
+ * `Retry-After`, as a `Status`. Only routes marked @Unmetered (the liveness probe) are free.
+ */
+@Injectable()
+export class RateLimitGuard implements CanActivate {
+  constructor(
+    private readonly reflector: Reflector,
+    @Inject(TokenStore) private readonly tokens: TokenStore,
+    @Inject(RequestBudget) private readonly budget: RequestBudget,
+  ) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    if (context.getType() !== 'http') return true; // the live gateway spends from the same budget itself
+    if (this.reflector.getAllAndOverride<boolean>(UNMETERED, [context.getHandler(), context.getClass()]))
+      return true;
+    const request = context.switchToHttp().getRequest<Request>();
+    const token = bearerToken(request.headers.authorization);
+    const caller = token ? this.tokens.identify(token) : undefined;
+    const answer = await this.budget.take(
+      caller ? { token: caller.name } : { address: request.ip ?? request.socket.remoteAddress ?? 'unknown' },
+    );
+    if (!answer.allowed) throw tooManyRequests(answer);
+    return true;
+  }
+}
+
+export function tooManyRequests(answer: Exclude<BudgetAnswer, { allowed: true }>): StatusError {
+  const seconds = answer.retryAfterSeconds;
+  return new StatusError(
+    429,
+    `too many requests for ${answer.spender}: at most ${answer.limit} per ${answer.windowSeconds} s; retry in ${seconds} s`,
+    { retryAfterSeconds: seconds },
+    { 'Retry-After': String(seconds) },
+  );
+}

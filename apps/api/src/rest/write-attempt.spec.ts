@@ -1,0 +1,83 @@
+import type { Request } from 'express';
+import { describe, expect, it } from 'vitest';
+import { kubeStatus } from './kube-status.js';
+import { WriteAttempt } from './write-attempt.js';
+
+const request = (method: string, path: string, contentType = 'application/json', query = {}) =>
+  ({ method, path, headers: { 'content-type': contentType }, query }) as unknown as Request;
+const caller = { name: 'eve-editor', role: 'editor' as const };
+const BASE = '/apis/mycompany.com/v1/namespaces';
+
+describe('WriteAttempt', () => {
+  it('reads the write from the method, the path and the media type', () => {
+    expect(WriteAttempt.of(request('POST', `${BASE}/team/nginxes`))).toMatchObject({
+      verb: 'create',
+      namespace: 'team',
+      name: '',
+      subresource: null,
+      patchType: null,
+    });
+    expect(
+      WriteAttempt.of(request('PATCH', `${BASE}/team/nginxes/web/scale`, 'application/merge-patch+json')),
+    ).toMatchObject({
+      verb: 'patch',
+      name: 'web',
+      subresource: 'scale',
+      patchType: 'application/merge-patch+json',
+    });
+    expect(
+      WriteAttempt.of(request('PATCH', `${BASE}/team/nginxes/web`, 'application/apply-patch+yaml')),
+    ).toMatchObject({
+      verb: 'apply',
+    });
+    expect(WriteAttempt.of(request('DELETE', `${BASE}/team/nginxes/web`))).toMatchObject({ verb: 'delete' });
+    expect(WriteAttempt.of(request('GET', `${BASE}/team/nginxes/web`))).toBeUndefined();
+    expect(WriteAttempt.of(request('POST', '/apis/other.io/v1/namespaces/team/things'))).toBeUndefined();
+  });
+
+  it('keeps what was asked even when it is not a valid name, and no unknown subresource', () => {
+    const attempt = WriteAttempt.of(request('PUT', `${BASE}/Team%00/nginxes/We%2Fb/exec`))!;
+    expect(attempt).toMatchObject({ namespace: 'Team\u0000', name: 'We/b', subresource: null });
+    expect(WriteAttempt.of(request('PUT', `${BASE}/a/nginxes/%E0%A4%A`))!.name).toBe('%E0%A4%A');
+  });
+
+  it('knows a dry run, by own query property only', () => {
+    expect(
+      WriteAttempt.of(request('POST', `${BASE}/a/nginxes`, 'application/json', { dryRun: 'All' }))!.dryRun,
+    ).toBe(true);
+    const inherited = Object.create({ dryRun: 'All' }) as object;
+    expect(WriteAttempt.of(request('POST', `${BASE}/a/nginxes`, 'application/json', inherited))!.dryRun).toBe(
+      false,
+    );
+  });
+
+  it('records a refusal with its Status, and a success with the spec after it', () => {
+    const refused = WriteAttempt.of(request('POST', `${BASE}/team/nginxes`))!;
+    expect(
+      refused.record(caller, { code: 403, answer: kubeStatus(403, 'limited to team-b') }, 'curl/8'),
+    ).toMatchObject({
+      actor: 'eve-editor',
+      verb: 'create',
+      namespace: 'team',
+      code: 403,
+      reason: 'Forbidden',
+      message: 'limited to team-b',
+      specAfter: null,
+      userAgent: 'curl/8',
+    });
+    const scaled = WriteAttempt.of(
+      request('PATCH', `${BASE}/team/nginxes/web/scale`, 'application/merge-patch+json'),
+    )!;
+    scaled.specBefore = { replicas: 1, image: 'nginx:1.27' };
+    const row = scaled.record(
+      caller,
+      {
+        code: 200,
+        answer: { kind: 'Scale', metadata: { name: 'web', resourceVersion: '9' }, spec: { replicas: 3 } },
+      },
+      undefined,
+    );
+    expect(JSON.parse(row.specAfter!)).toEqual({ replicas: 3, image: 'nginx:1.27' });
+    expect(row).toMatchObject({ code: 200, reason: null, resourceVersion: '9' });
+  });
+});

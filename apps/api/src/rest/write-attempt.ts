@@ -1,0 +1,140 @@
+import { NGINX_GROUP, NGINX_KIND, NGINX_PLURAL, NGINX_VERSION, type NginxSpec } from '@ngx/nginx-api';
+import type { KubeStatus } from '@ngx/kube-runtime';
+import type { Request } from 'express';
+import type { ChangeRecordRow, ChangeSubresource, ChangeVerb } from '../audit/change-record.js';
+import type { Caller } from '../auth/roles.js';
+import { BODY_TYPES, mediaType } from './request-body.js';
+import { SUBRESOURCES } from './nginx-paths.js';
+
+const WRITE_VERBS = new Map<string, ChangeVerb>([
+  ['POST', 'create'],
+  ['PUT', 'update'],
+  ['PATCH', 'patch'],
+  ['DELETE', 'delete'],
+]);
+
+const NGINX_WRITE_PATH = new RegExp(
+  `^/apis/${NGINX_GROUP.replaceAll('.', '\\.')}/${NGINX_VERSION}/namespaces/([^/]*)/${NGINX_PLURAL}(?:/([^/]*)(?:/([^/]*))?)?/?$`,
+);
+
+/** What the API server (or the control plane itself) answered a write: its code and decoded body. */
+export interface WriteOutcome {
+  code: number;
+  answer: unknown;
+}
+
+/**
+ * One write request to an Nginx, as the change audit records it. Created for every write request when it
+ * arrives, filled in as the request goes on (the handler adds the spec before and the API server's answer), and
+ * recorded exactly once when it is over — whoever refused it: the guard (a foreign namespace), the rate limit,
+ * the path checks, the body checks, or the API server.
+ */
+export class WriteAttempt {
+  readonly verb: ChangeVerb;
+  readonly namespace: string;
+  /** From the URL, or for a create the body's metadata.name once read. */
+  name: string;
+  readonly subresource: ChangeSubresource | null;
+  readonly patchType: string | null;
+  specBefore: NginxSpec | undefined;
+  /** The answer, once the handler has one (then it is the true outcome, even if the client went away). */
+  outcome: WriteOutcome | undefined;
+  /** A dry run changes nothing and is not recorded. */
+  dryRun = false;
+  /** Settles when the handler is done with the request (undefined: it never got it). */
+  handling: Promise<unknown> | undefined;
+
+  constructor(fields: Pick<WriteAttempt, 'verb' | 'namespace' | 'name' | 'subresource' | 'patchType'>) {
+    this.verb = fields.verb;
+    this.namespace = fields.namespace;
+    this.name = fields.name;
+    this.subresource = fields.subresource;
+    this.patchType = fields.patchType;
+  }
+
+  /**
+   * The write a request makes, from its method, path and content type; undefined when it is not a write to an
+   * Nginx. Path segments are taken as given (they may be invalid: the record then shows what was asked).
+   */
+  static of(request: Request): WriteAttempt | undefined {
+    const verb = WRITE_VERBS.get(request.method);
+    const match = verb && NGINX_WRITE_PATH.exec(request.path);
+    if (!verb || !match) return undefined;
+    const [, namespace = '', name = '', subresource] = match.map((segment) => segment && decoded(segment));
+    const type = mediaType(request);
+    const isPatch = request.method === 'PATCH';
+    const attempt = new WriteAttempt({
+      verb: isPatch && type === BODY_TYPES.apply ? 'apply' : verb,
+      namespace,
+      name,
+      subresource: (SUBRESOURCES as readonly (string | undefined)[]).includes(subresource)
+        ? (subresource as ChangeSubresource)
+        : null,
+      patchType: isPatch ? type || null : null,
+    });
+    const query = request.query as Record<string, unknown>;
+    attempt.dryRun = Object.hasOwn(query, 'dryRun') && query.dryRun === 'All';
+    return attempt;
+  }
+
+  /** The change record of this attempt by `caller`, with `outcome` (the handler's, or what was answered). */
+  record(caller: Caller, outcome: WriteOutcome, userAgent: string | undefined): ChangeRecordRow {
+    const { code, answer } = outcome;
+    const object = answer as
+      | {
+          kind?: string;
+          metadata?: { name?: string; uid?: string; resourceVersion?: string };
+          spec?: unknown;
+        }
+      | undefined;
+    const status = object?.kind === 'Status' ? (object as KubeStatus) : undefined;
+    const ok = code >= 200 && code < 300;
+    let specAfter: unknown = null;
+    if (ok && this.verb !== 'delete') {
+      if (object?.kind === NGINX_KIND) specAfter = object.spec ?? null;
+      else if (object?.kind === 'Scale')
+        specAfter = {
+          ...this.specBefore,
+          replicas: (object.spec as { replicas?: number } | undefined)?.replicas,
+        };
+    }
+    return {
+      at: new Date(),
+      actor: caller.name,
+      role: caller.role,
+      verb: this.verb,
+      namespace: this.namespace,
+      name: this.name || (object?.metadata?.name ?? ''),
+      subresource: this.subresource,
+      patchType: this.patchType,
+      specBefore: this.specBefore ? JSON.stringify(this.specBefore) : null,
+      specAfter: specAfter === null ? null : JSON.stringify(specAfter),
+      code,
+      reason: status?.reason ?? null,
+      message: status?.message ?? null,
+      uid: (status ? undefined : object?.metadata?.uid) ?? null,
+      resourceVersion: (ok && !status ? object?.metadata?.resourceVersion : undefined) ?? null,
+      userAgent: userAgent?.slice(0, 256) ?? null,
+    };
+  }
+}
+
+/** A path segment with its percent-encoding undone, or as it came when that encoding is broken. */
+function decoded(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
+const ATTEMPT = Symbol('write attempt');
+
+/** The write attempt the change-audit middleware attached to a request, if it is a write. */
+export function attemptOf(request: Request): WriteAttempt | undefined {
+  return (request as Request & { [ATTEMPT]?: WriteAttempt })[ATTEMPT];
+}
+
+export function attachAttempt(request: Request, attempt: WriteAttempt): void {
+  (request as Request & { [ATTEMPT]?: WriteAttempt })[ATTEMPT] = attempt;
+}
