@@ -1,4 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import Database from 'better-sqlite3';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   POSTGRES_URL,
   migrate,
@@ -7,16 +8,69 @@ import {
   type TestDatabase,
 } from './support/database.js';
 import { databaseTarget } from '../apps/api/src/audit/database-target.js';
+import { AuditRefusedError, AuditWriter } from '../apps/api/src/audit/audit-writer.js';
 import { PrismaAuditSink } from '../apps/api/src/audit/prisma-audit-sink.js';
 import { createPrismaClient, type AuditPrismaClient } from '../apps/api/src/audit/prisma-client.js';
 import type { ChangeRecordRow } from '../apps/api/src/audit/change-record.js';
 import type { ReconcileRecordRow } from '../apps/api/src/audit/reconcile-record.js';
 
-/** A fresh, empty database per provider; PostgreSQL gets its own throwaway database on the test server. */
+/** An outage as the writer sees it: the client to write through while it lasts, and how it ends. */
+interface Outage {
+  client: AuditPrismaClient;
+  end(): Promise<void>;
+}
+
+/**
+ * A fresh, empty database per provider; PostgreSQL gets its own throwaway database on the test server. Per
+ * provider too: a refusal no sanitising prevents (a CHECK constraint on PostgreSQL, a trigger's RAISE on SQLite,
+ * added to this test database only, refusing change records named `refused-by-db`), and an outage (a closed port
+ * on PostgreSQL, whose server the other tests share; an exclusive lock on the SQLite file, so a write waits out
+ * the busy timeout, about 5 s).
+ */
 const providers = [
-  { name: 'sqlite', available: true, create: sqliteDatabase },
-  { name: 'postgresql', available: Boolean(POSTGRES_URL), create: postgresDatabase },
+  {
+    name: 'sqlite',
+    available: true,
+    create: sqliteDatabase,
+    refuse: [
+      `CREATE TRIGGER audit_test_refuse BEFORE INSERT ON "ChangeRecord" WHEN NEW.name = 'refused-by-db'
+       BEGIN SELECT RAISE(ABORT, 'refused by the test'); END`,
+      'DROP TRIGGER audit_test_refuse',
+    ],
+    outage: async (url: string, prisma: AuditPrismaClient): Promise<Outage> => {
+      const lock = new Database(url.slice('file:'.length));
+      lock.exec('BEGIN EXCLUSIVE');
+      return {
+        client: prisma,
+        end: async () => {
+          lock.exec('ROLLBACK');
+          lock.close();
+        },
+      };
+    },
+  },
+  {
+    name: 'postgresql',
+    available: Boolean(POSTGRES_URL),
+    create: postgresDatabase,
+    refuse: [
+      `ALTER TABLE "ChangeRecord" ADD CONSTRAINT audit_test_refuse CHECK (name <> 'refused-by-db')`,
+      'ALTER TABLE "ChangeRecord" DROP CONSTRAINT audit_test_refuse',
+    ],
+    outage: async (): Promise<Outage> => {
+      const unreachable = await createPrismaClient(databaseTarget('postgresql://ngx:ngx@127.0.0.1:1/none'));
+      return { client: unreachable, end: () => unreachable.$disconnect() };
+    },
+  },
 ];
+
+/** The writer's counters and log, to see what it wrote, dropped and refused. */
+function observed() {
+  return {
+    metrics: { depth: vi.fn(), written: vi.fn(), dropped: vi.fn(), rejected: vi.fn(), failed: vi.fn() },
+    logger: { info: vi.fn(), warn: vi.fn(), error: vi.fn() },
+  };
+}
 
 const record = (name: string, startedAt: Date, overrides: Record<string, unknown> = {}) => ({
   startedAt,
@@ -141,7 +195,9 @@ for (const provider of providers) {
       const good = record('atomic-good', at) as ReconcileRecordRow;
       const bad = { ...record('atomic-bad', at), durationMs: 'slow' } as unknown as ReconcileRecordRow;
       const noop = { namespace: 'default', name: 'atomic-noop', count: 1, lastAt: at };
-      await expect(sink.write({ rows: [good, bad], changes: [], noops: [noop] })).rejects.toThrow();
+      await expect(sink.write({ rows: [good, bad], changes: [], noops: [noop] })).rejects.toBeInstanceOf(
+        AuditRefusedError,
+      );
       expect(await prisma.reconcileRecord.count({ where: { name: { startsWith: 'atomic-' } } })).toBe(0);
       expect(await prisma.reconcileNoop.count({ where: { name: 'atomic-noop' } })).toBe(0);
     });
@@ -186,9 +242,152 @@ for (const provider of providers) {
           changes: [change('change-bad', at), bad],
           noops: [],
         }),
-      ).rejects.toThrow();
+      ).rejects.toBeInstanceOf(AuditRefusedError);
       expect(await prisma.changeRecord.count({ where: { name: 'change-bad' } })).toBe(0);
       expect(await prisma.reconcileRecord.count({ where: { name: 'change-bad' } })).toBe(0);
+    });
+
+    it('stores a change record with NUL and lone surrogates through the writer, sanitised, and the rows after it', async () => {
+      const { metrics, logger } = observed();
+      const writer = new AuditWriter({
+        sink: new PrismaAuditSink(prisma),
+        metrics,
+        logger,
+        flushIntervalMs: 10,
+      });
+      const at = new Date('2026-11-22T13:00:00.000Z');
+      const hostile = 'nul-\u0000-web\ud800';
+      writer.change(
+        change(hostile, at, {
+          verb: 'create',
+          patchType: null,
+          specBefore: null,
+          specAfter: null,
+          code: 422,
+          reason: 'Invalid',
+          message: `Nginx.mycompany.com "${hostile}" is invalid: metadata.name: Invalid value: "${hostile}"`,
+          uid: null,
+          resourceVersion: null,
+          userAgent: 'fuzz\u0000\udfff',
+        }),
+      );
+      writer.record(record('nul-after', at, { error: 'e\u0000', actions: '[]' }) as ReconcileRecordRow);
+      writer.change(change('nul-after', new Date(at.getTime() + 1)));
+      writer.noop('default', 'nul-\u0000quiet', at);
+      await writer.close();
+
+      expect(writer.queued).toBe(0);
+      expect(metrics.dropped).not.toHaveBeenCalled();
+      expect(metrics.rejected).not.toHaveBeenCalled();
+      expect(metrics.failed).not.toHaveBeenCalled();
+      expect(logger.error).not.toHaveBeenCalled();
+      const stored = await prisma.changeRecord.findMany({
+        where: { name: { startsWith: 'nul-' } },
+        orderBy: { id: 'asc' },
+      });
+      const clean = 'nul-\uFFFD-web\uFFFD';
+      expect(stored.map((row) => [row.name, row.code])).toEqual([
+        [clean, 422],
+        ['nul-after', 200],
+      ]);
+      expect(stored[0]).toMatchObject({
+        message: `Nginx.mycompany.com "${clean}" is invalid: metadata.name: Invalid value: "${clean}"`,
+        userAgent: 'fuzz\uFFFD\uFFFD',
+      });
+      const reconcile = await prisma.reconcileRecord.findFirstOrThrow({ where: { name: 'nul-after' } });
+      expect(reconcile.error).toBe('e\uFFFD');
+      expect(await prisma.reconcileNoop.findMany({ where: { name: { startsWith: 'nul-' } } })).toEqual([
+        { namespace: 'default', name: 'nul-\uFFFDquiet', count: 1, lastAt: at },
+      ]);
+    });
+
+    it('isolates a row the database refuses: the rest of its batch and later rows are stored, it is counted once', async () => {
+      const [addRefusal, dropRefusal] = provider.refuse;
+      await prisma.$executeRawUnsafe(addRefusal!);
+      try {
+        const { metrics, logger } = observed();
+        const writer = new AuditWriter({
+          sink: new PrismaAuditSink(prisma),
+          metrics,
+          logger,
+          flushIntervalMs: 60_000,
+        });
+        const at = new Date('2026-11-22T14:00:00.000Z');
+        writer.change(change('iso-a', at));
+        writer.change(change('refused-by-db', at, { specAfter: '{"replicas":"secret"}' }));
+        writer.record(record('iso-b', at) as ReconcileRecordRow);
+        writer.change(change('iso-c', at));
+        writer.noop('default', 'iso-quiet', at);
+        expect(await writer.flush()).toBe(true);
+        writer.change(change('iso-d', at));
+        expect(await writer.flush()).toBe(true);
+        await writer.close();
+
+        const changes = await prisma.changeRecord.findMany({
+          where: { name: { in: ['iso-a', 'iso-c', 'iso-d', 'refused-by-db'] } },
+          orderBy: { id: 'asc' },
+        });
+        expect(changes.map((row) => row.name)).toEqual(['iso-a', 'iso-c', 'iso-d']);
+        expect(await prisma.reconcileRecord.count({ where: { name: 'iso-b' } })).toBe(1);
+        expect(await prisma.reconcileNoop.count({ where: { name: 'iso-quiet' } })).toBe(1);
+        expect(writer.queued).toBe(0);
+        expect(metrics.rejected).toHaveBeenCalledTimes(1);
+        expect(metrics.dropped).not.toHaveBeenCalled();
+        expect(logger.error).toHaveBeenCalledTimes(1);
+        expect(logger.error).toHaveBeenCalledWith('audit record refused by the database: dropped', {
+          kind: 'change',
+          namespace: 'default',
+          name: 'refused-by-db',
+          at,
+          reason: expect.stringMatching(/^(23514 .*audit_test_refuse|P2003 refused by the test)/),
+        });
+        expect(JSON.stringify(logger.error.mock.calls)).not.toContain('secret');
+      } finally {
+        await prisma.$executeRawUnsafe(dropRefusal!);
+      }
+    });
+
+    it('tells the real errors apart: a raw NUL is refused on PostgreSQL, an outage keeps every row queued', async () => {
+      const sink = new PrismaAuditSink(prisma);
+      const raw = change('raw-\u0000', new Date());
+      if (provider.name === 'postgresql') {
+        const refusal = await sink
+          .write({ rows: [], changes: [raw], noops: [] })
+          .catch((error: unknown) => error);
+        expect(refusal).toBeInstanceOf(AuditRefusedError);
+        expect((refusal as AuditRefusedError).reason).toMatch(/^22021 /);
+      } else await sink.write({ rows: [], changes: [raw], noops: [] }); // SQLite stores NUL
+
+      const outage = await provider.outage(database.url, prisma);
+      let client = outage.client;
+      const { metrics, logger } = observed();
+      const writer = new AuditWriter({
+        sink: { write: (batch) => new PrismaAuditSink(client).write(batch) },
+        metrics,
+        logger,
+        flushIntervalMs: 60_000,
+      });
+      const at = new Date('2026-11-22T15:00:00.000Z');
+      try {
+        for (const name of ['away-a', 'away-b']) writer.change(change(name, at));
+        writer.record(record('away-c', at) as ReconcileRecordRow);
+        expect(await writer.flush()).toBe(false);
+        expect(writer.queued).toBe(3);
+        expect(metrics.failed).toHaveBeenCalledTimes(1);
+        expect(logger.error).toHaveBeenCalledWith(
+          'audit database unavailable: keeping records queued',
+          expect.anything(),
+        );
+      } finally {
+        await outage.end();
+      }
+      client = prisma;
+      expect(await writer.flush()).toBe(true);
+      await writer.close();
+      expect(metrics.rejected).not.toHaveBeenCalled();
+      expect(metrics.dropped).not.toHaveBeenCalled();
+      expect(await prisma.changeRecord.count({ where: { name: { startsWith: 'away-' } } })).toBe(2);
+      expect(await prisma.reconcileRecord.count({ where: { name: 'away-c' } })).toBe(1);
     });
 
     it('prunes reconcile records, change records and no-op counts older than the retention cut-off, and nothing newer', async () => {

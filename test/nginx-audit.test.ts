@@ -11,6 +11,7 @@ import {
 } from '../libs/kube-runtime/src/index.js';
 import type { Nginx } from '../libs/nginx-api/src/index.js';
 import { startApi, type ApiProcess } from './support/api-process.js';
+import { TOKEN_NAMES, nginxManifest, startControlPlane } from './support/control-plane.js';
 import {
   POSTGRES_URL,
   migrate,
@@ -217,6 +218,65 @@ describe('the audit trail of the controller', () => {
       } finally {
         await prisma.$disconnect();
       }
+    },
+  );
+});
+
+describe('the change audit on PostgreSQL', () => {
+  it.skipIf(!POSTGRES_URL)(
+    'records an editor’s refused create whose name holds NUL and a lone surrogate, sanitised, and keeps writing the rows after it',
+    async () => {
+      const db = await database(postgresDatabase);
+      const cp = await startControlPlane({ DATABASE_URL: db.url });
+      cleanups.push(() => cp.stop());
+      const since = new Date(Date.now() - 1_000).toISOString();
+      const prefix = uniqueName('nul');
+      const create = (name: string) =>
+        cp.as('editor')(nginxes, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json' },
+          body: JSON.stringify(nginxManifest(name, 0)), // JSON escapes both: \u0000 and \ud800 reach the app
+        });
+
+      const refused = await create(`${prefix}\u0000\ud800`);
+      expect(refused.status).toBe(422);
+      const name = uniqueName('after-nul');
+      cleanups.push(() => client.request({ method: 'DELETE', path: `${nginxes}/${name}` }));
+      expect((await create(name)).status).toBe(201);
+
+      type Change = {
+        actor: string;
+        name: string;
+        verb: string;
+        code: number;
+        reason: string | null;
+        message: string | null;
+      };
+      const changes = await waitFor('both creates in the change audit', async () => {
+        const list = (await (
+          await cp.as('viewer')(`/controlplane/v1/audit/changes?namespace=default&verb=create&since=${since}`)
+        ).json()) as { items?: Change[] };
+        const ours = (list.items ?? []).filter((c) => c.name.startsWith(prefix) || c.name === name);
+        return ours.length === 2 && ours;
+      });
+      const clean = `${prefix}\uFFFD\uFFFD`;
+      expect(changes).toEqual([
+        expect.objectContaining({ actor: TOKEN_NAMES.editor, name, verb: 'create', code: 201 }),
+        expect.objectContaining({
+          actor: TOKEN_NAMES.editor,
+          name: clean,
+          verb: 'create',
+          code: 422,
+          reason: 'Invalid',
+        }),
+      ]);
+      expect(changes[1]!.message).toContain(`"${clean}" is invalid`);
+      const stored = changes.map((c) => `${c.name} ${c.message ?? ''}`).join(' ');
+      expect(stored.includes('\u0000') || /\p{Cs}/u.test(stored)).toBe(false);
+      await waitFor('the queue to drain', async () => (await metric(cp, 'nginx_audit_queue_depth')) === 0);
+      expect(await metric(cp, 'nginx_audit_records_rejected_total')).toBe(0);
+      expect(await metric(cp, 'nginx_audit_records_dropped_total')).toBe(0);
+      expect(await metric(cp, 'nginx_audit_write_failures_total')).toBe(0);
     },
   );
 });

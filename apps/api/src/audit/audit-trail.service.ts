@@ -48,6 +48,7 @@ export class AuditTrail implements OnApplicationBootstrap, BeforeApplicationShut
         depth: (rows) => metrics.depth.set(rows),
         written: (rows) => metrics.written.inc(rows),
         dropped: (rows) => metrics.dropped.inc(rows),
+        rejected: (rows) => metrics.rejected.inc(rows),
         failed: () => metrics.failures.inc(),
       },
     });
@@ -101,9 +102,14 @@ function auditMetrics(registry: Registry) {
       help: 'Reconcile and change records dropped because the audit queue was full (database unavailable or too slow).',
       registers,
     }),
+    rejected: new Counter({
+      name: 'nginx_audit_records_rejected_total',
+      help: 'Reconcile records, change records and no-op counts the audit database refused for their data (dropped, each logged).',
+      registers,
+    }),
     failures: new Counter({
       name: 'nginx_audit_write_failures_total',
-      help: 'Audit batches the database refused or could not take (retried).',
+      help: 'Audit writes the database refused (then written row by row) or could not take (retried).',
       registers,
     }),
     pruned: new Counter({

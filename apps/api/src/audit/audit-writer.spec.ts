@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { AuditWriter, type AuditBatch, type AuditSink } from './audit-writer.js';
+import { AuditRefusedError, AuditWriter, type AuditBatch, type AuditSink } from './audit-writer.js';
 import type { ChangeRecordRow } from './change-record.js';
 import type { NoopCount, ReconcileRecordRow } from './reconcile-record.js';
 
@@ -42,16 +42,22 @@ const change = (name: string, verb: ChangeRecordRow['verb'] = 'patch'): ChangeRe
   userAgent: 'curl/8',
 });
 
-/** A sink that stores batches, and fails while `down` is set. */
+/**
+ * A sink that stores batches, fails while `down` is set, and refuses (as a database refuses a value, the whole
+ * transaction) any batch holding a row or no-op count named in `refuses`.
+ */
 function scriptedSink() {
   const stored: { rows: string[]; changes?: string[]; noops: NoopCount[] }[] = [];
   const sink = {
     down: false,
+    refuses: new Set<string>(),
     stored,
     rows: () => stored.flatMap((batch) => batch.rows),
     changes: () => stored.flatMap((batch) => batch.changes ?? []),
     write: vi.fn(async ({ rows, changes, noops }: AuditBatch) => {
       if (sink.down) throw new Error('connect ECONNREFUSED');
+      if ([...rows, ...changes, ...noops].some((row) => sink.refuses.has(row.name)))
+        throw new AuditRefusedError('23514 new row violates check constraint "refuse"');
       stored.push({
         rows: rows.map((r) => r.name),
         ...(changes.length > 0 ? { changes: changes.map((c) => c.name) } : {}),
@@ -63,7 +69,7 @@ function scriptedSink() {
 }
 
 function metrics() {
-  return { depth: vi.fn(), written: vi.fn(), dropped: vi.fn(), failed: vi.fn() };
+  return { depth: vi.fn(), written: vi.fn(), dropped: vi.fn(), rejected: vi.fn(), failed: vi.fn() };
 }
 
 describe('AuditWriter', () => {
@@ -255,5 +261,189 @@ describe('AuditWriter', () => {
     closing.change(change('y'));
     await closing.close();
     expect(counters.dropped).toHaveBeenCalledWith(2);
+  });
+
+  describe('a row the database refuses', () => {
+    const logger = () => ({ info: vi.fn(), warn: vi.fn(), error: vi.fn() });
+
+    it('is dropped, counted and logged once without its content; the rest of its batch is written, in order', async () => {
+      const sink = scriptedSink();
+      sink.refuses.add('bad');
+      const counters = metrics();
+      const log = logger();
+      const writer = new AuditWriter({ sink, metrics: counters, logger: log });
+      writer.record(row('a'));
+      writer.change({ ...change('bad'), specAfter: '{"secret":"content"}' });
+      writer.change(change('c'));
+      writer.noop('default', 'quiet', new Date(7));
+      await vi.advanceTimersByTimeAsync(100);
+
+      expect(sink.rows()).toEqual(['a']);
+      expect(sink.changes()).toEqual(['c']);
+      expect(sink.stored.flatMap((batch) => batch.noops)).toEqual([
+        { namespace: 'default', name: 'quiet', count: 1, lastAt: new Date(7) },
+      ]);
+      expect(writer.queued).toBe(0);
+      expect(counters.rejected).toHaveBeenCalledTimes(1);
+      expect(counters.rejected).toHaveBeenCalledWith(1);
+      expect(counters.written.mock.calls.flat().reduce((sum: number, n: number) => sum + n, 0)).toBe(2);
+      expect(counters.dropped).not.toHaveBeenCalled();
+      expect(counters.depth).toHaveBeenLastCalledWith(0);
+      expect(log.error).toHaveBeenCalledTimes(1);
+      expect(log.error).toHaveBeenCalledWith('audit record refused by the database: dropped', {
+        kind: 'change',
+        namespace: 'default',
+        name: 'bad',
+        at: new Date(0),
+        reason: '23514 new row violates check constraint "refuse"',
+      });
+      expect(JSON.stringify(log.error.mock.calls)).not.toContain('secret');
+    });
+
+    it('is never tried again: later rows keep flowing in whole batches', async () => {
+      const sink = scriptedSink();
+      sink.refuses.add('bad');
+      const counters = metrics();
+      const writer = new AuditWriter({ sink, metrics: counters, maxBatch: 3 });
+      for (const name of ['a', 'bad', 'b', 'c', 'd']) writer.change(change(name));
+      await vi.advanceTimersByTimeAsync(100);
+      writer.record(row('later'));
+      await vi.advanceTimersByTimeAsync(1_000);
+
+      expect(sink.changes()).toEqual(['a', 'b', 'c', 'd']);
+      expect(sink.rows()).toEqual(['later']);
+      const attemptsWithBad = sink.write.mock.calls.filter(([batch]) =>
+        batch.changes.some((c) => c.name === 'bad'),
+      );
+      expect(attemptsWithBad).toHaveLength(2); // in its batch, then alone
+      expect(counters.rejected).toHaveBeenCalledTimes(1);
+      // The refused batch went row by row; the next batch is one transaction again.
+      expect(sink.stored.map(({ changes, rows }) => [...(changes ?? []), ...rows])).toEqual([
+        ['a'],
+        ['b'],
+        ['c', 'd', 'later'],
+      ]);
+      expect(writer.queued).toBe(0);
+    });
+
+    it('drops only the rows refused when several are, and a refused no-op count alone', async () => {
+      const sink = scriptedSink();
+      for (const name of ['bad-1', 'bad-2', 'bad-noop']) sink.refuses.add(name);
+      const counters = metrics();
+      const log = logger();
+      const writer = new AuditWriter({ sink, metrics: counters, logger: log });
+      writer.record(row('bad-1'));
+      writer.record(row('a'));
+      writer.change(change('bad-2'));
+      writer.noop('default', 'bad-noop', new Date(1));
+      writer.noop('default', 'quiet', new Date(2));
+      await vi.advanceTimersByTimeAsync(100);
+
+      expect(sink.rows()).toEqual(['a']);
+      expect(sink.changes()).toEqual([]);
+      expect(sink.stored.flatMap((batch) => batch.noops).map((noop) => noop.name)).toEqual(['quiet']);
+      expect(counters.rejected).toHaveBeenCalledTimes(3);
+      expect(log.error.mock.calls.map(([, fields]) => [fields.kind, fields.name])).toEqual([
+        ['reconcile', 'bad-1'],
+        ['change', 'bad-2'],
+        ['noop', 'bad-noop'],
+      ]);
+    });
+
+    it('keeps what is not yet written queued when the database goes away midway, and finishes later', async () => {
+      const sink = scriptedSink();
+      sink.refuses.add('bad');
+      const counters = metrics();
+      const writer = new AuditWriter({ sink, metrics: counters });
+      for (const name of ['a', 'bad', 'b', 'c']) writer.change(change(name));
+      writer.noop('default', 'quiet', new Date(3));
+      const write = sink.write.getMockImplementation()!;
+      let calls = 0;
+      sink.write.mockImplementation(async (batch) => {
+        if (++calls === 4) sink.down = true; // after the batch, then 'a' and 'bad' alone, the database goes
+        return write(batch);
+      });
+      await vi.advanceTimersByTimeAsync(100);
+      expect(sink.changes()).toEqual(['a']);
+      expect(writer.queued).toBe(2); // b, c
+      expect(counters.rejected).toHaveBeenCalledTimes(1);
+
+      sink.down = false;
+      await vi.advanceTimersByTimeAsync(1_000);
+      expect(sink.changes()).toEqual(['a', 'b', 'c']);
+      expect(sink.stored.flatMap((batch) => batch.noops)).toEqual([
+        { namespace: 'default', name: 'quiet', count: 1, lastAt: new Date(3) },
+      ]);
+      expect(counters.rejected).toHaveBeenCalledTimes(1);
+      expect(writer.queued).toBe(0);
+    });
+
+    it('does not mistake a database that is away for a refusal: everything stays queued', async () => {
+      const sink = scriptedSink();
+      sink.refuses.add('bad');
+      sink.down = true;
+      const counters = metrics();
+      const writer = new AuditWriter({ sink, metrics: counters, limit: 10 });
+      for (const name of ['a', 'bad', 'b']) writer.change(change(name));
+      await vi.advanceTimersByTimeAsync(10_000);
+      expect(writer.queued).toBe(3);
+      expect(counters.rejected).not.toHaveBeenCalled();
+      expect(counters.dropped).not.toHaveBeenCalled();
+      expect(sink.write.mock.calls.every(([batch]) => batch.changes.length === 3)).toBe(true); // never row by row
+
+      sink.down = false;
+      await vi.advanceTimersByTimeAsync(5_000);
+      expect(sink.changes()).toEqual(['a', 'b']);
+      expect(counters.rejected).toHaveBeenCalledTimes(1);
+    });
+
+    it('does not stall close: what is refused is dropped and the rest written', async () => {
+      const sink = scriptedSink();
+      sink.refuses.add('bad');
+      const counters = metrics();
+      const writer = new AuditWriter({ sink, metrics: counters, maxBatch: 2 });
+      for (const name of ['a', 'bad', 'b']) writer.change(change(name));
+      await writer.close();
+      expect(sink.changes()).toEqual(['a', 'b']);
+      expect(counters.rejected).toHaveBeenCalledTimes(1);
+      expect(counters.dropped).not.toHaveBeenCalled();
+    });
+  });
+
+  describe('text the databases cannot store', () => {
+    it('is made storable before it is queued, so the batch carries what will be stored', async () => {
+      const sink = scriptedSink();
+      const writer = new AuditWriter({ sink });
+      writer.change({
+        ...change('web\u0000\ud800'),
+        message: 'name "web\u0000": invalid',
+        userAgent: 'x'.repeat(5_000),
+      });
+      writer.record({ ...row('r\u0000'), error: 'e\udc00' });
+      writer.noop('default\u0000', 'quiet\ud800', new Date(1));
+      await vi.advanceTimersByTimeAsync(100);
+
+      const [batch] = sink.write.mock.calls[0]!;
+      expect(batch.changes[0]).toMatchObject({
+        name: 'web\uFFFD\uFFFD',
+        message: 'name "web\uFFFD": invalid',
+      });
+      expect(Buffer.byteLength(batch.changes[0]!.userAgent!)).toBeLessThanOrEqual(1_024);
+      expect(batch.rows[0]).toMatchObject({ name: 'r\uFFFD', error: 'e\uFFFD' });
+      expect(batch.noops).toEqual([
+        { namespace: 'default\uFFFD', name: 'quiet\uFFFD', count: 1, lastAt: new Date(1) },
+      ]);
+    });
+
+    it('folds no-op counts under the stored name', async () => {
+      const sink = scriptedSink();
+      const writer = new AuditWriter({ sink });
+      writer.noop('default', 'a\u0000', new Date(1));
+      writer.noop('default', 'a\uFFFD', new Date(2));
+      await vi.advanceTimersByTimeAsync(100);
+      expect(sink.stored[0]!.noops).toEqual([
+        { namespace: 'default', name: 'a\uFFFD', count: 2, lastAt: new Date(2) },
+      ]);
+    });
   });
 });

@@ -1,6 +1,7 @@
 import { silentLogger, type RuntimeLogger } from '@ngx/kube-runtime';
 import type { ChangeRecordRow } from './change-record.js';
 import type { NoopCount, ReconcileRecordRow } from './reconcile-record.js';
+import { storableRow } from './storable-row.js';
 
 /** What one transaction stores: reconcile records, change records and no-op counts. */
 export interface AuditBatch {
@@ -9,9 +10,25 @@ export interface AuditBatch {
   noops: NoopCount[];
 }
 
-/** Where batches go: one call is one transaction (all rows and counts of the batch, or none). */
+/**
+ * Where batches go: one call is one transaction (all rows and counts of the batch, or none). Rejects with
+ * AuditRefusedError when the database refused the data of some row (writing the same rows again cannot succeed);
+ * any other rejection means the database could not take the batch now (it is written again later).
+ */
 export interface AuditSink {
   write(batch: AuditBatch): Promise<void>;
+}
+
+/** The database refused the data of a batch (a value or a constraint), as opposed to being away. */
+export class AuditRefusedError extends Error {
+  override name = 'AuditRefusedError';
+  /** @param reason the database's code and one-line message, without the rows' content. */
+  constructor(
+    readonly reason: string,
+    options?: ErrorOptions,
+  ) {
+    super(`the audit database refused the data: ${reason}`, options);
+  }
 }
 
 /** A queued row of either kind; one queue keeps them in the order they happened and under one bound. */
@@ -21,6 +38,8 @@ export interface AuditWriterMetrics {
   depth(rows: number): void;
   written(rows: number): void;
   dropped(rows: number): void;
+  /** Rows or no-op counts the database refused; dropped. */
+  rejected(rows: number): void;
   failed(): void;
 }
 
@@ -40,10 +59,18 @@ export interface AuditWriterOptions {
 
 /**
  * Writes the audit trail in the background so neither a reconcile nor a REST request waits on the database:
- * `record`, `change` and `noop` only queue. Reconcile and change records share one queue, in order, and its
- * bound. Queued rows are written in one transaction per batch within `flushIntervalMs`; a failed batch
- * stays at the head of the queue and is retried with a doubling delay, so rows are neither lost nor reordered
- * while the queue has room. `close` writes whatever is left.
+ * `record`, `change` and `noop` only queue. Guarantees:
+ * - What is queued is what is stored: every string field is made storable (storableRow) on the way in.
+ * - Reconcile and change records share one queue, in order, and its bound (`limit`); beyond it new rows are
+ *   dropped and counted (`dropped`).
+ * - Queued rows are written in one transaction per batch within `flushIntervalMs`.
+ * - While the database is away (any failure but a refusal) the batch stays at the head of the queue and is
+ *   retried with a doubling delay, so rows are neither lost nor reordered while the queue has room.
+ * - When the database refuses a batch's data (AuditRefusedError), that batch is written again one row (or no-op
+ *   count) per transaction, in order: the rows it takes are kept, each row it refuses is dropped, counted
+ *   (`rejected`) and logged once without its content, and the queue carries on. A row refused on its own is
+ *   never tried again; if the database goes away midway, the rows not yet written stay queued.
+ * - `close` writes whatever is left (what the database refuses is dropped as above).
  */
 export class AuditWriter {
   private readonly queue: QueuedRow[] = [];
@@ -74,17 +101,17 @@ export class AuditWriter {
 
   /** Queues a reconcile that acted or failed. */
   record(row: ReconcileRecordRow): void {
-    this.enqueue({ kind: 'reconcile', row });
+    this.enqueue({ kind: 'reconcile', row: storableRow(row) });
   }
 
   /** Queues a write made through the REST API. */
   change(row: ChangeRecordRow): void {
-    this.enqueue({ kind: 'change', row });
+    this.enqueue({ kind: 'change', row: storableRow(row) });
   }
 
   /** Counts a reconcile of `namespace/name` that changed nothing. */
   noop(namespace: string, name: string, at: Date): void {
-    this.addNoop({ namespace, name, count: 1, lastAt: at });
+    this.addNoop(storableRow({ namespace, name, count: 1, lastAt: at }));
     this.schedule(this.flushIntervalMs);
   }
 
@@ -142,42 +169,89 @@ export class AuditWriter {
     const entries = this.queue.slice(0, this.maxBatch);
     const noops = [...this.noops.values()];
     if (entries.length === 0 && noops.length === 0) return true;
-    const rows: ReconcileRecordRow[] = [];
-    const changes: ChangeRecordRow[] = [];
-    for (const entry of entries) {
-      if (entry.kind === 'reconcile') rows.push(entry.row);
-      else changes.push(entry.row);
-    }
     this.noops.clear();
     try {
-      await this.options.sink.write({ rows, changes, noops });
+      await this.options.sink.write(batchOf(entries, noops));
     } catch (error) {
-      for (const noop of noops) this.addNoop(noop);
       this.options.metrics?.failed();
-      if (this.retryDelayMs === 0)
-        this.logger.error('audit database unavailable: keeping records queued', {
-          error: error instanceof Error ? error.message : String(error),
-          queued: this.queue.length,
-          limit: this.limit,
-        });
-      this.retryDelayMs = Math.min(
-        Math.max(this.retryDelayMs * 2, this.flushIntervalMs),
-        this.maxRetryDelayMs,
-      );
+      if (error instanceof AuditRefusedError) return this.writeOneByOne(entries, noops);
+      this.keepForRetry(error, noops);
       return false;
     }
     this.queue.splice(0, entries.length);
-    this.options.metrics?.written(entries.length);
+    this.stored(entries.length);
+    this.caughtUp(entries.length);
+    return true;
+  }
+
+  /**
+   * Writes a refused batch again one row per transaction, in order, then the no-op counts: drops only what the
+   * database refuses. Stops at the first other failure, keeping what is left for the retry.
+   */
+  private async writeOneByOne(entries: QueuedRow[], noops: NoopCount[]): Promise<boolean> {
+    for (const entry of entries) {
+      const outcome = await this.writeAlone(batchOf([entry], []), noops);
+      if (outcome === 'away') return false;
+      // Only writeBatch takes rows off the head, and flushes do not overlap: the head is `entry`.
+      this.queue.shift();
+      if (outcome === 'stored') this.stored(1);
+      else this.reject(entry.kind, describeRow(entry), outcome.refused);
+    }
+    for (const [index, noop] of noops.entries()) {
+      const outcome = await this.writeAlone({ rows: [], changes: [], noops: [noop] }, noops.slice(index));
+      if (outcome === 'away') return false;
+      if (outcome !== 'stored')
+        this.reject('noop', { namespace: noop.namespace, name: noop.name, at: noop.lastAt }, outcome.refused);
+    }
+    this.caughtUp(entries.length);
+    return true;
+  }
+
+  /** Writes one row or count alone; when the database is away, the `unwritten` no-op counts go back for the retry. */
+  private async writeAlone(batch: AuditBatch, unwritten: NoopCount[]): Promise<AloneOutcome> {
+    try {
+      await this.options.sink.write(batch);
+      return 'stored';
+    } catch (error) {
+      if (error instanceof AuditRefusedError) return { refused: error.reason };
+      this.options.metrics?.failed();
+      this.keepForRetry(error, unwritten);
+      return 'away';
+    }
+  }
+
+  private keepForRetry(error: unknown, noops: NoopCount[]): void {
+    for (const noop of noops) this.addNoop(noop);
+    if (this.retryDelayMs === 0)
+      this.logger.error('audit database unavailable: keeping records queued', {
+        error: error instanceof Error ? error.message : String(error),
+        queued: this.queue.length,
+        limit: this.limit,
+      });
+    this.retryDelayMs = Math.min(Math.max(this.retryDelayMs * 2, this.flushIntervalMs), this.maxRetryDelayMs);
+  }
+
+  private reject(kind: QueuedRow['kind'] | 'noop', row: RowSummary, reason: string): void {
+    this.options.metrics?.rejected(1);
     this.options.metrics?.depth(this.queue.length);
+    this.logger.error('audit record refused by the database: dropped', { kind, ...row, reason });
+  }
+
+  private stored(rows: number): void {
+    this.options.metrics?.written(rows);
+    this.options.metrics?.depth(this.queue.length);
+  }
+
+  /** After a stored batch: ends an outage, reporting it once. */
+  private caughtUp(written: number): void {
     if (this.retryDelayMs > 0 || this.droppedInOutage > 0) {
       this.logger.info('audit writer caught up: writing queued records', {
-        queued: this.queue.length + entries.length,
+        queued: this.queue.length + written,
         droppedWhileUnavailable: this.droppedInOutage,
       });
       this.retryDelayMs = 0;
       this.droppedInOutage = 0;
     }
-    return true;
   }
 
   private addNoop(noop: NoopCount): void {
@@ -189,4 +263,29 @@ export class AuditWriter {
       if (noop.lastAt > known.lastAt) known.lastAt = noop.lastAt;
     }
   }
+}
+
+/** How writing one row alone went: stored, refused (with the database's reason), or the database was away. */
+type AloneOutcome = 'stored' | 'away' | { refused: string };
+
+/** What a log line tells of a refused row: which Nginx and when, not its content. */
+interface RowSummary {
+  namespace: string;
+  name: string;
+  at: Date;
+}
+
+function describeRow(entry: QueuedRow): RowSummary {
+  const { namespace, name } = entry.row;
+  return { namespace, name, at: entry.kind === 'reconcile' ? entry.row.startedAt : entry.row.at };
+}
+
+function batchOf(entries: QueuedRow[], noops: NoopCount[]): AuditBatch {
+  const rows: ReconcileRecordRow[] = [];
+  const changes: ChangeRecordRow[] = [];
+  for (const entry of entries) {
+    if (entry.kind === 'reconcile') rows.push(entry.row);
+    else changes.push(entry.row);
+  }
+  return { rows, changes, noops };
 }

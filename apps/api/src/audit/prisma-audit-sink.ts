@@ -1,4 +1,5 @@
-import type { AuditBatch, AuditSink } from './audit-writer.js';
+import { AuditRefusedError, type AuditBatch, type AuditSink } from './audit-writer.js';
+import { refusalReason } from './database-refusal.js';
 import type { AuditPrismaClient } from './prisma-client.js';
 
 /** What one retention pass deleted. */
@@ -8,11 +9,23 @@ export interface PruneResult {
   noops: number;
 }
 
-/** The audit trail's tables through Prisma: batches in one transaction, and pruning by age. */
+/**
+ * The audit trail's tables through Prisma: batches in one transaction, and pruning by age. A write the database
+ * refused for its data rejects with AuditRefusedError (see refusalReason); other failures reject as they came.
+ */
 export class PrismaAuditSink implements AuditSink {
   constructor(private readonly prisma: AuditPrismaClient) {}
 
-  async write({ rows, changes, noops }: AuditBatch): Promise<void> {
+  async write(batch: AuditBatch): Promise<void> {
+    try {
+      await this.writeTransaction(batch);
+    } catch (error) {
+      const reason = refusalReason(error);
+      throw reason === undefined ? error : new AuditRefusedError(reason, { cause: error });
+    }
+  }
+
+  private async writeTransaction({ rows, changes, noops }: AuditBatch): Promise<void> {
     await this.prisma.$transaction([
       ...(rows.length > 0 ? [this.prisma.reconcileRecord.createMany({ data: rows })] : []),
       ...(changes.length > 0 ? [this.prisma.changeRecord.createMany({ data: changes })] : []),
