@@ -19,7 +19,12 @@ export default defineConfig({
         plugins: [decorators],
         test: {
           name: 'unit',
-          include: ['apps/*/src/**/*.spec.ts', 'libs/*/src/**/*.spec.ts', 'tools/**/*.spec.ts'],
+          include: [
+            'apps/*/src/**/*.spec.ts',
+            'apps/web/lib/**/*.spec.ts',
+            'libs/*/src/**/*.spec.ts',
+            'tools/**/*.spec.ts',
+          ],
           environment: 'node',
         },
       },

@@ -1,6 +1,6 @@
 // The Kubernetes-style REST API of the control plane, end to end against the local cluster: discovery, every
 // verb on nginxes and its subresources, cached and relayed reads, watches, Table output, roles, the change
-// audit, the pods endpoint, rate limiting, body limits and the OpenAPI document.
+// audit, the pods endpoint, rate limiting, body limits, the OpenAPI document and the security headers.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { kubectl, kubectlApply } from './support/kubectl.js';
 import {
@@ -416,6 +416,32 @@ describe("the control plane's own endpoints", () => {
       headers: { Authorization: `Bearer ${TOKENS.viewer}` },
     });
     expect(response.status).toBe(200);
+  });
+
+  it('sends nosniff and no-referrer on every answer, and HSTS over TLS only', async () => {
+    const plain = [
+      await as('viewer')(collection),
+      await as(undefined)(collection), // a 401 Status
+      await fetch(`${cp.url}/healthz`),
+      await fetch(`${cp.url}/socket.io/?EIO=4&transport=polling`), // answered by engine.io, not Express
+    ];
+    for (const response of plain) {
+      expect(response.headers.get('x-content-type-options'), response.url).toBe('nosniff');
+      expect(response.headers.get('referrer-policy'), response.url).toBe('no-referrer');
+      expect(response.headers.get('strict-transport-security'), response.url).toBeNull();
+      await response.arrayBuffer();
+    }
+    expect(plain[0]!.headers.get('content-type')).toMatch(/^application\/json/);
+
+    const auth = { headers: { Authorization: `Bearer ${TOKENS.viewer}` } };
+    for (const path of [collection, '/healthz']) {
+      const response = await tlsFetch(`${cp.httpsUrl}${path}`, auth);
+      expect(response.status, path).toBe(200);
+      expect(response.headers.get('strict-transport-security'), path).toMatch(/^max-age=\d+$/);
+      expect(response.headers.get('x-content-type-options'), path).toBe('nosniff');
+      expect(response.headers.get('referrer-policy'), path).toBe('no-referrer');
+      await response.arrayBuffer();
+    }
   });
 });
 

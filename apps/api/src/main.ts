@@ -7,6 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { AppModule } from './app.module.js';
 import { ConfigError, loadAppConfig } from './config/app-config.js';
 import { CrdInstallError } from './controller/crd-installer.js';
+import { sendSecurityHeaders } from './http/security-headers.js';
 import { serveTlsOnSamePort } from './http/tls-on-same-port.js';
 import { serveOpenApi } from './openapi/serve-openapi.js';
 import { AppLogger } from './logging/app-logger.js';
@@ -29,6 +30,8 @@ async function bootstrap(): Promise<void> {
       cert: readFileSync(config.tls.certFile),
       key: readFileSync(config.tls.keyFile),
     });
+  await app.init(); // attaches socket.io, whose polling answers must carry the security headers too
+  sendSecurityHeaders(app.getHttpServer() as Server);
   await app.listen(config.port, config.host);
 
   const { port } = app.getHttpServer().address() as AddressInfo;

@@ -1,4 +1,5 @@
 import type { Metadata, Viewport } from 'next';
+import { connection } from 'next/server';
 import type { ReactNode } from 'react';
 import { SessionProvider } from '../components/session-provider';
 import { SiteHeader } from '../components/site-header';
@@ -17,7 +18,10 @@ export const viewport: Viewport = {
   ],
 };
 
-export default function RootLayout({ children }: { children: ReactNode }) {
+export default async function RootLayout({ children }: { children: ReactNode }) {
+  // Rendered per request, never prerendered at build time: each response carries its own CSP nonce (proxy.ts),
+  // and a prerendered page's scripts would have none.
+  await connection();
   return (
     <html lang="en">
       <body>

@@ -3,13 +3,17 @@
 import { useRouter, useSearchParams } from 'next/navigation';
 import { useEffect, useState, type FormEvent } from 'react';
 import { ApiClient, errorMessage, StatusError } from '../lib/api-client';
-import { safeNextPath, saveToken, takeSignOutNotice } from '../lib/session';
+import { safeNextPath } from '../lib/next-path';
+import { saveToken, takeSignOutNotice } from '../lib/session';
 import { useSession } from './session-provider';
+
+/** Where to go once signed in, checked against the page's own origin (so only in the browser, when leaving). */
+const destination = (next: string | null) => safeNextPath(next, window.location.origin);
 
 /** Paste a token; it is checked with /controlplane/v1/whoami and kept in sessionStorage for this tab only. */
 export function SignInForm() {
   const router = useRouter();
-  const next = safeNextPath(useSearchParams().get('next'));
+  const next = useSearchParams().get('next');
   const { session } = useSession();
   const [token, setToken] = useState('');
   const [error, setError] = useState<string | undefined>();
@@ -18,7 +22,7 @@ export function SignInForm() {
 
   useEffect(() => setNotice(takeSignOutNotice()), []);
   useEffect(() => {
-    if (session.status === 'ready') router.replace(next);
+    if (session.status === 'ready') router.replace(destination(next));
   }, [session.status, next, router]);
 
   async function submit(event: FormEvent) {
@@ -33,7 +37,7 @@ export function SignInForm() {
     try {
       await new ApiClient(value).whoami();
       saveToken(value);
-      router.replace(next);
+      router.replace(destination(next));
     } catch (e) {
       setError(
         e instanceof StatusError && e.code === 401

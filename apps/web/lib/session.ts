@@ -70,10 +70,3 @@ export function canWrite(identity: Identity | undefined, namespace?: string): bo
   if (namespace === undefined || identity.namespaces === null) return true;
   return identity.namespaces.includes(namespace);
 }
-
-/** A same-origin path to return to after signing in; anything else becomes "/". */
-export function safeNextPath(next: string | null | undefined): string {
-  if (!next || !next.startsWith('/') || next.startsWith('//') || next.startsWith('/\\')) return '/';
-  if (next.startsWith('/sign-in')) return '/';
-  return next;
-}
