@@ -4,7 +4,7 @@ import { ThrottlerModule } from '@nestjs/throttler';
 import { appConfig, type AppConfig } from '../config/app-config.js';
 import { BearerAuthGuard } from './bearer-auth.guard.js';
 import { TokenThrottlerGuard } from './token-throttler.guard.js';
-import { TokenStore, bootstrapAdminToken, tokensFromEnv, tokensFromFile } from './token-store.js';
+import { TokenStore, bootstrapAdminToken, configuredTokens } from './token-store.js';
 
 /** The window the per-token limit counts requests in. */
 const RATE_WINDOW_MS = 10_000;
@@ -33,11 +33,8 @@ const RATE_WINDOW_MS = 10_000;
       inject: [appConfig.KEY],
       useFactory: (config: AppConfig) => {
         const logger = new Logger('Auth');
-        const { tokensFile, tokens, adminTokenPath } = config.auth;
-        const entries = [
-          ...(tokensFile ? tokensFromFile(tokensFile) : []),
-          ...(tokens ? tokensFromEnv(tokens) : []),
-        ];
+        const { adminTokenPath } = config.auth;
+        const entries = configuredTokens(config.auth);
         if (entries.length === 0) {
           const { entry, created } = bootstrapAdminToken(adminTokenPath);
           entries.push(entry);
