@@ -50,8 +50,9 @@ COPY --from=build /app/prisma.config.ts ./
 COPY --from=build /app/prisma prisma
 COPY --from=build /app/tools/db/migrate.sh /app/tools/db/migration-adapter.ts tools/db/
 COPY --from=build /app/apps/api/src/audit/database-target.ts apps/api/src/audit/
-# Writable by the app user when run without the Deployment's emptyDirs (docker run).
-RUN mkdir -p .data apps/web/.next/cache && chown node:node .data apps/web/.next/cache
+# Writable by the app user when run without the Deployment's emptyDirs (docker run); .data (the generated admin
+# token) by the app user only.
+RUN mkdir -p .data apps/web/.next/cache && chown node:node .data apps/web/.next/cache && chmod 700 .data
 USER node
 EXPOSE 3000
 CMD ["sh", "-c", "bash tools/db/migrate.sh && exec node apps/api/dist/main.js"]

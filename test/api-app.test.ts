@@ -1,20 +1,65 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:net';
+import { request as httpRequest } from 'node:http';
+import { connect, createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runApiToExit, startApi, type ApiProcess } from './support/api-process.js';
-import type { Readiness } from '../apps/api/src/health/health.service.js';
+import { tlsFetch } from './support/control-plane.js';
+import { CONNECTION_LIMITS } from '../apps/api/src/http/connection-limits.js';
+import type { PublicReadiness, Readiness } from '../apps/api/src/health/readiness.js';
 import { KUBECONFIG_PATH } from './support/paths.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'ngx-api-'));
 const databaseUrl = `file:${join(scratch, 'audit.db')}`;
+const VIEWER_TOKEN = 'api-app-viewer-token-0123456789';
+
+const portOf = (api: ApiProcess) => Number(new URL(api.url).port);
+
+/** A raw TCP connection to the app; errors (the app resetting it) are expected. */
+function rawConnection(api: ApiProcess): Promise<Socket> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(portOf(api), '127.0.0.1', () => resolve(socket));
+    socket.on('error', () => {});
+    socket.once('error', reject);
+  });
+}
+
+/** Everything the app sends on `socket` until it closes it, and after how many ms. */
+function untilClosed(socket: Socket): Promise<{ text: string; afterMs: number }> {
+  const since = performance.now();
+  return new Promise((resolve) => {
+    let text = '';
+    socket.on('data', (chunk: Buffer) => (text += chunk.toString()));
+    socket.once('close', () => resolve({ text, afterMs: performance.now() - since }));
+  });
+}
+
+/** A plain HTTP request with a Host header of our choosing (fetch sets its own). */
+function withHost(api: ApiProcess, path: string, host: string): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const request = httpRequest(
+      { host: '127.0.0.1', port: portOf(api), path, headers: { Host: host } },
+      (response) => {
+        let body = '';
+        response.on('data', (chunk: Buffer) => (body += chunk.toString()));
+        response.on('end', () => resolve({ status: response.statusCode ?? 0, body }));
+      },
+    );
+    request.on('error', reject);
+    request.end();
+  });
+}
 
 describe('the app on one origin (API + web UI)', () => {
   let api: ApiProcess;
 
   beforeAll(async () => {
-    api = await startApi({ DATABASE_URL: databaseUrl, WEB_MODE: 'production' });
+    api = await startApi({
+      DATABASE_URL: databaseUrl,
+      WEB_MODE: 'production',
+      AUTH_TOKENS: `ops:viewer:${VIEWER_TOKEN}`,
+    });
   });
   afterAll(() => api?.stop());
 
@@ -24,14 +69,50 @@ describe('the app on one origin (API + web UI)', () => {
     expect(await response.json()).toMatchObject({ status: 'ok' });
   });
 
-  it('is ready when the API server and the database answer', async () => {
+  it('is ready when the API server and the database answer, and tells only a caller with a token where they are', async () => {
     const response = await fetch(`${api.url}/readyz`);
     expect(response.status).toBe(200);
-    const body = (await response.json()) as Readiness;
+    const text = await response.text();
+    const body = JSON.parse(text) as PublicReadiness;
     expect(body.ready).toBe(true);
-    expect(body.checks.kubernetes).toMatchObject({ ok: true, server: 'https://127.0.0.1:6443' });
-    expect(body.checks.kubernetes.detail).toMatch(/^Kubernetes v1\.\d+\.\d+$/);
-    expect(body.checks.database).toMatchObject({ ok: true, provider: 'sqlite' });
+    expect(body.checks.kubernetes).toEqual({ ok: true, detail: 'reachable' });
+    expect(body.checks.database).toEqual({ ok: true, detail: 'reachable' });
+    expect(Object.keys(body.checks.controller).sort()).toEqual(['detail', 'leader', 'ok']);
+    expect(text).not.toMatch(/https?:\/\/|6443|Kubernetes v|sqlite/);
+
+    const detailed = await fetch(`${api.url}/readyz`, {
+      headers: { Authorization: `Bearer ${VIEWER_TOKEN}` },
+    });
+    const full = (await detailed.json()) as Readiness;
+    expect(full.checks.kubernetes).toMatchObject({ ok: true, server: 'https://127.0.0.1:6443' });
+    expect(full.checks.kubernetes.detail).toMatch(/^Kubernetes v1\.\d+\.\d+$/);
+    expect(full.checks.database).toMatchObject({ ok: true, provider: 'sqlite' });
+    const wrongToken = await fetch(`${api.url}/readyz`, {
+      headers: { Authorization: 'Bearer not-a-token-0123456789' },
+    });
+    expect(await wrongToken.text()).not.toContain('6443');
+  });
+
+  it('survives TCP resets before the first byte and mid-handshake: no uncaughtException, still answering', async () => {
+    for (let i = 0; i < 5; i++) (await rawConnection(api)).resetAndDestroy();
+    const midHandshake = await rawConnection(api);
+    midHandshake.write(Buffer.from([0x16, 0x03, 0x01, 0x00]));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    midHandshake.resetAndDestroy();
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect((await fetch(`${api.url}/healthz`)).status).toBe(200);
+    expect((await fetch(`${api.url}/`)).status).toBe(200);
+    expect(api.output()).not.toContain('uncaughtException');
+  });
+
+  it('refuses a Host header that is not a loopback name (DNS rebinding) with a 421 Status, UI and API alike', async () => {
+    for (const path of ['/', '/apis', '/readyz', '/socket.io/?EIO=4&transport=polling']) {
+      const refused = await withHost(api, path, 'rebind.attacker.example');
+      expect(refused.status, path).toBe(421);
+      expect(JSON.parse(refused.body)).toMatchObject({ kind: 'Status', code: 421 });
+    }
+    expect((await withHost(api, '/healthz', `localhost:${portOf(api)}`)).status).toBe(200);
+    expect((await withHost(api, '/healthz', `[::1]:${portOf(api)}`)).status).toBe(200);
   });
 
   it('serves the web UI from the same port', async () => {
@@ -78,7 +159,76 @@ describe('when the Kubernetes API server cannot be reached', () => {
   });
 });
 
+describe('slow clients (slowloris)', () => {
+  let api: ApiProcess;
+
+  beforeAll(async () => {
+    api = await startApi({ DATABASE_URL: databaseUrl, WEB_MODE: 'off' });
+  });
+  afterAll(() => api?.stop());
+
+  it(
+    'closes a connection that sends nothing, and answers 408 to headers that never complete',
+    async () => {
+      const silent = untilClosed(await rawConnection(api));
+      const trickling = await rawConnection(api);
+      const partial = untilClosed(trickling);
+      trickling.write('GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n');
+      const keepTrickling = setInterval(() => trickling.write('X-Slow: 1\r\n'), 2000);
+      try {
+        const [nothing, headers] = await Promise.all([silent, partial]);
+        expect(nothing.text).toBe('');
+        expect(nothing.afterMs).toBeGreaterThanOrEqual(CONNECTION_LIMITS.firstByteMs - 100);
+        expect(nothing.afterMs).toBeLessThan(CONNECTION_LIMITS.firstByteMs + 3000);
+        expect(headers.text).toMatch(/^HTTP\/1\.1 408 Request Timeout/);
+        expect(headers.afterMs).toBeGreaterThanOrEqual(CONNECTION_LIMITS.headersMs - 100);
+        expect(headers.afterMs).toBeLessThan(CONNECTION_LIMITS.headersMs + 3000);
+      } finally {
+        clearInterval(keepTrickling);
+      }
+      expect((await fetch(`${api.url}/healthz`)).status).toBe(200);
+    },
+    CONNECTION_LIMITS.headersMs + 20_000,
+  );
+});
+
+describe('PLAIN_HTTP=redirect (as deploy/ sets it)', () => {
+  let api: ApiProcess;
+
+  beforeAll(async () => {
+    // TLS on with the local cluster's certificate, as for npm start; only the plain-HTTP policy differs.
+    api = await startApi({ DATABASE_URL: databaseUrl, WEB_MODE: 'off', PLAIN_HTTP: 'redirect' });
+  });
+  afterAll(() => api?.stop());
+
+  it('redirects plain reads to https with 308, refuses plain writes, answers /healthz, and serves TLS', async () => {
+    const https = api.url.replace('http:', 'https:');
+    const read = await fetch(`${api.url}/apis?x=1`, { redirect: 'manual' });
+    expect(read.status).toBe(308);
+    expect(read.headers.get('location')).toBe(`${https}/apis?x=1`);
+
+    const write = await fetch(`${api.url}/apis/mycompany.com/v1/namespaces/default/nginxes`, {
+      method: 'POST',
+      body: '{}',
+      headers: { 'Content-Type': 'application/json' },
+    });
+    expect(write.status).toBe(400);
+    expect(await write.json()).toMatchObject({
+      kind: 'Status',
+      code: 400,
+      message: expect.stringContaining('only over TLS') as string,
+    });
+
+    expect((await fetch(`${api.url}/healthz`)).status).toBe(200);
+    expect((await tlsFetch(`${https}/readyz`)).status).toBe(200);
+  });
+});
+
 describe('bad configuration stops the app at start with one clear line', () => {
+  writeFileSync(
+    join(scratch, 'tokens.yaml'),
+    'tokens:\n  - { name: root, role: admin, token: secret-token-0123456789 }\n',
+  );
   it.each([
     [{ PORT: 'eighty' }, 'configuration error: PORT must be an integer from 0 to 65535 (got "eighty")'],
     [{ DATABASE_URL: 'mysql://root:secret@db/x' }, 'configuration error: DATABASE_URL must start with file:'],
@@ -95,6 +245,19 @@ describe('bad configuration stops the app at start with one clear line', () => {
     [
       { KUBERNETES_SERVICE_HOST: '10.96.0.1', DATABASE_URL: 'file:/tmp/ngx-ephemeral/audit.db' },
       "configuration error: DATABASE_URL is a SQLite file on the container's own filesystem",
+    ],
+    // A viewer's secret repeated as an admin's would make its holder an admin: refused, without printing it.
+    [
+      {
+        AUTH_TOKENS: 'ada:viewer:secret-token-0123456789',
+        AUTH_TOKENS_FILE: join(scratch, 'tokens.yaml'),
+      },
+      `configuration error: AUTH_TOKENS: token #1 (ada) has the same token as AUTH_TOKENS_FILE ${join(scratch, 'tokens.yaml')}: token #1 (root)`,
+    ],
+    [{ PLAIN_HTTP: 'deny' }, 'configuration error: PLAIN_HTTP must be redirect, allow-loopback, allow'],
+    [
+      { ALLOWED_HOSTS: 'https://cp.example.com' },
+      'configuration error: ALLOWED_HOSTS: "https://cp.example.com"',
     ],
   ])('%j', async (env, message) => {
     const { code, output } = await runApiToExit(env);

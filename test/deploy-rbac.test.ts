@@ -237,6 +237,30 @@ describe('deploy/ RBAC for the nginx-controller service account', () => {
       valueFrom: { secretKeyRef: { name: 'nginx-control-plane-database', key: 'url' } },
     });
     expect(deployment.spec.replicas).toBe(2);
+    // TLS terminates in the app, with the certificate of a required Secret; plain HTTP is redirected.
+    expect(env('TLS_CERT_FILE')).toEqual({
+      name: 'TLS_CERT_FILE',
+      value: '/etc/nginx-control-plane/tls/tls.crt',
+    });
+    expect(env('TLS_KEY_FILE')).toEqual({
+      name: 'TLS_KEY_FILE',
+      value: '/etc/nginx-control-plane/tls/tls.key',
+    });
+    expect(env('PLAIN_HTTP')).toEqual({ name: 'PLAIN_HTTP', value: 'redirect' });
+    expect(app.volumeMounts).toContainEqual({
+      name: 'tls',
+      mountPath: '/etc/nginx-control-plane/tls',
+      readOnly: true,
+    });
+    expect(deployment.spec.template.spec.volumes).toContainEqual({
+      name: 'tls',
+      secret: { secretName: 'nginx-control-plane-tls', defaultMode: 0o440 },
+    });
+    for (const probe of [app.startupProbe, app.livenessProbe, app.readinessProbe])
+      expect(probe.httpGet).toMatchObject({ port: 'https', scheme: 'HTTPS' });
+    expect(app.ports).toEqual([{ name: 'https', containerPort: 3000, protocol: 'TCP' }]);
+    const service = docs.find((d) => d.kind === 'Service' && d.metadata.name === 'nginx-control-plane')!;
+    expect(service.spec.ports).toEqual([{ name: 'https', port: 443, targetPort: 'https', protocol: 'TCP' }]);
     const postgres = docs.find((d) => d.kind === 'StatefulSet')!;
     expect(postgres.spec.volumeClaimTemplates[0].spec.accessModes).toEqual(['ReadWriteOnce']);
     expect(postgres.spec.template.spec.containers[0].env).toContainEqual({

@@ -5,8 +5,12 @@ import { readFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { AppModule } from './app.module.js';
+import { checkTokenSettings } from './auth/token-store.js';
 import { ConfigError, loadAppConfig } from './config/app-config.js';
 import { CrdInstallError } from './controller/crd-installer.js';
+import { applyConnectionLimits } from './http/connection-limits.js';
+import { hostPolicy } from './http/host-check.js';
+import { gateRequests } from './http/request-gate.js';
 import { sendSecurityHeaders } from './http/security-headers.js';
 import { serveTlsOnSamePort } from './http/tls-on-same-port.js';
 import { serveOpenApi } from './openapi/serve-openapi.js';
@@ -16,6 +20,7 @@ import { mountWeb } from './web/mount-web.js';
 async function bootstrap(): Promise<void> {
   // Validated here first so a bad setting ends the process with one clear line instead of a DI stack trace.
   const config = loadAppConfig();
+  checkTokenSettings(config.auth);
   // No body parser: the REST layer reads raw bodies itself, with its size limit and Kubernetes' media types.
   const app = await NestFactory.create(AppModule, {
     logger: new AppLogger(config.logFormat),
@@ -25,16 +30,25 @@ async function bootstrap(): Promise<void> {
   if (config.corsOrigins.length > 0) app.enableCors({ origin: config.corsOrigins });
   serveOpenApi(app);
   await mountWeb(app, config);
+  // Initialised here rather than by listen() so that socket.io is attached before the gate wraps the listeners.
+  await app.init();
+  const server = app.getHttpServer() as Server;
+  applyConnectionLimits(server);
+  gateRequests(server, {
+    hosts: hostPolicy(config.allowedHosts, config.host),
+    plainHttp: config.plainHttp,
+    tlsConfigured: config.tls !== undefined,
+  });
+  // Prepended after the gate wraps the listeners, so the gate's own refusals carry the headers too.
+  sendSecurityHeaders(server);
   if (config.tls)
-    serveTlsOnSamePort(app.getHttpServer() as Server, {
+    serveTlsOnSamePort(server, {
       cert: readFileSync(config.tls.certFile),
       key: readFileSync(config.tls.keyFile),
     });
-  await app.init(); // attaches socket.io, whose polling answers must carry the security headers too
-  sendSecurityHeaders(app.getHttpServer() as Server);
   await app.listen(config.port, config.host);
 
-  const { port } = app.getHttpServer().address() as AddressInfo;
+  const { port } = server.address() as AddressInfo;
   const kube = config.kubeconfigPath ?? 'client-node defaults (in-cluster or ~/.kube/config)';
   Logger.log(
     `listening on http://${config.host}:${port} (kubeconfig: ${kube}, web: ${config.web.mode}` +

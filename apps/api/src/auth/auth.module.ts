@@ -5,7 +5,7 @@ import { appConfig, type AppConfig } from '../config/app-config.js';
 import { BearerAuthGuard } from './bearer-auth.guard.js';
 import { RateLimitGuard } from './rate-limit.guard.js';
 import { RequestBudget } from './request-budget.js';
-import { TokenStore, bootstrapAdminToken, tokensFromEnv, tokensFromFile } from './token-store.js';
+import { TokenStore, bootstrapAdminToken, configuredTokens } from './token-store.js';
 
 /**
  * Bearer-token authentication and one request budget per token (or, without a valid token, per client address)
@@ -23,11 +23,8 @@ import { TokenStore, bootstrapAdminToken, tokensFromEnv, tokensFromFile } from '
       inject: [appConfig.KEY],
       useFactory: (config: AppConfig) => {
         const logger = new Logger('Auth');
-        const { tokensFile, tokens, adminTokenPath } = config.auth;
-        const entries = [
-          ...(tokensFile ? tokensFromFile(tokensFile) : []),
-          ...(tokens ? tokensFromEnv(tokens) : []),
-        ];
+        const { adminTokenPath } = config.auth;
+        const entries = configuredTokens(config.auth);
         if (entries.length === 0) {
           const { entry, created } = bootstrapAdminToken(adminTokenPath);
           entries.push(entry);

@@ -1,5 +1,5 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, lstatSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { namespaceError } from '@ngx/nginx-api';
 import { parse } from 'yaml';
@@ -75,21 +75,108 @@ export function tokensFromFile(path: string): TokenEntry[] {
   return validated((document as { tokens?: unknown } | null)?.tokens, `AUTH_TOKENS_FILE ${path}`);
 }
 
+/** One place tokens come from (AUTH_TOKENS_FILE, AUTH_TOKENS), named as its errors name it. */
+export interface TokenSource {
+  source: string;
+  entries: readonly TokenEntry[];
+}
+
 /**
- * The admin token of a first start with no tokens configured: read from `path`, or generated there (mode 0600).
- * `created` says whether it was generated now, so the app can print how to sign in (never the token itself).
+ * Every configured token, refusing two entries with the same token (within a source or across them): the store
+ * would resolve it to one of them, so a viewer's secret repeated as an admin's would make its holder an admin. Also
+ * refuses a name used in two sources, which would make the audit's actors ambiguous. The messages name the entries,
+ * never the token.
+ */
+export function combineTokenSources(sources: readonly TokenSource[]): TokenEntry[] {
+  const byToken = new Map<string, string>();
+  const byName = new Map<string, string>();
+  for (const { source, entries } of sources)
+    entries.forEach((entry, index) => {
+      const where = `${source}: token #${index + 1} (${entry.name})`;
+      const sameToken = byToken.get(entry.token);
+      if (sameToken !== undefined)
+        throw new TokenConfigError(
+          `${where} has the same token as ${sameToken}: every token must be different`,
+        );
+      const sameName = byName.get(entry.name);
+      if (sameName !== undefined)
+        throw new TokenConfigError(`${where}: the name ${entry.name} is also used by ${sameName}`);
+      byToken.set(entry.token, where);
+      byName.set(entry.name, where);
+    });
+  return sources.flatMap(({ entries }) => entries);
+}
+
+/** The tokens AUTH_TOKENS_FILE and AUTH_TOKENS configure, combined (none when neither is set). */
+export function configuredTokens(auth: {
+  tokensFile: string | undefined;
+  tokens: string | undefined;
+}): TokenEntry[] {
+  return combineTokenSources([
+    ...(auth.tokensFile
+      ? [{ source: `AUTH_TOKENS_FILE ${auth.tokensFile}`, entries: tokensFromFile(auth.tokensFile) }]
+      : []),
+    ...(auth.tokens ? [{ source: 'AUTH_TOKENS', entries: tokensFromEnv(auth.tokens) }] : []),
+  ]);
+}
+
+/**
+ * Checks the token settings without writing anything, so that main.ts can refuse a bad one before Nest starts:
+ * one line and exit code 2, as for any configuration error, rather than a stack trace from dependency injection.
+ */
+export function checkTokenSettings(auth: {
+  tokensFile: string | undefined;
+  tokens: string | undefined;
+  adminTokenPath: string;
+}): void {
+  if (configuredTokens(auth).length === 0) reusableAdminToken(auth.adminTokenPath);
+}
+
+/**
+ * The admin token of a first start with no tokens configured: read from `path`, or generated there (mode 0600, in
+ * a directory created 0700). `created` says whether it was generated now, so the app can print how to sign in
+ * (never the token itself).
  */
 export function bootstrapAdminToken(path: string): { entry: TokenEntry; created: boolean } {
-  if (existsSync(path)) {
-    const token = readFileSync(path, 'utf8').trim();
-    if (token.length >= MIN_TOKEN_LENGTH)
-      return { entry: { name: 'admin', role: 'admin', token }, created: false };
-  }
+  const reused = reusableAdminToken(path);
+  if (reused) return { entry: { name: 'admin', role: 'admin', token: reused }, created: false };
   const token = randomBytes(32).toString('base64url');
-  mkdirSync(dirname(path), { recursive: true });
+  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
   writeFileSync(path, `${token}\n`, { mode: 0o600 });
   chmodSync(path, 0o600);
   return { entry: { name: 'admin', role: 'admin', token }, created: true };
+}
+
+/**
+ * The token in an existing admin-token file, or undefined when there is none (or it is too short: a new one is
+ * generated). A file that is not a plain file of ours alone is refused rather than fixed: whoever could read it
+ * may hold the admin token already, and a chmod would not take it back.
+ */
+function reusableAdminToken(path: string): string | undefined {
+  const existing = statOrUndefined(path);
+  if (!existing) return undefined;
+  if (!existing.isFile())
+    throw new TokenConfigError(
+      `${path} must be a plain file holding the admin token (it is not; a symlink?)`,
+    );
+  const mode = existing.mode & 0o777;
+  if ((mode & 0o077) !== 0)
+    throw new TokenConfigError(
+      `${path} is open to group or others (mode ${mode.toString(8).padStart(4, '0')}): anyone who read it ` +
+        `holds the admin token. Delete it to have a new token generated at the next start, or, if nobody ` +
+        `else can have read it, run chmod 600 ${path}`,
+    );
+  const token = readFileSync(path, 'utf8').trim();
+  return token.length >= MIN_TOKEN_LENGTH ? token : undefined;
+}
+
+function statOrUndefined(path: string) {
+  try {
+    return lstatSync(path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
 }
 
 const digest = (value: string) => createHash('sha256').update(value).digest();

@@ -194,4 +194,22 @@ describe('loadAppConfig', () => {
       loadAppConfig({ DATABASE_URL: 'file:./.data/audit.db' }, cwd, emptyDirMount).database.provider,
     ).toBe('sqlite');
   });
+
+  it('serves plain HTTP only to this machine while TLS is on, and answers loopback hosts, unless told otherwise', () => {
+    const defaults = loadAppConfig({}, emptyDir());
+    expect(defaults.plainHttp).toBe('allow-loopback');
+    expect(defaults.allowedHosts).toBeUndefined();
+    const custom = loadAppConfig(
+      { PLAIN_HTTP: 'redirect', ALLOWED_HOSTS: ' CP.example.com , *.apps.example.com,' },
+      emptyDir(),
+    );
+    expect(custom.plainHttp).toBe('redirect');
+    expect(custom.allowedHosts).toEqual(['cp.example.com', '*.apps.example.com']);
+    expect(() => loadAppConfig({ PLAIN_HTTP: 'deny' }, emptyDir())).toThrow(
+      new ConfigError('PLAIN_HTTP must be redirect, allow-loopback, allow (got "deny")'),
+    );
+    expect(() => loadAppConfig({ ALLOWED_HOSTS: 'https://cp.example.com' }, emptyDir())).toThrow(
+      /^ALLOWED_HOSTS: "https:\/\/cp.example.com": expected a host name/,
+    );
+  });
 });

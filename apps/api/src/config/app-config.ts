@@ -4,6 +4,8 @@ import { resolve } from 'node:path';
 import { namespaceError } from '@ngx/nginx-api';
 import { databaseTarget, type DatabaseTarget } from '../audit/database-target.js';
 import { ephemeralSqliteStorage } from '../audit/sqlite-storage.js';
+import { hostPatternError } from '../http/host-check.js';
+import { PLAIN_HTTP_POLICIES, isPlainHttpPolicy, type PlainHttpPolicy } from '../http/plain-http-policy.js';
 import type { LogFormat } from '../logging/app-logger.js';
 
 export type WebMode = 'production' | 'development' | 'off';
@@ -40,6 +42,10 @@ export interface AppConfig {
   corsOrigins: string[];
   /** Certificate and key to answer TLS on the same port too (kubectl sends tokens only over TLS). */
   tls: { certFile: string; keyFile: string } | undefined;
+  /** What plain HTTP gets while TLS is on (PLAIN_HTTP; see http/plain-http-policy.ts). */
+  plainHttp: PlainHttpPolicy;
+  /** Host names the app answers for (ALLOWED_HOSTS, lower case; `*` for any); undefined: see http/host-check.ts. */
+  allowedHosts: string[] | undefined;
   web: { mode: WebMode; dir: string };
   kube: {
     /** Client-side limit on requests to the API server (client-go's --kube-api-qps / --kube-api-burst). */
@@ -100,6 +106,25 @@ function tlsFiles(env: Environment, cwd: string): AppConfig['tls'] {
     keyFile: resolve(cwd, LOCAL_CLUSTER_TLS.keyFile),
   };
   return existsSync(local.certFile) && existsSync(local.keyFile) ? local : undefined;
+}
+
+function parsePlainHttp(raw: string | undefined): PlainHttpPolicy {
+  const policy = raw?.trim() || 'allow-loopback';
+  if (isPlainHttpPolicy(policy)) return policy;
+  throw new ConfigError(`PLAIN_HTTP must be ${PLAIN_HTTP_POLICIES.join(', ')} (got "${raw}")`);
+}
+
+function parseAllowedHosts(raw: string | undefined): string[] | undefined {
+  const hosts = (raw ?? '')
+    .split(',')
+    .map((host) => host.trim().toLowerCase())
+    .filter(Boolean);
+  if (hosts.length === 0) return undefined;
+  for (const host of hosts) {
+    const problem = hostPatternError(host);
+    if (problem) throw new ConfigError(`ALLOWED_HOSTS: "${host}": ${problem}`);
+  }
+  return hosts;
 }
 
 function parsePort(raw: string | undefined): number {
@@ -242,6 +267,8 @@ export function loadAppConfig(
       .map((origin) => origin.trim())
       .filter(Boolean),
     tls: tlsFiles(env, cwd),
+    plainHttp: parsePlainHttp(env.PLAIN_HTTP),
+    allowedHosts: parseAllowedHosts(env.ALLOWED_HOSTS),
     web: { mode: parseWebMode(env.WEB_MODE), dir: resolve(cwd, env.WEB_DIR?.trim() || 'apps/web') },
     kube: {
       qps: parsePositive('KUBE_API_QPS', env.KUBE_API_QPS, 50),

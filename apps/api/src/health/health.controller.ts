@@ -1,8 +1,11 @@
-import { Controller, Get, HttpCode, Inject, Res } from '@nestjs/common';
+import { Controller, Get, Headers, HttpCode, Inject, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import { Registry } from 'prom-client';
 import { Public, Unmetered } from '../auth/auth.decorators.js';
-import { HealthService, type Readiness } from './health.service.js';
+import { bearerToken } from '../auth/bearer-auth.guard.js';
+import { TokenStore } from '../auth/token-store.js';
+import { HealthService } from './health.service.js';
+import { publicReadiness, type PublicReadiness, type Readiness } from './readiness.js';
 
 const startedAt = Date.now();
 
@@ -13,6 +16,7 @@ export class HealthController {
   constructor(
     private readonly health: HealthService,
     @Inject(Registry) private readonly registry: Registry,
+    @Inject(TokenStore) private readonly tokens: TokenStore,
   ) {}
 
   /** Prometheus metrics: workqueue, reconciles, pods created and deleted, informers, leadership, process. */
@@ -31,12 +35,17 @@ export class HealthController {
 
   /**
    * Readiness: 200 when the API server and the audit database answer and the controller's caches are synced,
-   * 503 with the reasons otherwise. Says whether this instance leads.
+   * 503 otherwise. Says whether this instance leads. Anyone gets whether each check passed; a caller with a valid
+   * token (any role) also gets the API server's URL, the versions and the errors, which the log has too.
    */
   @Get('readyz')
-  async readyz(@Res({ passthrough: true }) response: Response): Promise<Readiness> {
+  async readyz(
+    @Headers('authorization') authorization: string | undefined,
+    @Res({ passthrough: true }) response: Response,
+  ): Promise<Readiness | PublicReadiness> {
     const readiness = await this.health.readiness();
     response.status(readiness.ready ? 200 : 503);
-    return readiness;
+    const token = bearerToken(authorization);
+    return token !== undefined && this.tokens.identify(token) ? readiness : publicReadiness(readiness);
   }
 }

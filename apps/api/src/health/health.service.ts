@@ -1,21 +1,8 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { KubeConfig, VersionApi } from '@kubernetes/client-node';
 import { PrismaService } from '../audit/prisma.service.js';
 import { NginxControllerService } from '../controller/nginx-controller.service.js';
-
-export interface CheckResult {
-  ok: boolean;
-  detail: string;
-}
-
-export interface Readiness {
-  ready: boolean;
-  checks: {
-    kubernetes: CheckResult & { server: string };
-    database: CheckResult & { provider: string };
-    controller: CheckResult & { leader: boolean };
-  };
-}
+import type { CheckResult, Readiness } from './readiness.js';
 
 const CHECK_TIMEOUT_MS = 3000;
 
@@ -34,6 +21,9 @@ function withTimeout<T>(promise: Promise<T>, what: string): Promise<T> {
 @Injectable()
 export class HealthService {
   private readonly versionApi: VersionApi;
+  private readonly logger = new Logger('Health');
+  /** The last failure logged per check ('' when it last passed), so probes every few seconds log changes only. */
+  private readonly lastFailure = new Map<string, string>();
 
   constructor(
     private readonly kubeConfig: KubeConfig,
@@ -46,10 +36,22 @@ export class HealthService {
   async readiness(): Promise<Readiness> {
     const [kubernetes, database] = await Promise.all([this.checkKubernetes(), this.checkDatabase()]);
     const controller = this.controller.readiness();
+    this.logChange('the Kubernetes API server', kubernetes, `at ${kubernetes.server}`);
+    this.logChange('the audit database', database, `(${database.provider})`);
     return {
       ready: kubernetes.ok && database.ok && controller.ok,
       checks: { kubernetes, database, controller },
     };
+  }
+
+  /** Public /readyz answers hide why a check fails (publicReadiness): the log says it, once per change. */
+  private logChange(what: string, check: CheckResult, where: string) {
+    const failure = check.ok ? '' : check.detail;
+    const last = this.lastFailure.get(what);
+    if (failure === (last ?? '')) return;
+    this.lastFailure.set(what, failure);
+    if (failure) this.logger.warn(`readiness: ${what} ${where} does not answer: ${failure}`);
+    else if (last) this.logger.log(`readiness: ${what} ${where} answers again`);
   }
 
   private async checkKubernetes(): Promise<CheckResult & { server: string }> {

@@ -1,6 +1,7 @@
 import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
 import { createServer as createTlsServer, type TlsOptions } from 'node:tls';
+import { CONNECTION_LIMITS, type ConnectionLimits } from './connection-limits.js';
 
 /** The first byte of a TLS handshake record; plain HTTP starts with a method name in ASCII. */
 const TLS_HANDSHAKE = 0x16;
@@ -9,23 +10,49 @@ const TLS_HANDSHAKE = 0x16;
  * Makes an HTTP server answer TLS on the same port: each new connection's first byte tells a TLS ClientHello
  * from a plain request, and TLS connections are decrypted and handed to the same request handling. Browsers
  * keep using http://, while kubectl — which sends bearer tokens only over TLS — uses https:// on the same port.
+ *
+ * Until a connection is handed on, this is its only reader, so it also owns the connection's failures: an error
+ * (a reset before the first byte) only closes that connection, and a client that sends nothing within
+ * `limits.firstByteMs`, or does not finish the TLS handshake within `limits.tlsHandshakeMs`, is disconnected. After
+ * the hand-over the HTTP server's own error handling and header and request bounds apply (connection-limits.ts).
  */
-export function serveTlsOnSamePort(server: Server, tls: TlsOptions): void {
+export function serveTlsOnSamePort(
+  server: Server,
+  tls: TlsOptions,
+  limits: Pick<ConnectionLimits, 'firstByteMs' | 'tlsHandshakeMs'> = CONNECTION_LIMITS,
+): void {
   const handleConnection = server.listeners('connection') as ((socket: Socket) => void)[];
   server.removeAllListeners('connection');
   const hand = (socket: Socket) => {
     for (const listener of handleConnection) listener.call(server, socket);
   };
-  const tlsServer = createTlsServer(tls, hand);
+  const tlsServer = createTlsServer({ ...tls, handshakeTimeout: limits.tlsHandshakeMs }, hand);
+  // Failed handshakes (resets, timeouts, garbage) end that connection only.
   tlsServer.on('tlsClientError', (_error, socket) => socket.destroy());
 
   server.on('connection', (socket: Socket) => {
+    const close = () => socket.destroy();
+    socket.on('error', close);
+    const silent = setTimeout(close, limits.firstByteMs);
+    // A client that ends its side without sending anything: the server allows half-open sockets, so say goodbye.
+    socket.once('end', close);
+    socket.once('close', () => clearTimeout(silent));
+
     socket.once('readable', function sniff() {
       const first = socket.read(1) as Buffer | null;
       if (!first) return void socket.once('readable', sniff);
+      clearTimeout(silent);
+      socket.off('end', close);
       socket.unshift(first);
-      if (first[0] === TLS_HANDSHAKE) tlsServer.emit('connection', socket);
-      else hand(socket);
+      if (first[0] === TLS_HANDSHAKE) {
+        // The TLS socket reads through this one's handle and listens for its errors too; ours stays as a backstop
+        // (an error after that only needs the connection closed, and the TLS socket closes with it).
+        tlsServer.emit('connection', socket);
+      } else {
+        // The HTTP server listens for errors from here on, and answers malformed requests itself (400).
+        socket.off('error', close);
+        hand(socket);
+      }
     });
   });
 }

@@ -215,13 +215,17 @@ const operationsPaths = {
     }),
   },
   '/readyz': {
-    get: op('Readiness: API server, database, caches synced, leadership (no token)', ['operations'], {
-      security: [],
-      responses: {
-        '200': json({ type: 'object' }),
-        '503': json({ type: 'object' }, 'Not ready, with the reasons'),
+    get: op(
+      'Readiness: API server, database, caches synced, leadership (no token; with one, also addresses and errors)',
+      ['operations'],
+      {
+        security: [],
+        responses: {
+          '200': json({ type: 'object' }),
+          '503': json({ type: 'object' }, 'Not ready: which checks failed'),
+        },
       },
-    }),
+    ),
   },
   '/metrics': {
     get: op('Prometheus metrics (no token)', ['operations'], {

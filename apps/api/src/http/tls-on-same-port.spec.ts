@@ -1,0 +1,235 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import { connect as connectTcp, type AddressInfo, type Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { connect as connectTls } from 'node:tls';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { applyConnectionLimits, type ConnectionLimits } from './connection-limits.js';
+import { serveTlsOnSamePort } from './tls-on-same-port.js';
+
+/** Short bounds so the test waits for them; the margins below allow for the 100 ms checking interval. */
+const LIMITS: ConnectionLimits = {
+  firstByteMs: 300,
+  tlsHandshakeMs: 300,
+  headersMs: 400,
+  requestMs: 600,
+  checkIntervalMs: 100,
+};
+
+/** A throwaway self-signed certificate for 127.0.0.1. */
+function selfSigned(): { cert: Buffer; key: Buffer } {
+  const dir = mkdtempSync(join(tmpdir(), 'ngx-tls-'));
+  execFileSync(
+    'openssl',
+    [
+      ...[
+        'req',
+        '-x509',
+        '-newkey',
+        'ec',
+        '-pkeyopt',
+        'ec_paramgen_curve:prime256v1',
+        '-nodes',
+        '-days',
+        '1',
+      ],
+      ...['-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1'],
+      ...['-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem')],
+    ],
+    { stdio: 'ignore' },
+  );
+  return { cert: readFileSync(join(dir, 'cert.pem')), key: readFileSync(join(dir, 'key.pem')) };
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+let server: Server;
+let port: number;
+let certificate: { cert: Buffer; key: Buffer };
+const uncaught: unknown[] = [];
+const recordUncaught = (error: unknown) => uncaught.push(error);
+const clients: Socket[] = [];
+
+beforeAll(async () => {
+  process.on('uncaughtException', recordUncaught);
+  certificate = selfSigned();
+  server = createServer((request, response) => {
+    if (request.url === '/stream') {
+      // A watch-like answer that lasts longer than every bound.
+      response.writeHead(200, { 'Content-Type': 'text/plain' });
+      let sent = 0;
+      const timer = setInterval(() => {
+        response.write(`tick ${++sent}\n`);
+        if (sent === 6) {
+          clearInterval(timer);
+          response.end();
+        }
+      }, 250);
+      return;
+    }
+    response.end(`${request.socket.constructor.name === 'TLSSocket' ? 'tls' : 'plain'} ${request.url}`);
+  });
+  applyConnectionLimits(server, LIMITS);
+  serveTlsOnSamePort(server, certificate, LIMITS);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  port = (server.address() as AddressInfo).port;
+});
+
+afterEach(() => {
+  for (const client of clients.splice(0)) client.destroy();
+});
+
+afterAll(async () => {
+  process.off('uncaughtException', recordUncaught);
+  server.closeAllConnections();
+  await new Promise((resolve) => server.close(resolve));
+});
+
+/** A raw TCP client whose errors (the server resetting it) are expected. */
+function tcp(): Promise<Socket> {
+  return new Promise((resolve, reject) => {
+    const socket = connectTcp(port, '127.0.0.1', () => resolve(socket));
+    socket.on('error', () => {});
+    socket.once('error', reject);
+    clients.push(socket);
+  });
+}
+
+/** A TLS client over `socket` (a fresh TCP connection by default), once its handshake is done. */
+function tls(socket?: Socket): Promise<Socket> {
+  return new Promise((resolve, reject) => {
+    const secure = connectTls(
+      { ...(socket ? { socket } : { port }), host: '127.0.0.1', ca: certificate.cert },
+      () => resolve(secure),
+    );
+    secure.on('error', () => {});
+    secure.once('error', reject);
+    clients.push(secure);
+  });
+}
+
+/** Everything the server sends until it closes the connection, and how long after `since` it closed. */
+function untilClosed(socket: Socket, since = performance.now()): Promise<{ text: string; afterMs: number }> {
+  return new Promise((resolve) => {
+    let text = '';
+    socket.on('data', (chunk: Buffer) => (text += chunk.toString()));
+    socket.once('close', () => resolve({ text, afterMs: performance.now() - since }));
+  });
+}
+
+/** One complete request on its own connection; resolves with the raw answer. */
+async function request(over: 'plain' | 'tls', path = '/'): Promise<string> {
+  const socket = over === 'tls' ? await tls() : await tcp();
+  const closed = untilClosed(socket);
+  socket.write(`GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`);
+  return (await closed).text;
+}
+
+async function expectServing() {
+  expect(await request('plain', '/after')).toMatch(/^HTTP\/1\.1 200 OK[\s\S]*plain \/after$/);
+  expect(await request('tls', '/after')).toMatch(/^HTTP\/1\.1 200 OK[\s\S]*tls \/after$/);
+}
+
+describe('TLS and plain HTTP on one port', () => {
+  it('answers plain HTTP and TLS', async () => {
+    expect(await request('plain', '/x')).toMatch(/^HTTP\/1\.1 200 OK[\s\S]*plain \/x$/);
+    expect(await request('tls', '/y')).toMatch(/^HTTP\/1\.1 200 OK[\s\S]*tls \/y$/);
+  });
+
+  it('survives a reset before the first byte: no uncaught exception, and it keeps answering', async () => {
+    for (let i = 0; i < 5; i++) {
+      const socket = await tcp();
+      socket.resetAndDestroy();
+    }
+    await sleep(100);
+    expect(uncaught).toEqual([]);
+    await expectServing();
+  });
+
+  it('survives a reset in the middle of a TLS handshake and right after it', async () => {
+    const midHandshake = await tcp();
+    midHandshake.write(Buffer.from([0x16, 0x03, 0x01, 0x00]));
+    await sleep(50);
+    midHandshake.resetAndDestroy();
+
+    const raw = await tcp();
+    await tls(raw);
+    raw.resetAndDestroy();
+
+    const plainMidRequest = await tcp();
+    plainMidRequest.write('GET / HT');
+    await sleep(50);
+    plainMidRequest.resetAndDestroy();
+
+    await sleep(100);
+    expect(uncaught).toEqual([]);
+    await expectServing();
+  });
+
+  it('closes a connection that sends nothing within the first-byte bound', async () => {
+    const { text, afterMs } = await untilClosed(await tcp());
+    expect(text).toBe('');
+    expect(afterMs).toBeGreaterThanOrEqual(LIMITS.firstByteMs - 20);
+    expect(afterMs).toBeLessThan(LIMITS.firstByteMs + 500);
+  });
+
+  it('closes at once a connection that ends its side without sending anything', async () => {
+    const socket = await tcp();
+    const closed = untilClosed(socket);
+    socket.end();
+    expect((await closed).afterMs).toBeLessThan(LIMITS.firstByteMs / 2);
+  });
+
+  it('answers a request sent together with the end of the client side', async () => {
+    const socket = await tcp();
+    const closed = untilClosed(socket);
+    socket.end('GET /half-closed HTTP/1.0\r\n\r\n');
+    expect((await closed).text).toMatch(/^HTTP\/1\.1 200 OK[\s\S]*plain \/half-closed$/);
+  });
+
+  it('closes a TLS connection whose handshake does not finish within its bound', async () => {
+    const socket = await tcp();
+    const since = performance.now();
+    const closed = untilClosed(socket, since);
+    socket.write(Buffer.from([0x16, 0x03, 0x01]));
+    const { afterMs } = await closed;
+    expect(afterMs).toBeGreaterThanOrEqual(LIMITS.tlsHandshakeMs - 20);
+    expect(afterMs).toBeLessThan(LIMITS.tlsHandshakeMs + 500);
+  });
+
+  it.each(['plain', 'tls'] as const)(
+    'answers 408 and closes a %s request whose headers do not complete within the headers bound',
+    async (over) => {
+      const socket = over === 'tls' ? await tls() : await tcp();
+      const since = performance.now();
+      const closed = untilClosed(socket, since);
+      socket.write('GET /slow HTTP/1.1\r\nHost: 127.0.0.1\r\n');
+      await sleep(LIMITS.headersMs / 4);
+      socket.write('X-Trickle: 1\r\n');
+      const { text, afterMs } = await closed;
+      expect(text).toMatch(/^HTTP\/1\.1 408 Request Timeout/);
+      expect(afterMs).toBeGreaterThanOrEqual(LIMITS.headersMs - 20);
+      expect(afterMs).toBeLessThan(LIMITS.headersMs + 500);
+    },
+  );
+
+  it('closes a plain request line that never completes', async () => {
+    const socket = await tcp();
+    const closed = untilClosed(socket);
+    socket.write('GET /never-ending-request-line');
+    const { text, afterMs } = await closed;
+    expect(text).toMatch(/^HTTP\/1\.1 408 Request Timeout/);
+    expect(afterMs).toBeLessThan(LIMITS.headersMs + 500);
+  });
+
+  it.each(['plain', 'tls'] as const)(
+    'keeps a %s answer streaming for longer than every bound once the request is in',
+    async (over) => {
+      const text = await request(over, '/stream');
+      expect(text).toMatch(/^HTTP\/1\.1 200 OK/);
+      expect(text).toContain('tick 6');
+    },
+  );
+});
