@@ -123,12 +123,11 @@ export class NginxWrites {
           attempt.outcome = { code: error.code, answer: error.body };
         throw error;
       });
-      if (attempt) {
-        attempt.name = write.name ?? '';
-        attempt.outcome = { code: answer.code, answer: decode(answer) };
-      }
+      if (attempt) attempt.outcome = { code: answer.code, answer: decode(answer) };
       this.relay.reply(answer, res);
     } finally {
+      // A create's name is known only once its body is read (refused or not).
+      if (attempt && write.name !== undefined) attempt.name = write.name;
       done?.();
     }
   }
