@@ -5,6 +5,7 @@ import type { Request, Response } from 'express';
 import { AuditTrail } from '../audit/audit-trail.service.js';
 import type { ChangeRecordRow } from '../audit/change-record.js';
 import { callerOf } from '../auth/bearer-auth.guard.js';
+import { appConfig, type AppConfig } from '../config/app-config.js';
 import { allows } from '../auth/roles.js';
 import { ApiServerRelay, type RelayedAnswer } from './api-server-relay.js';
 import { StatusError } from './kube-status.js';
@@ -39,6 +40,7 @@ export class NginxWrites {
     @Inject(ApiServerRelay) private readonly relay: ApiServerRelay,
     @Inject(NginxReads) private readonly reads: NginxReads,
     @Inject(AuditTrail) private readonly audit: AuditTrail,
+    @Inject(appConfig.KEY) private readonly config: AppConfig,
   ) {}
 
   create(namespace: string, req: Request, res: Response): Promise<void> {
@@ -46,7 +48,11 @@ export class NginxWrites {
     return this.run(write, req, res, async (query) => {
       const object = parseBody(await readRawBody(req), mediaType(req), [BODY_TYPES.json, BODY_TYPES.yaml]);
       write.name = nameIn(object);
-      checkNginx(object, { namespace, fieldValidation: query.fieldValidation });
+      checkNginx(object, {
+        namespace,
+        fieldValidation: query.fieldValidation,
+        imageAllowlist: this.config.imageAllowlist,
+      });
       return object;
     });
   }
@@ -68,6 +74,7 @@ export class NginxWrites {
           name,
           fieldValidation: query.fieldValidation,
           status: subresource === 'status',
+          imageAllowlist: this.config.imageAllowlist,
         });
       return object;
     });
@@ -89,7 +96,13 @@ export class NginxWrites {
         BODY_TYPES.jsonPatch,
         BODY_TYPES.apply,
       ]);
-      checkPatch(patch, type, { namespace, name, subresource, fieldValidation: query.fieldValidation });
+      checkPatch(patch, type, {
+        namespace,
+        name,
+        subresource,
+        fieldValidation: query.fieldValidation,
+        imageAllowlist: this.config.imageAllowlist,
+      });
       return patch;
     });
   }
