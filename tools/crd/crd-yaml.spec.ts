@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
-import { nginxCrd } from '../../libs/nginx-api/src/index.js';
+import { nginxCrd, parseImageAllowlist } from '../../libs/nginx-api/src/index.js';
 import { CRD_FILE, crdYaml } from './crd-yaml.js';
 
 describe('the committed CRD manifest', () => {
@@ -37,5 +37,22 @@ describe('the committed CRD manifest', () => {
       'Image',
       'Age',
     ]);
+  });
+
+  it('has no image allow-list', () => {
+    expect(committed).not.toContain('x-kubernetes-validations');
+  });
+});
+
+describe('the CRD generated with --image-allowlist', () => {
+  it('carries the allow-list rules on spec.image and says how it was made', () => {
+    const allowlist = parseImageAllowlist('docker.io/nginx,registry.example.com/web/')!;
+    const text = crdYaml(allowlist);
+    expect(text.split('\n')[0]).toContain(
+      '`npm run crd:generate -- --image-allowlist=docker.io/library/nginx,registry.example.com/web/`',
+    );
+    expect(parse(text)).toEqual(nginxCrd({ imageAllowlist: allowlist }));
+    const image = parse(text).spec.versions[0].schema.openAPIV3Schema.properties.spec.properties.image;
+    expect(image['x-kubernetes-validations']).toHaveLength(2);
   });
 });

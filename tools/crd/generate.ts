@@ -1,8 +1,25 @@
-// Writes deploy/crd/nginxes.mycompany.com.yaml from libs/nginx-api.
+// Writes deploy/crd/nginxes.mycompany.com.yaml from libs/nginx-api. With --image-allowlist=PREFIX,… it prints
+// the CRD with that image allow-list's CEL rules instead (for an admin who applies the CRD with INSTALL_CRD=false);
+// the committed manifest stays without one.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { ImageAllowlistError, parseImageAllowlist } from '../../libs/nginx-api/src/index.js';
 import { CRD_FILE, crdYaml } from './crd-yaml.js';
 
-writeFileSync(join(fileURLToPath(new URL('../..', import.meta.url)), CRD_FILE), crdYaml());
-console.log(`wrote ${CRD_FILE}`);
+const { values } = parseArgs({ options: { 'image-allowlist': { type: 'string' } } });
+if (values['image-allowlist'] === undefined) {
+  writeFileSync(join(fileURLToPath(new URL('../..', import.meta.url)), CRD_FILE), crdYaml());
+  console.log(`wrote ${CRD_FILE}`);
+} else {
+  try {
+    const allowlist = parseImageAllowlist(values['image-allowlist']);
+    if (!allowlist) throw new ImageAllowlistError('names no prefix');
+    process.stdout.write(crdYaml(allowlist));
+  } catch (error) {
+    if (!(error instanceof ImageAllowlistError)) throw error;
+    console.error(`--image-allowlist: ${error.message}`);
+    process.exit(2);
+  }
+}

@@ -3,11 +3,13 @@
 import {
   NGINX_API_VERSION,
   NGINX_KIND,
+  imageAllowlistErrors,
   namespaceError,
   nameError,
   nginxSpecSchema,
   validateNginx,
   type FieldError,
+  type ImageAllowlist,
 } from '@ngx/nginx-api';
 import Link from 'next/link';
 import { useRouter, useSearchParams } from 'next/navigation';
@@ -42,15 +44,22 @@ function manifestOf(values: FormValues) {
   return { apiVersion: NGINX_API_VERSION, kind: NGINX_KIND, metadata: { name: values.name }, spec };
 }
 
-/** Field errors of the form, keyed by the field's path (metadata.name, metadata.namespace, spec.replicas …). */
-function formErrors(values: FormValues): Errors {
+/**
+ * Field errors of the form, keyed by the field's path (metadata.name, metadata.namespace, spec.replicas …), with
+ * spec.image checked against the server's image allow-list as the API will.
+ */
+function formErrors(values: FormValues, imageAllowlist: ImageAllowlist | undefined): Errors {
   const errors: Errors = {};
   const nameProblem = nameError(values.name);
   if (nameProblem) errors['metadata.name'] = nameProblem.charAt(0).toUpperCase() + nameProblem.slice(1);
   const namespaceProblem = namespaceError(values.namespace);
   if (namespaceProblem)
     errors['metadata.namespace'] = namespaceProblem.charAt(0).toUpperCase() + namespaceProblem.slice(1);
-  for (const error of validateNginx(manifestOf(values)))
+  const manifest = manifestOf(values);
+  for (const error of [
+    ...validateNginx(manifest),
+    ...imageAllowlistErrors(manifest.spec.image, imageAllowlist),
+  ])
     if (error.field !== 'metadata.name')
       errors[error.field] ??=
         error.reason === 'FieldValueRequired' ? 'Required' : shortMessage(error.field, error.message);
@@ -115,7 +124,12 @@ export function NginxCreateForm() {
   const [submitting, setSubmitting] = useState(false);
   const formRef = useRef<HTMLFormElement>(null);
 
-  const errors = useMemo(() => formErrors(values), [values]);
+  const allowedImages = identity.imageAllowlist;
+  const imageAllowlist = useMemo(
+    () => (allowedImages ? { prefixes: allowedImages } : undefined),
+    [allowedImages],
+  );
+  const errors = useMemo(() => formErrors(values, imageAllowlist), [values, imageAllowlist]);
   const yaml = useMemo(() => checkYaml(yamlText, values.namespace), [yamlText, values.namespace]);
 
   if (!canWrite(identity))
@@ -360,6 +374,11 @@ export function NginxCreateForm() {
                   required={SPEC_REQUIRED.has(key)}
                   value={values.spec[key] ?? ''}
                   error={shown(`spec.${key}`)}
+                  help={
+                    key === 'image' && allowedImages
+                      ? `${schema.description ?? ''} Allowed: ${allowedImages.join(', ')} (nginx:1.27 is docker.io/library/nginx:1.27).`
+                      : undefined
+                  }
                   onChange={(value) =>
                     update(`spec.${key}`, (v) => ({ ...v, spec: { ...v.spec, [key]: value } }))
                   }

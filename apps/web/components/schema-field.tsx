@@ -12,6 +12,7 @@ export function SchemaField({
   value,
   required,
   error,
+  help,
   onChange,
 }: {
   id: string;
@@ -20,11 +21,19 @@ export function SchemaField({
   value: string;
   required: boolean;
   error?: string;
+  /** Help text in place of the schema's description. */
+  help?: string;
   onChange: (value: string) => void;
 }) {
   const numeric = schema.type === 'integer' || schema.type === 'number';
   return (
-    <Field id={id} label={humanize(fieldKey)} help={schema.description} error={error} required={required}>
+    <Field
+      id={id}
+      label={humanize(fieldKey)}
+      help={help ?? schema.description}
+      error={error}
+      required={required}
+    >
       {(control) => (
         <input
           {...control}

@@ -82,4 +82,6 @@ export interface Identity {
   namespaces: string[] | null;
   /** The one namespace this process watches (WATCH_NAMESPACE), or null. */
   watchNamespace: string | null;
+  /** The normalised prefixes spec.image must fall under (IMAGE_ALLOWLIST); null: any image. Older servers omit it. */
+  imageAllowlist?: string[] | null;
 }

@@ -1,4 +1,6 @@
 export * from './crd.js';
+export * from './image-allowlist.js';
+export * from './image-reference.js';
 export * from './names.js';
 export * from './quantity.js';
 export * from './schema.js';

@@ -1,5 +1,13 @@
 import { DEFAULT_IMAGE, MAX_REPLICAS, MIN_REPLICAS } from './names.js';
 
+/** A CEL validation rule of a CRD schema (`x-kubernetes-validations`); `self` is the value it sits on. */
+export interface ValidationRule {
+  rule: string;
+  message?: string;
+  /** The cause's reason when the rule fails (FieldValueInvalid unless said). */
+  reason?: 'FieldValueInvalid' | 'FieldValueForbidden' | 'FieldValueRequired' | 'FieldValueDuplicate';
+}
+
 /** A structural OpenAPI v3 schema, as the CRD's openAPIV3Schema takes it. */
 export type JsonSchema = {
   type?: 'object' | 'array' | 'string' | 'integer' | 'number' | 'boolean';
@@ -17,6 +25,7 @@ export type JsonSchema = {
   default?: unknown;
   'x-kubernetes-list-type'?: string;
   'x-kubernetes-list-map-keys'?: string[];
+  'x-kubernetes-validations'?: ValidationRule[];
 };
 
 const condition: JsonSchema = {

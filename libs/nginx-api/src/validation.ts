@@ -9,6 +9,7 @@ export interface FieldError {
     | 'FieldValueRequired'
     | 'FieldValueInvalid'
     | 'FieldValueNotSupported'
+    | 'FieldValueForbidden'
     | 'FieldValueTooLong'
     | 'FieldValueUnknown';
   message: string;

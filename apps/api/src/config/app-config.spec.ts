@@ -96,6 +96,20 @@ describe('loadAppConfig', () => {
     ).toBe('ops');
   });
 
+  it('allows any image unless IMAGE_ALLOWLIST names prefixes, which it normalises; refuses one it cannot read', () => {
+    expect(loadAppConfig({}, emptyDir()).imageAllowlist).toBeUndefined();
+    expect(loadAppConfig({ IMAGE_ALLOWLIST: ' ' }, emptyDir()).imageAllowlist).toBeUndefined();
+    expect(
+      loadAppConfig({ IMAGE_ALLOWLIST: 'docker.io/nginx, registry.example.com/web/' }, emptyDir())
+        .imageAllowlist,
+    ).toEqual({ prefixes: ['docker.io/library/nginx', 'registry.example.com/web/'] });
+    expect(() => loadAppConfig({ IMAGE_ALLOWLIST: 'docker.io/nginx,nginx' }, emptyDir())).toThrow(
+      new ConfigError(
+        'IMAGE_ALLOWLIST: "nginx" must start with a registry host in lower case, as in docker.io/library/nginx or registry.example.com/web/',
+      ),
+    );
+  });
+
   it('answers TLS with the local cluster certificate when it exists, unless TLS=false; CORS is off by default', () => {
     const cwd = emptyDir();
     expect(loadAppConfig({}, cwd).tls).toBeUndefined();

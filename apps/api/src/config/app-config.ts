@@ -1,7 +1,7 @@
 import { registerAs } from '@nestjs/config';
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { namespaceError } from '@ngx/nginx-api';
+import { namespaceError, parseImageAllowlist, type ImageAllowlist } from '@ngx/nginx-api';
 import { databaseTarget, type DatabaseTarget } from '../audit/database-target.js';
 import { ephemeralSqliteStorage } from '../audit/sqlite-storage.js';
 import { hostPatternError } from '../http/host-check.js';
@@ -61,6 +61,11 @@ export interface AppConfig {
    * undefined for the whole cluster. Lets a deployment run with a namespaced Role, and tests run side by side.
    */
   watchNamespace: string | undefined;
+  /**
+   * The images an Nginx may run (IMAGE_ALLOWLIST), checked on every write and, with INSTALL_CRD, by the CRD's CEL
+   * rules; undefined: any image.
+   */
+  imageAllowlist: ImageAllowlist | undefined;
   controller: {
     /** Run the Nginx controller in this process (off for an API-only replica). */
     enabled: boolean;
@@ -162,6 +167,14 @@ function parseLogFormat(raw: string | undefined): LogFormat {
   const format = raw?.trim() || 'json';
   if (format === 'json' || format === 'text') return format;
   throw new ConfigError(`LOG_FORMAT must be json or text (got "${raw}")`);
+}
+
+function imageAllowlist(raw: string | undefined): ImageAllowlist | undefined {
+  try {
+    return parseImageAllowlist(raw);
+  } catch (error) {
+    throw new ConfigError(`IMAGE_ALLOWLIST: ${(error as Error).message}`);
+  }
 }
 
 function kubeconfigPath(env: Environment, cwd: string): string | undefined {
@@ -278,6 +291,7 @@ export function loadAppConfig(
       installCrd: parseBoolean('INSTALL_CRD', env.INSTALL_CRD, true),
     },
     watchNamespace: parseNamespace('WATCH_NAMESPACE', env.WATCH_NAMESPACE),
+    imageAllowlist: imageAllowlist(env.IMAGE_ALLOWLIST),
     controller: {
       enabled: parseBoolean('CONTROLLER', env.CONTROLLER, true),
       workers: Math.ceil(parsePositive('CONTROLLER_WORKERS', env.CONTROLLER_WORKERS, 4)),

@@ -24,7 +24,9 @@ export class CrdInstallError extends Error {
 
 /**
  * Installs or upgrades the Nginx CRD at start (server-side apply, so fields others manage are left alone) and
- * waits until the API server serves it. Turned off with INSTALL_CRD=false where an admin applies deploy/crd.
+ * waits until the API server serves it. With IMAGE_ALLOWLIST its spec.image carries the allow-list's CEL rules,
+ * and a start without one removes them again (they are this field manager's). Turned off with INSTALL_CRD=false
+ * where an admin applies deploy/crd.
  * When the API server refuses, the app does not start; when it cannot be reached, the app starts anyway (its
  * readiness says why) and the installation is retried with backoff until it succeeds.
  */
@@ -43,6 +45,12 @@ export class CrdInstaller implements OnApplicationBootstrap, OnApplicationShutdo
       this.logger.log(
         `INSTALL_CRD=false: expecting ${NGINX_CRD_NAME} to be applied by an admin (deploy/crd)`,
       );
+      const allowlist = this.config.imageAllowlist;
+      if (allowlist)
+        this.logger.log(
+          'IMAGE_ALLOWLIST is checked on writes through this API; for the API server to refuse other images too, ' +
+            `apply the CRD from \`npm run crd:generate -- --image-allowlist=${allowlist.prefixes.join(',')}\``,
+        );
       return;
     }
     try {
@@ -63,7 +71,11 @@ export class CrdInstaller implements OnApplicationBootstrap, OnApplicationShutdo
   private async install(): Promise<void> {
     await this.apply();
     await this.waitEstablished();
-    this.logger.log(`${NGINX_CRD_NAME} installed and established`);
+    const allowlist = this.config.imageAllowlist;
+    this.logger.log(
+      `${NGINX_CRD_NAME} installed and established` +
+        (allowlist ? `, its spec.image limited to ${allowlist.prefixes.join(', ')}` : ''),
+    );
   }
 
   private async retryInBackground(): Promise<void> {
@@ -91,7 +103,7 @@ export class CrdInstaller implements OnApplicationBootstrap, OnApplicationShutdo
         path: CRD_PATH,
         query: { fieldManager: FIELD_MANAGER, force: true },
         contentType: 'application/apply-patch+yaml',
-        body: nginxCrd(),
+        body: nginxCrd({ imageAllowlist: this.config.imageAllowlist }),
         signal: this.stopping.signal,
       });
     } catch (error) {

@@ -42,9 +42,50 @@ describe('podFor', () => {
         },
       ],
     });
-    expect(built.spec?.containers).toEqual([
+    expect(built.spec?.containers).toMatchObject([
       { name: 'nginx', image: 'nginx:1.27', ports: [{ name: 'http', containerPort: 80 }] },
     ]);
+  });
+
+  it('passes the restricted Pod Security Standard with no ServiceAccount token, nginx writing to emptyDirs', () => {
+    const { spec } = podFor({ ...nginx(1), spec: { replicas: 1, image: 'nginx:1.27' } });
+    expect(spec).toEqual({
+      automountServiceAccountToken: false,
+      securityContext: {
+        runAsNonRoot: true,
+        runAsUser: 101,
+        runAsGroup: 101,
+        seccompProfile: { type: 'RuntimeDefault' },
+        sysctls: [{ name: 'net.ipv4.ip_unprivileged_port_start', value: '80' }],
+      },
+      containers: [
+        {
+          name: 'nginx',
+          image: 'nginx:1.27',
+          ports: [{ name: 'http', containerPort: 80 }],
+          securityContext: { allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'] } },
+          volumeMounts: [
+            { name: 'nginx-cache', mountPath: '/var/cache/nginx' },
+            { name: 'nginx-run', mountPath: '/var/run' },
+          ],
+        },
+      ],
+      volumes: [
+        { name: 'nginx-cache', emptyDir: {} },
+        { name: 'nginx-run', emptyDir: {} },
+      ],
+    });
+  });
+
+  it('builds every pod from new objects', () => {
+    const first = podFor(nginx(1));
+    first.spec!.securityContext!.runAsUser = 0;
+    first.spec!.containers[0]!.securityContext!.capabilities!.drop!.pop();
+    first.spec!.volumes!.pop();
+    const second = podFor(nginx(1));
+    expect(second.spec?.securityContext?.runAsUser).toBe(101);
+    expect(second.spec?.containers[0]?.securityContext?.capabilities?.drop).toEqual(['ALL']);
+    expect(second.spec?.volumes).toHaveLength(2);
   });
 
   it('defaults the image to nginx:latest', () => {

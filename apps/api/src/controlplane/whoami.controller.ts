@@ -1,15 +1,20 @@
 import { Controller, Get, Inject, Req } from '@nestjs/common';
 import type { Request } from 'express';
 import { callerOf } from '../auth/bearer-auth.guard.js';
+import { appConfig, type AppConfig } from '../config/app-config.js';
 import { ClusterInformers } from '../kube/cluster-informers.js';
 
 /**
  * `/controlplane/v1/whoami`: the signed-in token's name and role, and the namespaces it can see here — its own
- * limit, narrowed to the one namespace this process watches when WATCH_NAMESPACE is set (null: every namespace).
+ * limit, narrowed to the one namespace this process watches when WATCH_NAMESPACE is set (null: every namespace) —
+ * and the image allow-list, which the UI's forms check as the API will.
  */
 @Controller('controlplane/v1')
 export class WhoAmIController {
-  constructor(@Inject(ClusterInformers) private readonly informers: ClusterInformers) {}
+  constructor(
+    @Inject(ClusterInformers) private readonly informers: ClusterInformers,
+    @Inject(appConfig.KEY) private readonly config: AppConfig,
+  ) {}
 
   @Get('whoami')
   whoami(@Req() req: Request) {
@@ -25,6 +30,7 @@ export class WhoAmIController {
       role: caller.role,
       namespaces: namespaces ? [...namespaces] : null,
       watchNamespace: watched ?? null,
+      imageAllowlist: this.config.imageAllowlist ? [...this.config.imageAllowlist.prefixes] : null,
     };
   }
 }

@@ -4,6 +4,7 @@ import type { Request, Response } from 'express';
 import type { ChangeRecordRow } from '../audit/change-record.js';
 import { callerOf } from '../auth/bearer-auth.guard.js';
 import { allows, type Caller } from '../auth/roles.js';
+import { appConfig, type AppConfig } from '../config/app-config.js';
 import { ApiServerRelay, type RelayedAnswer } from './api-server-relay.js';
 import { StatusError } from './kube-status.js';
 import { NginxReads } from './nginx-reads.js';
@@ -38,6 +39,7 @@ export class NginxWrites {
   constructor(
     @Inject(ApiServerRelay) private readonly relay: ApiServerRelay,
     @Inject(NginxReads) private readonly reads: NginxReads,
+    @Inject(appConfig.KEY) private readonly config: AppConfig,
   ) {}
 
   create(namespace: string, req: Request, res: Response): Promise<void> {
@@ -45,7 +47,11 @@ export class NginxWrites {
     return this.run(write, req, res, async (query) => {
       const object = parseBody(await readRawBody(req), mediaType(req), [BODY_TYPES.json, BODY_TYPES.yaml]);
       write.name = nameIn(object);
-      checkNginx(object, { namespace, fieldValidation: query.fieldValidation });
+      checkNginx(object, {
+        namespace,
+        fieldValidation: query.fieldValidation,
+        imageAllowlist: this.config.imageAllowlist,
+      });
       return object;
     });
   }
@@ -67,6 +73,7 @@ export class NginxWrites {
           name,
           fieldValidation: query.fieldValidation,
           status: subresource === 'status',
+          imageAllowlist: this.config.imageAllowlist,
         });
       return object;
     });
@@ -88,7 +95,13 @@ export class NginxWrites {
         BODY_TYPES.jsonPatch,
         BODY_TYPES.apply,
       ]);
-      checkPatch(patch, type, { namespace, name, subresource, fieldValidation: query.fieldValidation });
+      checkPatch(patch, type, {
+        namespace,
+        name,
+        subresource,
+        fieldValidation: query.fieldValidation,
+        imageAllowlist: this.config.imageAllowlist,
+      });
       return patch;
     });
   }

@@ -2,10 +2,12 @@ import {
   NGINX_GROUP,
   NGINX_KIND,
   describeFieldErrors,
+  imageAllowlistErrors,
   nginxSpecSchema,
   validateAgainst,
   validateNginx,
   type FieldError,
+  type ImageAllowlist,
 } from '@ngx/nginx-api';
 import { StatusError } from './kube-status.js';
 import { BODY_TYPES } from './request-body.js';
@@ -23,10 +25,25 @@ interface Target {
   /** The name in the URL; undefined for a create. */
   name?: string;
   fieldValidation?: string;
+  /** IMAGE_ALLOWLIST: spec.image must fall under it (undefined: any image). */
+  imageAllowlist?: ImageAllowlist;
 }
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** `object[key]` if it is the object's own (JSON bodies have only own keys; prototype names are not keys). */
+const own = (object: unknown, key: string): unknown =>
+  isObject(object) && Object.hasOwn(object, key) ? object[key] : undefined;
+
+/**
+ * spec.image of a whole spec against the allow-list (absent: the default image the API server fills in), unless
+ * the schema already refused it.
+ */
+function specImageErrors(spec: unknown, allowlist: ImageAllowlist | undefined, errors: FieldError[]) {
+  if (!isObject(spec) || errors.some((e) => e.field === 'spec.image')) return [];
+  return imageAllowlistErrors(own(spec, 'image'), allowlist);
+}
 
 function invalid(name: string | undefined, errors: readonly FieldError[], kind = NGINX_KIND): StatusError {
   const causes = errors.map(({ reason, message, field }) => ({ reason, message, field }));
@@ -95,6 +112,7 @@ export function checkNginx(object: unknown, target: Target & { status?: boolean 
       });
     if (target.name !== undefined && metadata?.name === undefined)
       errors.push({ field: 'metadata.name', reason: 'FieldValueRequired', message: 'Required value' });
+    errors.push(...specImageErrors(object.spec, target.imageAllowlist, errors));
   }
   if (target.status) errors = errors.filter((e) => !e.field.startsWith('spec'));
   if (errors.length > 0) throw invalid(name, errors);
@@ -155,6 +173,10 @@ export function checkPatch(
   checkPlacement(patch.metadata, target);
   if (target.subresource === 'status') return;
   const errors = refuseUnknown(validateNginx(patch, { partial: true }), target.fieldValidation);
+  const spec = own(patch, 'spec');
+  // Only an image the patch names is checked; null removes it, so the default applies again.
+  if (isObject(spec) && Object.hasOwn(spec, 'image') && !errors.some((e) => e.field === 'spec.image'))
+    errors.push(...imageAllowlistErrors(spec.image ?? undefined, target.imageAllowlist));
   if (errors.length > 0) throw invalid(target.name, errors);
 }
 
@@ -174,14 +196,56 @@ function checkJsonPatch(patch: unknown, target: Target & { name: string }): void
         400,
         `JSON patch operation ${where} needs "op" (${[...JSON_PATCH_OPS].join(', ')}) and "path"`,
       );
-    if (op.op !== 'add' && op.op !== 'replace') return;
-    if (op.path === '/spec/replicas') errors.push(...replicasErrors(op.value, false));
-    if (op.path === '/spec/image')
-      errors.push(...validateAgainst(nginxSpecSchema.properties!.image!, op.value, 'spec.image'));
-    if (op.path === '/spec' && isObject(op.value))
-      errors.push(...validateAgainst(nginxSpecSchema, op.value, 'spec'));
+    if (op.op === 'add' || op.op === 'replace') {
+      if (op.path === '/spec/replicas') errors.push(...replicasErrors(op.value, false));
+      if (op.path === '/spec/image')
+        errors.push(...validateAgainst(nginxSpecSchema.properties!.image!, op.value, 'spec.image'));
+      if (op.path === '/spec' && isObject(op.value))
+        errors.push(...validateAgainst(nginxSpecSchema, op.value, 'spec'));
+    }
+    if (target.imageAllowlist) errors.push(...jsonPatchImageErrors(op, target.imageAllowlist, errors));
   });
   if (errors.length > 0) throw invalid(target.name, refuseUnknown(errors, target.fieldValidation));
+}
+
+/** The JSON pointers whose add, replace, copy or move sets spec.image. */
+const IMAGE_POINTERS = new Set(['', '/spec', '/spec/image']);
+
+/**
+ * What one JSON patch operation makes spec.image, checked against the allow-list as far as the operation alone
+ * tells: a value put there, a removal (the default applies again), and no copy or move into it (its value is
+ * the object's, unknown here).
+ */
+function jsonPatchImageErrors(
+  op: Record<string, unknown>,
+  allowlist: ImageAllowlist,
+  errors: FieldError[],
+): FieldError[] {
+  const path = op.path as string;
+  switch (op.op) {
+    case 'add':
+    case 'replace':
+      if (path === '/spec/image')
+        return errors.some((e) => e.field === 'spec.image') ? [] : imageAllowlistErrors(op.value, allowlist);
+      if (path === '/spec') return specImageErrors(op.value, allowlist, errors);
+      if (path === '') return specImageErrors(own(op.value, 'spec'), allowlist, errors);
+      return [];
+    case 'remove':
+      return path === '/spec/image' ? imageAllowlistErrors(undefined, allowlist) : [];
+    case 'copy':
+    case 'move':
+      if (IMAGE_POINTERS.has(path))
+        return [
+          {
+            field: 'spec.image',
+            reason: 'FieldValueForbidden',
+            message: `Forbidden: with an image allow-list, spec.image is set by value (add or replace), not by ${op.op}`,
+          },
+        ];
+      return op.op === 'move' && op.from === '/spec/image' ? imageAllowlistErrors(undefined, allowlist) : [];
+    default:
+      return [];
+  }
 }
 
 /** A DeleteOptions body (kubectl sends one): only its known fields, with values the API server takes. */
