@@ -10,6 +10,7 @@ import {
   type TestDatabase,
 } from './support/database.js';
 import { AuditController } from '../apps/api/src/audit/audit.controller.js';
+import { appConfig, loadAppConfig } from '../apps/api/src/config/app-config.js';
 import { exportSerializer } from '../apps/api/src/audit/audit-export.js';
 import { JSON_COLUMNS, RECONCILE_COLUMNS } from '../apps/api/src/audit/audit-items.js';
 import { parseChangeParams, parseReconcileParams } from '../apps/api/src/audit/audit-params.js';
@@ -27,6 +28,9 @@ import { StatusExceptionFilter } from '../apps/api/src/rest/status-exception.fil
  * read back through the query modules (filters, newest-first order, paging stable across inserts, exports),
  * then over HTTP through AuditController with the Status filter, in-process (no cluster needed).
  */
+/** The app's configuration as a test process's environment gives it (the controller reads its limits). */
+const testConfig = { provide: appConfig.KEY, useValue: loadAppConfig({}, process.cwd()) };
+
 const providers = [
   { name: 'sqlite', available: true, create: sqliteDatabase },
   { name: 'postgresql', available: Boolean(POSTGRES_URL), create: postgresDatabase },
@@ -375,7 +379,7 @@ for (const provider of providers) {
       beforeAll(async () => {
         const moduleRef = await Test.createTestingModule({
           controllers: [AuditController],
-          providers: [{ provide: PrismaService, useValue: { client: prisma } }],
+          providers: [{ provide: PrismaService, useValue: { client: prisma } }, testConfig],
         }).compile();
         app = moduleRef.createNestApplication({ logger: false });
         app.useGlobalFilters(new StatusExceptionFilter());
@@ -511,7 +515,7 @@ for (const provider of providers) {
         ] as const) {
           const moduleRef = await Test.createTestingModule({
             controllers: [AuditController],
-            providers: [{ provide: PrismaService, useValue: { client: failingFrom(failFrom) } }],
+            providers: [{ provide: PrismaService, useValue: { client: failingFrom(failFrom) } }, testConfig],
           }).compile();
           const failing = moduleRef.createNestApplication({ logger: false });
           failing.useGlobalFilters(new StatusExceptionFilter());

@@ -129,4 +129,34 @@ describe('kubectl against the control plane', () => {
     );
     for (const change of changes) expect(change.userAgent).toMatch(/^kubectl\//);
   });
+
+  it('answers kubectl auth can-i and whoami from the tokens and roles of the control plane', async () => {
+    /** kubectl's answer's first word: "yes", or "no" (which exits with 1 and may add the reason). */
+    const canI = async (role: TestRole, ...args: string[]) => {
+      try {
+        return (await kubectl(role, 'auth', 'can-i', ...args)).trim().split(/\s/)[0];
+      } catch (error) {
+        const { code, stdout } = error as { code?: number; stdout?: string };
+        if (code === 1) return (stdout ?? '').trim().split(/\s/)[0];
+        throw error;
+      }
+    };
+    expect(await canI('viewer', 'get', 'ngx')).toBe('yes');
+    expect(await canI('viewer', 'watch', 'nginxes.mycompany.com', '-A')).toBe('yes');
+    expect(await canI('viewer', 'delete', 'ngx')).toBe('no');
+    expect(await canI('editor', 'patch', 'ngx', '--subresource=scale')).toBe('yes');
+    expect(await canI('editor', 'update', 'ngx', '--subresource=status')).toBe('no');
+    expect(await canI('admin', 'update', 'ngx', '--subresource=status')).toBe('yes');
+    expect(await canI('admin', 'get', 'pods')).toBe('no'); // not served here, whatever the app itself may do
+    const whoami = await kubectl('editor', 'auth', 'whoami', '-o', 'json');
+    expect(JSON.parse(whoami)).toMatchObject({
+      kind: 'SelfSubjectReview',
+      status: {
+        userInfo: {
+          username: TOKEN_NAMES.editor,
+          groups: expect.arrayContaining(['nginx-control-plane:editor']),
+        },
+      },
+    });
+  });
 });

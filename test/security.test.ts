@@ -341,3 +341,52 @@ describe('request budgets', () => {
     for (let i = 0; i < 20; i++) expect((await fetch(`${tight.url}/healthz`)).status).toBe(200);
   });
 });
+
+describe('what one caller may hold open', () => {
+  let bounded: ControlPlane;
+  beforeAll(async () => {
+    bounded = await startControlPlane({ MAX_WATCHES_PER_TOKEN: '2' });
+  });
+  afterAll(() => bounded?.stop());
+
+  it('is at most MAX_WATCHES_PER_TOKEN relayed watches per token, each freed when it ends', async () => {
+    const open = () => {
+      const abort = new AbortController();
+      const answer = bounded.as('viewer')(`${nginxes(NS_A)}?watch=true&timeoutSeconds=60`, {
+        signal: abort.signal,
+      });
+      return { answer, abort };
+    };
+    const watches = [open(), open()];
+    for (const watch of watches) expect((await watch.answer).status).toBe(200);
+    const third = await bounded.as('viewer')(`${nginxes(NS_A)}?watch=true&timeoutSeconds=1`);
+    expect(third.status).toBe(429);
+    expect(((await third.json()) as Json).message).toContain('watches open');
+    expect((await bounded.as('editor')(`${nginxes(NS_A)}?watch=true&timeoutSeconds=1`)).status).toBe(200);
+    watches[0]!.abort.abort();
+    await waitFor('a slot freed', async () => {
+      const again = await bounded.as('viewer')(`${nginxes(NS_A)}?watch=true&timeoutSeconds=1`);
+      await again.body?.cancel();
+      return again.status === 200;
+    });
+    watches[1]!.abort.abort();
+  });
+
+  it('is at most 20 live connections per token', async () => {
+    const connect = () =>
+      new Promise<Error | undefined>((resolve) => {
+        const socket = io(bounded.url, {
+          path: '/socket.io',
+          auth: { token: TOKENS.editor },
+          transports: ['websocket'],
+          reconnection: false,
+        });
+        sockets.push(socket);
+        socket.once('connect', () => resolve(undefined));
+        socket.once('connect_error', resolve);
+      });
+    const first = await Promise.all(Array.from({ length: 20 }, connect));
+    expect(first.every((error) => error === undefined)).toBe(true);
+    expect((await connect())?.message).toBe('too many connections');
+  });
+});

@@ -1,5 +1,7 @@
+import { Writable } from 'node:stream';
+import type { Response } from 'express';
 import { describe, expect, it } from 'vitest';
-import { csvCell, csvLine, exportFilename, exportSerializer } from './audit-export.js';
+import { csvCell, csvLine, exportFilename, exportSerializer, sendExport } from './audit-export.js';
 
 describe('CSV cells (RFC 4180)', () => {
   it('leave plain values as they are and null empty', () => {
@@ -68,5 +70,49 @@ describe('exportFilename', () => {
     const now = new Date('2026-11-22T10:05:06.789Z');
     expect(exportFilename('reconciles', 'csv', now)).toBe('reconciles-20261122T100506Z.csv');
     expect(exportFilename('changes', 'ndjson', now)).toBe('changes-20261122T100506Z.ndjson');
+  });
+});
+
+describe('sendExport', () => {
+  /** An Express-like response over a Writable that takes one chunk and then never drains. */
+  function stalledResponse() {
+    const sink = new Writable({ highWaterMark: 1, write: () => {} });
+    const response = Object.assign(sink, {
+      status: () => response,
+      set: () => response,
+    }) as unknown as Response & Writable;
+    return response;
+  }
+
+  async function* endless() {
+    for (let i = 0; ; i++) yield [{ id: i, name: `row-${i}` }];
+  }
+
+  it('cuts a client that stops reading, and a reader running past its time bound', async () => {
+    const stalled = stalledResponse();
+    const serializer = exportSerializer('ndjson', ['id', 'name']);
+    const cut = await sendExport(stalled, {
+      kind: 'changes',
+      format: 'ndjson',
+      serializer,
+      batches: endless(),
+      limits: { stallMs: 30, maxMs: 60_000 },
+    });
+    expect(stalled.destroyed).toBe(true);
+    expect(cut.rows).toBeLessThanOrEqual(1);
+
+    const fast = Object.assign(new Writable({ write: (_chunk, _encoding, callback) => callback() }), {
+      status: () => fast,
+      set: () => fast,
+    }) as unknown as Response & Writable;
+    const overtime = await sendExport(fast, {
+      kind: 'changes',
+      format: 'ndjson',
+      serializer,
+      batches: endless(),
+      limits: { stallMs: 1000, maxMs: 50 },
+    });
+    expect(overtime.error).toBeInstanceOf(Error);
+    expect(fast.destroyed).toBe(true);
   });
 });

@@ -77,10 +77,15 @@ export interface ExportResult {
   error?: unknown;
 }
 
+/** Bounds on one export: a client that reads nothing for `stallMs` is cut, and so is an export past `maxMs`. */
+export const EXPORT_LIMITS = { stallMs: 60_000, maxMs: 10 * 60_000 };
+
 /**
  * Streams every batch to `response` as an attachment. The first batch is read before anything is sent, so a
  * database that cannot be read still gets a proper error answer; a failure after that cuts the connection.
- * Waits for the client to drain between batches and stops reading when it goes away.
+ * Waits for the client to drain between batches and stops reading when it goes away; a client that stops
+ * reading for the stall bound, or an export that runs past its time bound, is cut too (never a complete-looking
+ * file), so no reader holds a database cursor and a connection for ever.
  */
 export async function sendExport<Item extends object>(
   response: Response,
@@ -90,9 +95,12 @@ export async function sendExport<Item extends object>(
     serializer: ExportSerializer<Item>;
     batches: AsyncIterable<Item[]>;
     now?: Date;
+    limits?: typeof EXPORT_LIMITS;
   },
 ): Promise<ExportResult> {
   const { kind, format, serializer } = options;
+  const limits = options.limits ?? EXPORT_LIMITS;
+  const deadline = Date.now() + limits.maxMs;
   const iterator = options.batches[Symbol.asyncIterator]();
   let next = await iterator.next();
   response.status(200).set({
@@ -104,9 +112,10 @@ export async function sendExport<Item extends object>(
   });
   let rows = 0;
   try {
-    if (serializer.header) await write(response, serializer.header);
+    if (serializer.header) await write(response, serializer.header, limits.stallMs);
     while (!next.done) {
-      if (!(await write(response, serializer.lines(next.value)))) {
+      if (Date.now() > deadline) throw new Error(`the export ran longer than ${limits.maxMs / 1000} s`);
+      if (!(await write(response, serializer.lines(next.value), limits.stallMs))) {
         await iterator.return?.(undefined);
         return { rows };
       }
@@ -122,12 +131,17 @@ export async function sendExport<Item extends object>(
   return { rows };
 }
 
-/** Writes a chunk, waiting for the client to drain when its buffer is full; false once it has gone away. */
-async function write(response: Response, chunk: string): Promise<boolean> {
+/**
+ * Writes a chunk, waiting for the client to drain when its buffer is full; false once it has gone away, or
+ * after cutting it when it has not drained within `stallMs`.
+ */
+async function write(response: Response, chunk: string, stallMs: number): Promise<boolean> {
   if (response.destroyed || response.writableEnded) return false;
   if (chunk && !response.write(chunk))
     await new Promise<void>((resolve) => {
+      const stall = setTimeout(() => response.destroy(), stallMs);
       const done = () => {
+        clearTimeout(stall);
         response.off('drain', done);
         response.off('close', done);
         resolve();

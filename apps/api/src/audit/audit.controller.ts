@@ -3,7 +3,14 @@ import type { Request, Response } from 'express';
 import { NamespaceScoped } from '../auth/auth.decorators.js';
 import { nestRuntimeLogger } from '../logging/runtime-logger.js';
 import type { AuditListKind } from './audit-cursor.js';
-import { exportSerializer, sendExport, type ExportFormat, type ExportSerializer } from './audit-export.js';
+import { appConfig, type AppConfig } from '../config/app-config.js';
+import {
+  EXPORT_LIMITS,
+  exportSerializer,
+  sendExport,
+  type ExportFormat,
+  type ExportSerializer,
+} from './audit-export.js';
 import { CHANGE_COLUMNS, JSON_COLUMNS, RECONCILE_COLUMNS } from './audit-items.js';
 import {
   parseChangeParams,
@@ -27,7 +34,10 @@ export class AuditController {
   private readonly logger = nestRuntimeLogger(new Logger('Audit'));
   private reader: AuditReader | undefined;
 
-  constructor(@Inject(PrismaService) private readonly prisma: PrismaService) {}
+  constructor(
+    @Inject(PrismaService) private readonly prisma: PrismaService,
+    @Inject(appConfig.KEY) private readonly config: AppConfig,
+  ) {}
 
   /** The Prisma client exists only after PrismaService's onModuleInit, so the reader is made on first use. */
   private get audit(): AuditReader {
@@ -71,7 +81,8 @@ export class AuditController {
     serializer: ExportSerializer<Item>,
     batches: AsyncIterable<Item[]>,
   ): Promise<void> {
-    const { rows, error } = await sendExport(response, { kind, format, serializer, batches });
+    const limits = { ...EXPORT_LIMITS, stallMs: this.config.limits.stallMs };
+    const { rows, error } = await sendExport(response, { kind, format, serializer, batches, limits });
     if (error)
       this.logger.error('audit export failed midway: connection closed', {
         list: kind,

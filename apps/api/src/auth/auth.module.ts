@@ -5,6 +5,7 @@ import { appConfig, type AppConfig } from '../config/app-config.js';
 import { BearerAuthGuard } from './bearer-auth.guard.js';
 import { RateLimitGuard } from './rate-limit.guard.js';
 import { RequestBudget } from './request-budget.js';
+import { SelfReviewController } from './self-review.controller.js';
 import { TokenStore, bootstrapAdminToken, configuredTokens } from './token-store.js';
 
 /**
@@ -15,6 +16,7 @@ import { TokenStore, bootstrapAdminToken, configuredTokens } from './token-store
  */
 @Global()
 @Module({
+  controllers: [SelfReviewController],
   providers: [
     { provide: ThrottlerStorage, useClass: ThrottlerStorageService },
     RequestBudget,

@@ -27,3 +27,18 @@ export function mayAccessNamespace(caller: Caller, namespace: string | undefined
   if (!caller.namespaces) return true;
   return namespace !== undefined && caller.namespaces.includes(namespace);
 }
+
+/** The verbs our REST API serves on Nginxes, as Kubernetes names them. */
+const READ_VERBS = new Set(['get', 'list', 'watch']);
+const WRITE_VERBS = new Set(['create', 'update', 'patch', 'delete']);
+
+/**
+ * The least role a request on Nginxes needs: reads a viewer, writes an editor, writes of `status` (which belongs to
+ * the controller) an admin. Undefined for a verb the control plane does not serve. The one place these rules
+ * live: the REST layer enforces them, and SelfSubjectAccessReview reports them.
+ */
+export function roleNeeded(verb: string, subresource: string | undefined): Role | undefined {
+  if (READ_VERBS.has(verb)) return 'viewer';
+  if (!WRITE_VERBS.has(verb)) return undefined;
+  return subresource === 'status' ? 'admin' : 'editor';
+}

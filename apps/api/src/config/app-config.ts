@@ -38,6 +38,8 @@ export interface AppConfig {
     /** The same for requests without a valid token, per client address (401s, the public readiness probe). */
     anonymousRateLimitPerSecond: number;
   };
+  /** What one caller may hold open: relayed watches per token, and how long a client may stall a stream. */
+  limits: { watchesPerToken: number; stallMs: number };
   /** Origins allowed to call the API from a browser on another origin; none (CORS off) by default. */
   corsOrigins: string[];
   /** Certificate and key to answer TLS on the same port too (kubectl sends tokens only over TLS). */
@@ -274,6 +276,10 @@ export function loadAppConfig(
       adminTokenPath: resolve(cwd, '.data/admin-token'),
       rateLimitPerSecond: parsePositive('RATE_LIMIT_RPS', env.RATE_LIMIT_RPS, 20),
       anonymousRateLimitPerSecond: parsePositive('ANON_RATE_LIMIT_RPS', env.ANON_RATE_LIMIT_RPS, 10),
+    },
+    limits: {
+      watchesPerToken: Math.ceil(parsePositive('MAX_WATCHES_PER_TOKEN', env.MAX_WATCHES_PER_TOKEN, 10)),
+      stallMs: parseSeconds('STALLED_CLIENT_SECONDS', env.STALLED_CLIENT_SECONDS, 60, 3600),
     },
     corsOrigins: (env.CORS_ORIGINS ?? '')
       .split(',')

@@ -31,6 +31,8 @@ import { LiveSession } from './live-session.js';
 const MAX_BUFFERED_PACKETS = 256;
 /** Subscriptions one connection may hold. */
 const MAX_SUBSCRIPTIONS = 32;
+/** Live connections one token may hold at once (a browser tab each). */
+export const MAX_CONNECTIONS_PER_TOKEN = 20;
 
 type LiveSocket = Socket & { data: { caller?: Caller; session?: LiveSession } };
 
@@ -44,6 +46,8 @@ export class LiveGateway implements OnGatewayInit, OnGatewayConnection, OnGatewa
   @WebSocketServer() private server!: Server;
   private readonly logger = new Logger('LiveGateway');
   private readonly sessions = new Set<LiveSession>();
+  /** Open connections by token name. */
+  private readonly connectionsByToken = new Map<string, number>();
   private readonly removeHandlers: (() => void)[] = [];
   private readonly connections: Gauge;
 
@@ -90,6 +94,8 @@ export class LiveGateway implements OnGatewayInit, OnGatewayConnection, OnGatewa
         .then((answer) => {
           if (!answer.allowed) return next(new Error('too many requests'));
           if (!caller) return next(new Error('unauthorized'));
+          if ((this.connectionsByToken.get(caller.name) ?? 0) >= MAX_CONNECTIONS_PER_TOKEN)
+            return next(new Error('too many connections'));
           (socket as LiveSocket).data.caller = caller;
           next();
         }, next);
@@ -105,6 +111,8 @@ export class LiveGateway implements OnGatewayInit, OnGatewayConnection, OnGatewa
     socket.data.session = session;
     this.sessions.add(session);
     this.connections.set(this.sessions.size);
+    const name = socket.data.caller?.name;
+    if (name) this.connectionsByToken.set(name, (this.connectionsByToken.get(name) ?? 0) + 1);
   }
 
   handleDisconnect(socket: LiveSocket): void {
@@ -113,6 +121,10 @@ export class LiveGateway implements OnGatewayInit, OnGatewayConnection, OnGatewa
     session.close();
     this.sessions.delete(session);
     this.connections.set(this.sessions.size);
+    const name = socket.data.caller?.name;
+    const left = name ? (this.connectionsByToken.get(name) ?? 1) - 1 : 0;
+    if (name && left > 0) this.connectionsByToken.set(name, left);
+    else if (name) this.connectionsByToken.delete(name);
   }
 
   @SubscribeMessage(LIVE_EVENTS.subscribe)

@@ -3,6 +3,8 @@ import { Inject, Injectable } from '@nestjs/common';
 import { KubeClient, type KubeRequest } from '@ngx/kube-runtime';
 import type { Request, Response } from 'express';
 import { StatusError } from './kube-status.js';
+import { RelayLimits } from './relay-limits.js';
+import { pump } from './stream-pump.js';
 
 /** Response headers of the API server worth passing on: representation, warnings, back-pressure, tracing. */
 const RELAYED_HEADERS = ['content-type', 'warning', 'retry-after', 'audit-id', 'cache-control'];
@@ -21,7 +23,10 @@ export interface RelayedAnswer {
  */
 @Injectable()
 export class ApiServerRelay {
-  constructor(@Inject(KubeClient) private readonly client: KubeClient) {}
+  constructor(
+    @Inject(KubeClient) private readonly client: KubeClient,
+    @Inject(RelayLimits) private readonly limits: RelayLimits,
+  ) {}
 
   /** Sends a request and reads the whole answer (objects, lists, Status), for callers that look at it. */
   async exchange(req: KubeRequest, clientRequest?: Request): Promise<RelayedAnswer> {
@@ -37,28 +42,29 @@ export class ApiServerRelay {
   }
 
   /**
+   * Sends a read and streams the answer to the client as it arrives, never holding more than the socket's own
+   * buffer: a list of thousands of objects costs the control plane no more memory than a small one. A client that
+   * goes away closes the upstream request; one that stops reading is cut after the stall bound; an answer cut
+   * short upstream cuts the client's too, so a truncated list is never taken for a whole one.
+   */
+  async pipe(req: KubeRequest, clientRequest: Request, res: Response): Promise<void> {
+    const abort = abortOnDisconnect(clientRequest)!;
+    const upstream = await this.send({ ...req, signal: abort.signal });
+    res.status(upstream.statusCode ?? 502).set(relayedHeaders(upstream));
+    await pump(upstream, res, { cutOnUpstreamFailure: true, stallMs: this.limits.stallMs });
+  }
+
+  /**
    * Streams the API server's answer to the client as it arrives (a watch), flushing headers at once; closes the
-   * upstream request when the client goes away, and ends the client's response when the upstream one ends.
+   * upstream request when the client goes away, and ends the client's response when the upstream one ends. A
+   * client that stops reading is cut after the stall bound rather than buffered for.
    */
   async stream(req: KubeRequest, clientRequest: Request, res: Response): Promise<void> {
     const abort = abortOnDisconnect(clientRequest)!;
     const upstream = await this.send({ ...req, signal: abort.signal });
     res.status(upstream.statusCode ?? 502).set(relayedHeaders(upstream));
     res.flushHeaders();
-    await new Promise<void>((resolve) => {
-      const finish = () => {
-        res.end();
-        resolve();
-      };
-      upstream.on('data', (chunk: Buffer) => res.write(chunk));
-      upstream.once('end', finish);
-      upstream.once('error', finish);
-      upstream.once('aborted', finish);
-      res.once('close', () => {
-        upstream.destroy();
-        resolve();
-      });
-    });
+    await pump(upstream, res, { cutOnUpstreamFailure: false, stallMs: this.limits.stallMs });
   }
 
   private async send(req: KubeRequest): Promise<IncomingMessage> {

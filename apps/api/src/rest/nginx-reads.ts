@@ -1,11 +1,13 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { NGINX_API_VERSION, NGINX_GROUP, NGINX_KIND, NGINX_LIST_KIND, NGINX_PLURAL } from '@ngx/nginx-api';
 import type { Request, Response } from 'express';
+import { callerOf } from '../auth/bearer-auth.guard.js';
 import { ClusterInformers, type NginxObject } from '../kube/cluster-informers.js';
 import { ApiServerRelay } from './api-server-relay.js';
 import { StatusError } from './kube-status.js';
 import { nginxPath, type Subresource } from './nginx-paths.js';
 import { isTrue, type KubeQuery } from './query-params.js';
+import { boundedWatchTimeout, WatchSlots } from './relay-limits.js';
 import { fieldMatcher, labelMatcher } from './selectors.js';
 
 /**
@@ -18,16 +20,14 @@ export class NginxReads {
   constructor(
     @Inject(ClusterInformers) private readonly informers: ClusterInformers,
     @Inject(ApiServerRelay) private readonly relay: ApiServerRelay,
+    @Inject(WatchSlots) private readonly watches: WatchSlots,
   ) {}
 
   async list(namespace: string | undefined, query: KubeQuery, req: Request, res: Response): Promise<void> {
     const path = nginxPath(namespace);
-    if (isTrue(query.watch)) return this.relay.stream({ path, query, accept: req.headers.accept }, req, res);
+    if (isTrue(query.watch)) return this.watch(path, query, req, res);
     if (!this.fromCache(query, req, namespace) || query.limit || query.continue)
-      return this.relay.reply(
-        await this.relay.exchange({ path, query, accept: req.headers.accept }, req),
-        res,
-      );
+      return this.relay.pipe({ path, query, accept: req.headers.accept }, req, res);
 
     const byLabel = labelMatcher(query.labelSelector);
     const byField = fieldMatcher(query.fieldSelector);
@@ -47,11 +47,9 @@ export class NginxReads {
 
   async get(namespace: string, name: string, query: KubeQuery, req: Request, res: Response): Promise<void> {
     if (!this.fromCache(query, req, namespace))
-      return this.relay.reply(
-        await this.relay.exchange(
-          { path: nginxPath(namespace, name), query, accept: req.headers.accept },
-          req,
-        ),
+      return this.relay.pipe(
+        { path: nginxPath(namespace, name), query, accept: req.headers.accept },
+        req,
         res,
       );
     const nginx = this.informers.nginxes.cache.get(`${namespace}/${name}`);
@@ -74,7 +72,19 @@ export class NginxReads {
     res: Response,
   ): Promise<void> {
     const path = nginxPath(namespace, name, subresource);
-    this.relay.reply(await this.relay.exchange({ path, query, accept: req.headers.accept }, req), res);
+    return this.relay.pipe({ path, query, accept: req.headers.accept }, req, res);
+  }
+
+  /** A relayed watch: one of the caller's watch slots, and a bounded `timeoutSeconds`. */
+  private async watch(path: string, query: KubeQuery, req: Request, res: Response): Promise<void> {
+    const release = this.watches.take(callerOf(req)!.name);
+    try {
+      const timeoutSeconds = boundedWatchTimeout(query.timeoutSeconds);
+      const bounded = timeoutSeconds === undefined ? query : { ...query, timeoutSeconds };
+      await this.relay.stream({ path, query: bounded, accept: req.headers.accept }, req, res);
+    } finally {
+      release();
+    }
   }
 
   /** The last state the cache saw of one object, for the change audit's "before". */

@@ -3,7 +3,7 @@ import { NGINX_GROUP } from '@ngx/nginx-api';
 import type { Request, Response } from 'express';
 import type { ChangeRecordRow } from '../audit/change-record.js';
 import { callerOf } from '../auth/bearer-auth.guard.js';
-import { allows, type Caller } from '../auth/roles.js';
+import { allows, roleNeeded, type Caller } from '../auth/roles.js';
 import { appConfig, type AppConfig } from '../config/app-config.js';
 import { ApiServerRelay, type RelayedAnswer } from './api-server-relay.js';
 import { StatusError } from './kube-status.js';
@@ -153,7 +153,7 @@ export class NginxWrites {
     prepare: (query: KubeQuery) => Promise<unknown>,
   ): Promise<RelayedAnswer> {
     // Checked here rather than by the guard (the routes admit viewers) so a refused write is audited too.
-    const needed = write.subresource === 'status' ? 'admin' : 'editor';
+    const needed = roleNeeded(write.verb === 'apply' ? 'patch' : write.verb, write.subresource)!;
     if (!allows(caller.role, needed))
       throw new StatusError(
         403,

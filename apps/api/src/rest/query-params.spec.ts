@@ -33,7 +33,13 @@ describe('kubeQuery', () => {
   );
 
   it('answers 400 naming a parameter given twice or with a value it cannot take', () => {
-    for (const query of ['limit=1&limit=2', 'limit=-1', 'watch=maybe', 'resourceVersionMatch=Newest']) {
+    for (const query of [
+      'limit=1&limit=2',
+      'limit=-1',
+      'watch=maybe',
+      'resourceVersionMatch=Newest',
+      'resourceVersion=qH!o',
+    ]) {
       const error = (() => {
         try {
           kubeQuery(request(query));

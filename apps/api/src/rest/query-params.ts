@@ -12,7 +12,8 @@ const PARAMETERS = new Map<string, (value: string) => boolean>(
     fieldSelector: () => true,
     limit: isCount,
     continue: () => true,
-    resourceVersion: () => true,
+    // Opaque to clients, but an etcd revision on every API server, which answers 500 to anything else.
+    resourceVersion: (v) => /^\d{0,20}$/.test(v),
     resourceVersionMatch: (v) => v === 'NotOlderThan' || v === 'Exact',
     watch: isBoolean,
     allowWatchBookmarks: isBoolean,

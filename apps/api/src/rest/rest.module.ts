@@ -7,6 +7,8 @@ import { NginxController } from './nginx.controller.js';
 import { NginxReads } from './nginx-reads.js';
 import { NginxWrites } from './nginx-writes.js';
 import { StatusExceptionFilter } from './status-exception.filter.js';
+import { RelayLimits, WatchSlots } from './relay-limits.js';
+import { appConfig, type AppConfig } from '../config/app-config.js';
 
 /**
  * The Kubernetes-style REST surface: discovery and `/apis/mycompany.com/v1/…nginxes…`; errors as `Status`; every
@@ -18,6 +20,17 @@ import { StatusExceptionFilter } from './status-exception.filter.js';
     ApiServerRelay,
     NginxReads,
     NginxWrites,
+    {
+      provide: RelayLimits,
+      inject: [appConfig.KEY],
+      useFactory: (config: AppConfig): RelayLimits => config.limits,
+    },
+    // One count of open watches per token for the whole process.
+    {
+      provide: WatchSlots,
+      inject: [RelayLimits],
+      useFactory: (limits: RelayLimits) => new WatchSlots(limits.watchesPerToken),
+    },
     { provide: APP_FILTER, useClass: StatusExceptionFilter },
   ],
   exports: [ApiServerRelay, NginxReads],

@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest';
+import { reviewAccess, userInfo } from './self-review.js';
+
+const viewer = { name: 'ada', role: 'viewer' as const };
+const editor = { name: 'eve', role: 'editor' as const, namespaces: ['team-a'] };
+const admin = { name: 'ann', role: 'admin' as const };
+const nginx = { group: 'mycompany.com', resource: 'nginxes' };
+
+describe('reviewAccess', () => {
+  it.each([
+    [viewer, { ...nginx, verb: 'list' }, true],
+    [viewer, { ...nginx, verb: 'watch', namespace: 'x' }, true],
+    [viewer, { ...nginx, verb: 'create', namespace: 'x' }, false],
+    [editor, { ...nginx, verb: 'create', namespace: 'team-a' }, true],
+    [editor, { ...nginx, verb: 'list' }, false], // every namespace
+    [editor, { ...nginx, verb: 'get', namespace: 'team-b' }, false],
+    [editor, { ...nginx, verb: 'update', subresource: 'scale', namespace: 'team-a' }, true],
+    [editor, { ...nginx, verb: 'update', subresource: 'status', namespace: 'team-a' }, false],
+    [admin, { ...nginx, verb: 'patch', subresource: 'status' }, true],
+    [admin, { ...nginx, verb: 'deletecollection' }, false],
+    [admin, { ...nginx, verb: 'get', subresource: 'exec' }, false],
+    [admin, { group: '', resource: 'pods', verb: 'get' }, false],
+    [admin, { group: 'mycompany.com', resource: 'constructor', verb: 'get' }, false],
+    [admin, { ...nginx, verb: 'toString' }, false],
+  ])('%j may %j: %s', (caller, attributes, allowed) => {
+    expect(reviewAccess(caller, attributes).allowed).toBe(allowed);
+  });
+
+  it('says why not', () => {
+    expect(reviewAccess(viewer, { ...nginx, verb: 'delete' }).reason).toBe(
+      'ada has role viewer; delete needs editor',
+    );
+    expect(reviewAccess(editor, { ...nginx, verb: 'get', namespace: 'x' }).reason).toContain('limited to');
+  });
+
+  it('names the token, its role and its namespaces', () => {
+    expect(userInfo(editor)).toEqual({
+      username: 'eve',
+      groups: ['nginx-control-plane:editor', 'system:authenticated'],
+      extra: { 'mycompany.com/namespaces': ['team-a'] },
+    });
+    expect(userInfo(viewer)).not.toHaveProperty('extra');
+  });
+});

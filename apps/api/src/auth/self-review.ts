@@ -1,0 +1,48 @@
+import { NGINX_GROUP, NGINX_PLURAL } from '@ngx/nginx-api';
+import { allows, mayAccessNamespace, roleNeeded, type Caller } from './roles.js';
+
+/** The `resourceAttributes` of a SelfSubjectAccessReview, as kubectl sends them. */
+export interface ResourceAttributes {
+  namespace?: string;
+  verb?: string;
+  group?: string;
+  resource?: string;
+  subresource?: string;
+  name?: string;
+}
+
+const SUBRESOURCES = new Set(['', 'status', 'scale']);
+
+/**
+ * What this control plane would do with the request the attributes describe, made by `caller`: the same rules the
+ * REST layer applies (roles, a limited token's namespaces), for `kubectl auth can-i`. Anything but Nginxes is
+ * not served here, so it is not allowed.
+ */
+export function reviewAccess(
+  caller: Caller,
+  attributes: ResourceAttributes,
+): { allowed: boolean; reason: string } {
+  const { verb = '', group = '', resource = '', subresource = '', namespace = '' } = attributes;
+  if (group !== NGINX_GROUP || resource !== NGINX_PLURAL || !SUBRESOURCES.has(subresource))
+    return { allowed: false, reason: `this control plane serves only ${NGINX_PLURAL}.${NGINX_GROUP}` };
+  const needed = roleNeeded(verb, subresource || undefined);
+  if (!needed)
+    return { allowed: false, reason: `the control plane does not serve ${verb} on ${NGINX_PLURAL}` };
+  if (!allows(caller.role, needed))
+    return { allowed: false, reason: `${caller.name} has role ${caller.role}; ${verb} needs ${needed}` };
+  if (!mayAccessNamespace(caller, namespace || undefined))
+    return {
+      allowed: false,
+      reason: `${caller.name} is limited to the namespaces ${caller.namespaces!.join(', ')}`,
+    };
+  return { allowed: true, reason: `${caller.name} has role ${caller.role}` };
+}
+
+/** Who the caller is, as a SelfSubjectReview's userInfo says it (`kubectl auth whoami`). */
+export function userInfo(caller: Caller) {
+  return {
+    username: caller.name,
+    groups: [`nginx-control-plane:${caller.role}`, 'system:authenticated'],
+    ...(caller.namespaces ? { extra: { 'mycompany.com/namespaces': [...caller.namespaces] } } : {}),
+  };
+}
