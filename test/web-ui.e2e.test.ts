@@ -199,7 +199,8 @@ describe('the web UI in a real browser', () => {
   it('sends a visitor without a token to sign in, refuses a wrong token and signs in with a right one', async () => {
     await editor.goto(`${cp.url}/audit`);
     await waitFor('the redirect to sign in', () => editor.url().includes('/sign-in?next=%2Faudit'));
-    expect(await editor.title()).toBe('Sign in · Nginx control plane');
+    // The address changes first; the sign-in page (and its title) renders a moment later on a busy machine.
+    await waitFor('the sign-in page', async () => (await editor.title()) === 'Sign in · Nginx control plane');
 
     await editor.getByLabel('API token').fill('not-a-valid-token-0123456789');
     await editor.getByRole('button', { name: 'Sign in' }).click();
