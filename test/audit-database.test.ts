@@ -7,7 +7,7 @@ import {
   sqliteDatabase,
   type TestDatabase,
 } from './support/database.js';
-import { databaseTarget } from '../apps/api/src/audit/database-target.js';
+import { databaseTarget } from '../apps/api/src/config/database-target.js';
 import { AuditRefusedError, AuditWriter } from '../apps/api/src/audit/audit-writer.js';
 import { PrismaAuditSink } from '../apps/api/src/audit/prisma-audit-sink.js';
 import { createPrismaClient, type AuditPrismaClient } from '../apps/api/src/audit/prisma-client.js';

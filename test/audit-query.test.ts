@@ -16,12 +16,12 @@ import { JSON_COLUMNS, RECONCILE_COLUMNS } from '../apps/api/src/audit/audit-ite
 import { parseChangeParams, parseReconcileParams } from '../apps/api/src/audit/audit-params.js';
 import { AuditReader } from '../apps/api/src/audit/audit-reader.js';
 import type { ChangeRecordRow } from '../apps/api/src/audit/change-record.js';
-import { databaseTarget } from '../apps/api/src/audit/database-target.js';
+import { databaseTarget } from '../apps/api/src/config/database-target.js';
 import { PrismaAuditSink } from '../apps/api/src/audit/prisma-audit-sink.js';
 import { createPrismaClient, type AuditPrismaClient } from '../apps/api/src/audit/prisma-client.js';
-import { PrismaService } from '../apps/api/src/audit/prisma.service.js';
+import { AUDIT_DATABASE } from '../apps/api/src/audit/prisma.service.js';
 import type { ReconcileRecordRow } from '../apps/api/src/audit/reconcile-record.js';
-import { StatusExceptionFilter } from '../apps/api/src/rest/status-exception.filter.js';
+import { StatusExceptionFilter } from '../apps/api/src/http/status-exception.filter.js';
 
 /**
  * The audit trail's read side on each provider: rows written through PrismaAuditSink (as the app writes them),
@@ -379,7 +379,7 @@ for (const provider of providers) {
       beforeAll(async () => {
         const moduleRef = await Test.createTestingModule({
           controllers: [AuditController],
-          providers: [{ provide: PrismaService, useValue: { client: prisma } }, testConfig],
+          providers: [{ provide: AUDIT_DATABASE, useValue: prisma }, testConfig],
         }).compile();
         app = moduleRef.createNestApplication({ logger: false });
         app.useGlobalFilters(new StatusExceptionFilter());
@@ -515,7 +515,7 @@ for (const provider of providers) {
         ] as const) {
           const moduleRef = await Test.createTestingModule({
             controllers: [AuditController],
-            providers: [{ provide: PrismaService, useValue: { client: failingFrom(failFrom) } }, testConfig],
+            providers: [{ provide: AUDIT_DATABASE, useValue: failingFrom(failFrom) }, testConfig],
           }).compile();
           const failing = moduleRef.createNestApplication({ logger: false });
           failing.useGlobalFilters(new StatusExceptionFilter());

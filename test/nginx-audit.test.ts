@@ -1,6 +1,6 @@
 import type { V1Pod } from '@kubernetes/client-node';
 import { afterEach, describe, expect, it } from 'vitest';
-import { databaseTarget } from '../apps/api/src/audit/database-target.js';
+import { databaseTarget } from '../apps/api/src/config/database-target.js';
 import { createPrismaClient } from '../apps/api/src/audit/prisma-client.js';
 import type { ReconcileAction } from '../apps/api/src/audit/reconcile-record.js';
 import {

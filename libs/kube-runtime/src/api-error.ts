@@ -53,3 +53,8 @@ export class KubeApiError extends Error {
     });
   }
 }
+
+/** What a log line or `Status` message says of anything thrown: an Error's message, else its string form. */
+export function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,3 +1,4 @@
+import { errorMessage } from './api-error.js';
 import { silentLogger, type RuntimeLogger } from './logger.js';
 import { RateLimitingQueue } from './workqueue/rate-limiting-queue.js';
 
@@ -98,7 +99,7 @@ export class Controller {
         metrics?.reconciled?.('success', seconds());
       }
     } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
+      const message = errorMessage(error);
       if (signal.aborted) {
         metrics?.reconciled?.('aborted', seconds());
         logger.info('reconcile cut short: the controller is stopping', {

@@ -1,3 +1,4 @@
+import { errorMessage } from './api-error.js';
 import type { KubeClient } from './client.js';
 import { realClock, type Clock, type Timer } from './clock.js';
 import { silentLogger, type RuntimeLogger } from './logger.js';
@@ -223,7 +224,7 @@ export class SharedInformer<T extends KubeObject> {
       this.logger.error('informer event handler threw', {
         handler: what,
         resource: this.options.resource.plural,
-        error: error instanceof Error ? error.message : String(error),
+        error: errorMessage(error),
       });
     }
   }

@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { KubeApiError } from './api-error.js';
+import { KubeApiError, errorMessage } from './api-error.js';
 import { Backoff } from './backoff.js';
 import type { KubeClient } from './client.js';
 import { realClock, type Clock, type Timer } from './clock.js';
@@ -315,8 +315,4 @@ export class Reflector<T extends KubeObject> {
       fieldSelector: this.options.fieldSelector || undefined,
     };
   }
-}
-
-function errorMessage(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

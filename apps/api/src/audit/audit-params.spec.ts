@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { StatusError } from '../rest/kube-status.js';
+import { StatusError } from '../http/kube-status.js';
 import { encodeCursor } from './audit-cursor.js';
 import {
   formatFromAccept,

@@ -1,6 +1,12 @@
 import { namespaceError, objectNameError } from '@ngx/nginx-api';
-import { StatusError } from '../rest/kube-status.js';
-import { printable } from '../rest/path-params.js';
+import { printable } from '../http/path-params.js';
+import {
+  checkedParam,
+  invalidParam,
+  oneOfParam,
+  singleParam,
+  type QueryParams,
+} from '../http/query-params.js';
 import { decodeCursor, InvalidCursorError, type AuditListKind, type CursorPosition } from './audit-cursor.js';
 import { CHANGE_VERBS, type ChangeVerb } from './change-record.js';
 import type { ReconcileOutcome } from './reconcile-record.js';
@@ -54,21 +60,14 @@ export interface ListParams<F> {
   format: AuditFormat;
 }
 
-/** Express's parsed query string: repeated keys arrive as arrays, bracketed keys possibly as objects. */
-export type QueryParams = Record<string, unknown>;
-
-/** A 400 `Status` naming the query parameter that is wrong. */
-export function invalidParam(field: string, detail: string): StatusError {
-  const message = `query parameter "${field}" ${detail}`;
-  return new StatusError(400, message, { causes: [{ reason: 'FieldValueInvalid', field, message }] });
-}
+export type { QueryParams };
 
 /** `GET /controlplane/v1/audit/reconciles`: namespace, name, result, since, until, limit, continue, format. */
 export function parseReconcileParams(query: QueryParams, accept?: string): ListParams<ReconcileFilters> {
   const filters = compact<ReconcileFilters>({
-    namespace: namespaceParam(query),
-    name: nameParam(query),
-    result: oneOf(query, 'result', RECONCILE_RESULTS),
+    namespace: checkedParam(query, 'namespace', namespaceError),
+    name: checkedParam(query, 'name', objectNameError),
+    result: oneOfParam(query, 'result', RECONCILE_RESULTS),
     ...timeWindow(query),
   });
   return listParams(query, accept, 'reconciles', filters);
@@ -77,11 +76,11 @@ export function parseReconcileParams(query: QueryParams, accept?: string): ListP
 /** `GET /controlplane/v1/audit/changes`: also actor and verb; result is success (2xx) or failure. */
 export function parseChangeParams(query: QueryParams, accept?: string): ListParams<ChangeFilters> {
   const filters = compact<ChangeFilters>({
-    namespace: namespaceParam(query),
-    name: nameParam(query),
+    namespace: checkedParam(query, 'namespace', namespaceError),
+    name: checkedParam(query, 'name', objectNameError),
     actor: actorParam(query),
-    verb: oneOf(query, 'verb', CHANGE_VERBS),
-    result: oneOf(query, 'result', CHANGE_RESULTS),
+    verb: oneOfParam(query, 'verb', CHANGE_VERBS),
+    result: oneOfParam(query, 'result', CHANGE_RESULTS),
     ...timeWindow(query),
   });
   return listParams(query, accept, 'changes', filters);
@@ -89,7 +88,10 @@ export function parseChangeParams(query: QueryParams, accept?: string): ListPara
 
 /** `GET /controlplane/v1/audit/noops`: namespace and name. */
 export function parseNoopParams(query: QueryParams): NoopFilters {
-  return compact<NoopFilters>({ namespace: namespaceParam(query), name: nameParam(query) });
+  return compact<NoopFilters>({
+    namespace: checkedParam(query, 'namespace', namespaceError),
+    name: checkedParam(query, 'name', objectNameError),
+  });
 }
 
 function listParams<F extends object>(
@@ -99,7 +101,7 @@ function listParams<F extends object>(
   filters: F,
 ): ListParams<F> {
   const limit = limitParam(query);
-  const token = single(query, 'continue');
+  const token = singleParam(query, 'continue');
   let after: CursorPosition | undefined;
   if (token !== undefined) {
     try {
@@ -109,51 +111,21 @@ function listParams<F extends object>(
       throw error;
     }
   }
-  const format = oneOf(query, 'format', FORMATS) ?? formatFromAccept(accept);
+  const format = oneOfParam(query, 'format', FORMATS) ?? formatFromAccept(accept);
   return { filters, limit, ...(after ? { after } : {}), format };
 }
 
-/**
- * One value of a query parameter, or undefined when absent or empty (as a blank form field sends it). A repeated
- * parameter (`?name=a&name=b`) or a bracketed one (`?name[x]=a`) is refused rather than guessed at.
- */
-function single(query: QueryParams, field: string): string | undefined {
-  const value = Object.hasOwn(query, field) ? query[field] : undefined;
-  if (value === undefined || value === '') return undefined;
-  if (typeof value === 'string') return value;
-  if (Array.isArray(value)) throw invalidParam(field, 'may be given only once');
-  throw invalidParam(field, 'must be a single value');
-}
-
-function oneOf<T extends string>(query: QueryParams, field: string, allowed: readonly T[]): T | undefined {
-  const value = single(query, field);
-  if (value === undefined || (allowed as readonly string[]).includes(value)) return value as T | undefined;
-  throw invalidParam(field, `must be one of ${allowed.join(', ')} (got "${printable(value)}")`);
-}
-
-function namespaceParam(query: QueryParams): string | undefined {
-  const value = single(query, 'namespace');
-  const problem = value === undefined ? undefined : namespaceError(value);
-  if (problem === undefined) return value;
-  throw invalidParam('namespace', `${problem} (got "${printable(value!)}")`);
-}
-
-function nameParam(query: QueryParams): string | undefined {
-  const value = single(query, 'name');
-  const problem = value === undefined ? undefined : objectNameError(value);
-  if (problem === undefined) return value;
-  throw invalidParam('name', `${problem} (got "${printable(value!)}")`);
-}
-
 function actorParam(query: QueryParams): string | undefined {
-  const value = single(query, 'actor');
-  // eslint-disable-next-line no-control-regex
-  if (value === undefined || (value.length <= 253 && !/[\u0000-\u001f\u007f]/.test(value))) return value;
-  throw invalidParam('actor', 'must be a token name of at most 253 printable characters');
+  return checkedParam(query, 'actor', (value) =>
+    // eslint-disable-next-line no-control-regex
+    value.length <= 253 && !/[\u0000-\u001f\u007f]/.test(value)
+      ? undefined
+      : 'must be a token name of at most 253 printable characters',
+  );
 }
 
 function limitParam(query: QueryParams): number {
-  const value = single(query, 'limit');
+  const value = singleParam(query, 'limit');
   if (value === undefined) return DEFAULT_LIMIT;
   const limit = /^\d{1,6}$/.test(value) ? Number(value) : NaN;
   if (limit >= 1 && limit <= MAX_LIMIT) return limit;
@@ -169,7 +141,7 @@ function timeWindow(query: QueryParams): TimeWindow {
 }
 
 function timeParam(query: QueryParams, field: string): Date | undefined {
-  const value = single(query, field);
+  const value = singleParam(query, field);
   if (value === undefined) return undefined;
   const time = parseRfc3339(value);
   if (time) return time;

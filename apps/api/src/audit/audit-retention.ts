@@ -1,4 +1,4 @@
-import { silentLogger, type RuntimeLogger } from '@ngx/kube-runtime';
+import { silentLogger, type RuntimeLogger, errorMessage } from '@ngx/kube-runtime';
 import type { PruneResult } from './prisma-audit-sink.js';
 
 export interface AuditRetentionOptions {
@@ -40,7 +40,7 @@ export class AuditRetention {
         logger.info('pruned audit trail', { before: before.toISOString(), records, changes, noops });
     } catch (error) {
       logger.warn('could not prune the audit trail', {
-        error: error instanceof Error ? error.message : String(error),
+        error: errorMessage(error),
       });
     }
   }

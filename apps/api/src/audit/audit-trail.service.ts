@@ -12,7 +12,8 @@ import { AuditRetention } from './audit-retention.js';
 import { AuditWriter } from './audit-writer.js';
 import type { ChangeRecordRow } from './change-record.js';
 import { PrismaAuditSink } from './prisma-audit-sink.js';
-import { PrismaService } from './prisma.service.js';
+import type { AuditPrismaClient } from './prisma-client.js';
+import { AUDIT_DATABASE } from './prisma.service.js';
 import type { ReconcileRecordRow } from './reconcile-record.js';
 
 const HOUR_MS = 3_600_000;
@@ -31,17 +32,15 @@ export class AuditTrail implements OnApplicationBootstrap, BeforeApplicationShut
   private readonly retention: AuditRetention;
 
   constructor(
-    prisma: PrismaService,
+    @Inject(AUDIT_DATABASE) prisma: AuditPrismaClient,
     @Inject(appConfig.KEY) config: AppConfig,
     @Inject(Registry) registry: Registry,
   ) {
     this.enabled = config.audit.enabled;
     const metrics = auditMetrics(registry);
-    // The Prisma client exists only after PrismaService's onModuleInit, so the sink is made on first use.
-    let prismaSink: PrismaAuditSink | undefined;
-    const sink = () => (prismaSink ??= new PrismaAuditSink(prisma.client));
+    const sink = new PrismaAuditSink(prisma);
     this.writer = new AuditWriter({
-      sink: { write: (batch) => sink().write(batch) },
+      sink,
       limit: config.audit.queueLimit,
       logger: this.logger,
       metrics: {
@@ -53,7 +52,7 @@ export class AuditTrail implements OnApplicationBootstrap, BeforeApplicationShut
       },
     });
     this.retention = new AuditRetention({
-      prune: (before) => sink().prune(before),
+      prune: (before) => sink.prune(before),
       maxAgeMs: config.audit.retentionDays * 24 * HOUR_MS,
       intervalMs: HOUR_MS,
       logger: this.logger,

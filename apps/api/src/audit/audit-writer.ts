@@ -1,4 +1,4 @@
-import { silentLogger, type RuntimeLogger } from '@ngx/kube-runtime';
+import { silentLogger, type RuntimeLogger, errorMessage } from '@ngx/kube-runtime';
 import type { ChangeRecordRow } from './change-record.js';
 import type { NoopCount, ReconcileRecordRow } from './reconcile-record.js';
 import { storableRow } from './storable-row.js';
@@ -224,7 +224,7 @@ export class AuditWriter {
     for (const noop of noops) this.addNoop(noop);
     if (this.retryDelayMs === 0)
       this.logger.error('audit database unavailable: keeping records queued', {
-        error: error instanceof Error ? error.message : String(error),
+        error: errorMessage(error),
         queued: this.queue.length,
         limit: this.limit,
       });

@@ -1,3 +1,4 @@
+import { errorMessage } from '@ngx/kube-runtime';
 import { Controller, Get, Inject, Logger, Query, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { NamespaceScoped } from '../auth/auth.decorators.js';
@@ -19,9 +20,9 @@ import {
   type QueryParams,
 } from './audit-params.js';
 import { AuditReader, type Page } from './audit-reader.js';
-import { PrismaService } from './prisma.service.js';
-
-const API_VERSION = 'controlplane/v1';
+import type { AuditPrismaClient } from './prisma-client.js';
+import { AUDIT_DATABASE } from './prisma.service.js';
+import { CONTROLPLANE_API_VERSION } from '../http/controlplane-api.js';
 
 /**
  * The audit trail over HTTP, read-only: reconcile records, change records (newest first, paged with `continue`,
@@ -29,19 +30,16 @@ const API_VERSION = 'controlplane/v1';
  * naming the parameter (StatusError). Reads need the viewer role (the global guard).
  */
 @NamespaceScoped('query')
-@Controller('controlplane/v1/audit')
+@Controller(`${CONTROLPLANE_API_VERSION}/audit`)
 export class AuditController {
   private readonly logger = nestRuntimeLogger(new Logger('Audit'));
-  private reader: AuditReader | undefined;
+  private readonly audit: AuditReader;
 
   constructor(
-    @Inject(PrismaService) private readonly prisma: PrismaService,
+    @Inject(AUDIT_DATABASE) prisma: AuditPrismaClient,
     @Inject(appConfig.KEY) private readonly config: AppConfig,
-  ) {}
-
-  /** The Prisma client exists only after PrismaService's onModuleInit, so the reader is made on first use. */
-  private get audit(): AuditReader {
-    return (this.reader ??= new AuditReader(this.prisma.client));
+  ) {
+    this.audit = new AuditReader(prisma);
   }
 
   @Get('reconciles')
@@ -87,7 +85,7 @@ export class AuditController {
       this.logger.error('audit export failed midway: connection closed', {
         list: kind,
         rows,
-        error: error instanceof Error ? error.message : String(error),
+        error: errorMessage(error),
       });
   }
 }
@@ -97,7 +95,7 @@ function sendList(response: Response, kind: string, page: Page<unknown>): void {
     .status(200)
     .set({ 'Cache-Control': 'no-store', Vary: 'Accept' })
     .json({
-      apiVersion: API_VERSION,
+      apiVersion: CONTROLPLANE_API_VERSION,
       kind,
       metadata: page.continue ? { continue: page.continue } : {},
       items: page.items,

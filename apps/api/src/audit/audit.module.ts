@@ -1,12 +1,12 @@
 import { Global, Module } from '@nestjs/common';
 import { AuditTrail } from './audit-trail.service.js';
 import { AuditController } from './audit.controller.js';
-import { PrismaService } from './prisma.service.js';
+import { auditDatabaseProvider, PrismaService } from './prisma.service.js';
 
 @Global()
 @Module({
   controllers: [AuditController],
-  providers: [PrismaService, AuditTrail],
+  providers: [auditDatabaseProvider, PrismaService, AuditTrail],
   exports: [PrismaService, AuditTrail],
 })
 export class AuditModule {}

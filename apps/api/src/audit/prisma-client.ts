@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import type { PrismaClient } from '../../generated/prisma-sqlite/index.js';
-import type { DatabaseTarget } from './database-target.js';
+import type { DatabaseTarget } from '../config/database-target.js';
 
 export type AuditPrismaClient = PrismaClient;
 

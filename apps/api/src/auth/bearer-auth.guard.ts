@@ -1,7 +1,7 @@
 import { Inject, Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { Request } from 'express';
-import { StatusError } from '../rest/kube-status.js';
+import { StatusError } from '../http/kube-status.js';
 import { NAMESPACE_SCOPED, PUBLIC, REQUIRED_ROLE, type NamespaceSource } from './auth.decorators.js';
 import { allows, mayAccessNamespace, type Caller, type Role } from './roles.js';
 import { TokenStore } from './token-store.js';

@@ -1,7 +1,7 @@
 import { Inject, Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { Request } from 'express';
-import { StatusError } from '../rest/kube-status.js';
+import { StatusError } from '../http/kube-status.js';
 import { UNMETERED } from './auth.decorators.js';
 import { bearerToken } from './bearer-auth.guard.js';
 import { RequestBudget, type BudgetAnswer } from './request-budget.js';

@@ -1,7 +1,7 @@
 import { Controller, HttpCode, Post, Req } from '@nestjs/common';
 import type { Request } from 'express';
-import { StatusError } from '../rest/kube-status.js';
-import { BODY_TYPES, mediaType, parseBody, readRawBody } from '../rest/request-body.js';
+import { StatusError } from '../http/kube-status.js';
+import { BODY_TYPES, mediaType, parseBody, readRawBody } from '../http/request-body.js';
 import { RequiresRole } from './auth.decorators.js';
 import { callerOf } from './bearer-auth.guard.js';
 import { decodeReview, PROTOBUF } from './review-protobuf.js';

@@ -1,3 +1,4 @@
+import { errorMessage } from '@ngx/kube-runtime';
 import type { ReconcileResult, RuntimeLogger } from '@ngx/kube-runtime';
 import type { ReconcileOutcome, ReconcileRecordRow } from '../audit/reconcile-record.js';
 import { ReconcileReport } from './reconcile-report.js';
@@ -65,7 +66,7 @@ export function auditedReconcile(
       return result;
     } catch (thrown) {
       outcome = 'error';
-      error = thrown instanceof Error ? thrown.message : String(thrown);
+      error = errorMessage(thrown);
       throw thrown;
     } finally {
       const [namespace = '', name = key] = key.includes('/') ? key.split('/') : ['', key];

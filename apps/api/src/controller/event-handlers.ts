@@ -2,7 +2,7 @@ import type { V1Pod, V1ResourceQuota } from '@kubernetes/client-node';
 import { DeletedFinalStateUnknown, objectKey, type EventHandlers } from '@ngx/kube-runtime';
 import { CONDITION_REPLICA_FAILURE, quantityValue, type Nginx } from '@ngx/nginx-api';
 import type { ReconcileTrigger } from './audited-reconcile.js';
-import { controllerOf, owningNginxKey } from './pod-ownership.js';
+import { controllerOf, owningNginxKey } from '../kube/pod-index.js';
 
 /**
  * What the informer handlers tell the controller. The host routes it: queue and expectations belong to the

@@ -1,7 +1,8 @@
 import type { V1Pod } from '@kubernetes/client-node';
 import type { Nginx } from '@ngx/nginx-api';
 import { describe, expect, it } from 'vitest';
-import { claimPods, isMislabelled, matchesSelector, owningNginxKey } from './pod-ownership.js';
+import { owningNginxKey } from '../kube/pod-index.js';
+import { claimPods, isMislabelled, matchesSelector } from './pod-ownership.js';
 import { StrayPods } from './stray-pods.js';
 
 const nginx: Nginx = {

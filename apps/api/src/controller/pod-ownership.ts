@@ -1,24 +1,7 @@
-import type { V1OwnerReference, V1Pod } from '@kubernetes/client-node';
-import { LABEL_NGINX, NGINX_KIND, type Nginx } from '@ngx/nginx-api';
+import type { V1Pod } from '@kubernetes/client-node';
+import type { Nginx } from '@ngx/nginx-api';
+import { controllerOf } from '../kube/pod-index.js';
 import { podSelector } from './pod-template.js';
-
-/** The controller owner reference of a pod, if any. */
-export function controllerOf(pod: V1Pod): V1OwnerReference | undefined {
-  return pod.metadata?.ownerReferences?.find((ref) => ref.controller);
-}
-
-/**
- * The key of the Nginx a pod belongs to: by its controller owner reference when it has one (only if that is an
- * Nginx), otherwise by our label — the case of an orphan waiting to be adopted.
- */
-export function owningNginxKey(pod: V1Pod): string | undefined {
-  const namespace = pod.metadata?.namespace;
-  if (!namespace) return undefined;
-  const controller = controllerOf(pod);
-  if (controller) return controller.kind === NGINX_KIND ? `${namespace}/${controller.name}` : undefined;
-  const label = pod.metadata?.labels?.[LABEL_NGINX];
-  return label ? `${namespace}/${label}` : undefined;
-}
 
 /** Whether the pod's labels match the selector an Nginx publishes in `status.selector` (every label of it). */
 export function matchesSelector(pod: V1Pod, nginxName: string): boolean {

@@ -12,8 +12,7 @@ import {
 } from '@ngx/kube-runtime';
 import type { Nginx } from '@ngx/nginx-api';
 import { describe, expect, it } from 'vitest';
-import { PODS_BY_NGINX } from '../kube/cluster-informers.js';
-import { owningNginxKey } from './pod-ownership.js';
+import { owningNginxKey, PODS_BY_NGINX } from '../kube/pod-index.js';
 import { podSelector } from './pod-template.js';
 import { NginxReconciler, ReconcileError } from './reconciler.js';
 import { ReconcileReport } from './reconcile-report.js';

@@ -11,10 +11,11 @@ import {
   type KubeRequester,
   type ReconcileResult,
   type RuntimeLogger,
+  errorMessage,
 } from '@ngx/kube-runtime';
 import { NGINX_GROUP, NGINX_PLURAL, NGINX_VERSION, type Nginx } from '@ngx/nginx-api';
 import { isSettled, nginxStatus, statusChanged, type ReplicaFailure } from './nginx-status.js';
-import { PODS_BY_NGINX } from '../kube/cluster-informers.js';
+import { PODS_BY_NGINX } from '../kube/pod-index.js';
 import { claimPods, isMislabelled } from './pod-ownership.js';
 import { planPods, slowStartBatches } from './pod-plan.js';
 import { controllerReference, podFor } from './pod-template.js';
@@ -161,7 +162,7 @@ export class NginxReconciler {
       results.forEach((result, i) => {
         if (result.status === 'fulfilled') return;
         expectations.deletionObserved(key, objectKey(plan.delete[i]!.pod)); // it will not be seen going away
-        failure ??= { reason: 'FailedDelete', message: errorText(result.reason) };
+        failure ??= { reason: 'FailedDelete', message: errorMessage(result.reason) };
       });
     }
 
@@ -179,7 +180,7 @@ export class NginxReconciler {
         if (failed.length > 0) {
           // Stop here: the rest would most likely fail the same way. They are not coming, so expect none.
           for (let i = 0; i < remaining; i++) expectations.creationObserved(key);
-          failure ??= { reason: 'FailedCreate', message: errorText(failed[0]!.reason) };
+          failure ??= { reason: 'FailedCreate', message: errorMessage(failed[0]!.reason) };
           break;
         }
       }
@@ -201,7 +202,7 @@ export class NginxReconciler {
     } catch (error) {
       if (!endsTerm(error)) {
         this.deps.metrics?.podCreateFailed();
-        this.deps.events.event(nginx, 'Warning', 'FailedCreate', `Error creating: ${errorText(error)}`);
+        this.deps.events.event(nginx, 'Warning', 'FailedCreate', `Error creating: ${errorMessage(error)}`);
       }
       throw error;
     }
@@ -225,7 +226,7 @@ export class NginxReconciler {
           nginx,
           'Warning',
           'FailedDelete',
-          `Error deleting pod ${name}: ${errorText(error)}`,
+          `Error deleting pod ${name}: ${errorMessage(error)}`,
         );
       throw error;
     }
@@ -350,8 +351,4 @@ export class NginxReconciler {
 /** The request was not made, or cut off, because the controller stopped (not the API server's answer). */
 function endsTerm(error: unknown): boolean {
   return error instanceof Error && (error.name === 'AbortError' || error.name === 'LeadershipEnded');
-}
-
-function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

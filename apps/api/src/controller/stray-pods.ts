@@ -1,5 +1,6 @@
 import type { V1Pod } from '@kubernetes/client-node';
-import { controllerOf, isMislabelled } from './pod-ownership.js';
+import { controllerOf } from '../kube/pod-index.js';
+import { isMislabelled } from './pod-ownership.js';
 
 /**
  * Pods that may have dropped out of the pod informer because their labels stopped matching our watch's

@@ -4,8 +4,9 @@ import { KubeApiError, KubeClient } from '@ngx/kube-runtime';
 import { NGINX_KIND, NGINX_PLURAL, type EventItem } from '@ngx/nginx-api';
 import { NamespaceScoped } from '../auth/auth.decorators.js';
 import { ClusterInformers } from '../kube/cluster-informers.js';
-import { StatusError } from '../rest/kube-status.js';
-import { nameParam, namespaceParam } from '../rest/path-params.js';
+import { StatusError } from '../http/kube-status.js';
+import { nameParam, namespaceParam } from '../http/path-params.js';
+import { CONTROLPLANE_API_VERSION } from '../http/controlplane-api.js';
 
 const time = (value: unknown): string | null =>
   value === undefined || value === null ? null : value instanceof Date ? value.toISOString() : String(value);
@@ -28,7 +29,7 @@ function eventItem(event: CoreV1Event): EventItem {
  * controller's SuccessfulCreate, FailedCreate, …), newest first, read from the API server when asked for.
  */
 @NamespaceScoped('path')
-@Controller('controlplane/v1')
+@Controller(CONTROLPLANE_API_VERSION)
 export class EventsController {
   constructor(
     @Inject(KubeClient) private readonly client: KubeClient,
@@ -55,7 +56,7 @@ export class EventsController {
         .map(eventItem)
         .sort((a, b) => (b.lastTime ?? '').localeCompare(a.lastTime ?? ''));
       return {
-        apiVersion: 'controlplane/v1',
+        apiVersion: CONTROLPLANE_API_VERSION,
         kind: 'EventList',
         metadata: { resourceVersion: list.metadata?.resourceVersion },
         items,

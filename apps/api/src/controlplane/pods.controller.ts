@@ -1,17 +1,19 @@
 import { Controller, Get, Inject, Param } from '@nestjs/common';
 import { NGINX_GROUP, NGINX_PLURAL } from '@ngx/nginx-api';
 import { NamespaceScoped } from '../auth/auth.decorators.js';
-import { ClusterInformers, PODS_BY_NGINX } from '../kube/cluster-informers.js';
-import { StatusError } from '../rest/kube-status.js';
-import { nameParam, namespaceParam } from '../rest/path-params.js';
+import { ClusterInformers } from '../kube/cluster-informers.js';
+import { PODS_BY_NGINX } from '../kube/pod-index.js';
+import { notFound, StatusError } from '../http/kube-status.js';
+import { nameParam, namespaceParam } from '../http/path-params.js';
 import { byCreation, podView } from './pod-view.js';
+import { CONTROLPLANE_API_VERSION } from '../http/controlplane-api.js';
 
 /**
  * `/controlplane/v1/namespaces/{ns}/nginxes/{name}/pods`: the pods of one Nginx as the UI shows them, from the
  * controller's pod cache (pods it owns or that carry its label), with the cache's resourceVersion.
  */
 @NamespaceScoped('path')
-@Controller('controlplane/v1')
+@Controller(CONTROLPLANE_API_VERSION)
 export class PodsController {
   constructor(@Inject(ClusterInformers) private readonly informers: ClusterInformers) {}
 
@@ -23,12 +25,7 @@ export class PodsController {
     if (!this.informers.hasSynced())
       throw new StatusError(503, 'the pod cache is still syncing; retry shortly', { retryAfterSeconds: 1 });
     const nginx = this.informers.nginxes.cache.get(key);
-    if (!nginx)
-      throw new StatusError(404, `nginxes.${NGINX_GROUP} "${name}" not found`, {
-        name,
-        group: NGINX_GROUP,
-        kind: NGINX_PLURAL,
-      });
+    if (!nginx) throw notFound({ group: NGINX_GROUP, plural: NGINX_PLURAL }, name);
     const now = Date.now();
     const items = this.informers.pods.cache
       .byIndex(PODS_BY_NGINX, key)
@@ -39,7 +36,7 @@ export class PodsController {
       .map((pod) => podView(pod, now))
       .sort(byCreation);
     return {
-      apiVersion: 'controlplane/v1',
+      apiVersion: CONTROLPLANE_API_VERSION,
       kind: 'PodList',
       metadata: { resourceVersion: this.informers.pods.lastSyncResourceVersion },
       nginx: { namespace: nginx.metadata.namespace, name: nginx.metadata.name, uid: nginx.metadata.uid },

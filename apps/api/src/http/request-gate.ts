@@ -1,6 +1,6 @@
 import { STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { kubeStatus } from '../rest/kube-status.js';
+import { kubeStatus } from './kube-status.js';
 import { hostAllowed, hostNameOf, isLoopbackAddress, type HostPolicy } from './host-check.js';
 import { plainHttpVerdict, type PlainHttpPolicy } from './plain-http-policy.js';
 

@@ -24,15 +24,12 @@ import {
 } from '@ngx/nginx-api';
 import { Registry } from 'prom-client';
 import { appConfig, type AppConfig } from '../config/app-config.js';
-import { owningNginxKey } from '../controller/pod-ownership.js';
 import { nestRuntimeLogger } from '../logging/runtime-logger.js';
+import { PODS_BY_NGINX, podsByNginx } from './pod-index.js';
 
 export type NginxObject = Nginx & KubeObject;
 export type PodObject = V1Pod & KubeObject;
 export type QuotaObject = V1ResourceQuota & KubeObject;
-
-/** Index of the pod cache: pods by the Nginx key (`namespace/name`) their owner reference or label names. */
-export const PODS_BY_NGINX = 'nginx';
 
 /**
  * The process's informers, shared by the controller, the REST layer's cached reads and the live gateway: one
@@ -73,7 +70,7 @@ export class ClusterInformers implements OnApplicationBootstrap, BeforeApplicati
       labelSelector: LABEL_NGINX,
       transform: stripManagedFields,
       indexers: {
-        [PODS_BY_NGINX]: (pod) => [owningNginxKey(pod)].filter((key): key is string => Boolean(key)),
+        [PODS_BY_NGINX]: podsByNginx,
       },
       logger,
       observer: prometheusReflectorObserver(registry, 'pods'),

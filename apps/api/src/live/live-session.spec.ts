@@ -2,8 +2,8 @@ import type { V1Pod } from '@kubernetes/client-node';
 import { Store, type KubeObject } from '@ngx/kube-runtime';
 import type { LiveChange, Nginx } from '@ngx/nginx-api';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { PODS_BY_NGINX, type ClusterInformers } from '../kube/cluster-informers.js';
-import { owningNginxKey } from '../controller/pod-ownership.js';
+import type { ClusterInformers } from '../kube/cluster-informers.js';
+import { owningNginxKey, PODS_BY_NGINX } from '../kube/pod-index.js';
 import { LiveSession } from './live-session.js';
 
 const nginx = (namespace: string, name: string): Nginx & KubeObject => ({

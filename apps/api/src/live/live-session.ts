@@ -3,8 +3,8 @@ import type { V1Pod } from '@kubernetes/client-node';
 import { objectKey } from '@ngx/kube-runtime';
 import type { ChangeType, LiveChange, Nginx, Snapshot, SubscriptionRequest } from '@ngx/nginx-api';
 import { byCreation, podView } from '../controlplane/pod-view.js';
-import { owningNginxKey } from '../controller/pod-ownership.js';
-import { PODS_BY_NGINX, type ClusterInformers } from '../kube/cluster-informers.js';
+import type { ClusterInformers } from '../kube/cluster-informers.js';
+import { owningNginxKey, PODS_BY_NGINX } from '../kube/pod-index.js';
 import { ChangeCoalescer } from './change-coalescer.js';
 
 interface Subscription {

@@ -1,4 +1,13 @@
-import { NGINX_API_VERSION, NGINX_KIND, nginxSchema, type JsonSchema } from '@ngx/nginx-api';
+import { NGINX_API_VERSION, NGINX_KIND, nginxSchema } from '@ngx/nginx-api';
+import { auditPaths, auditSchemas } from './audit-paths.js';
+import {
+  errors,
+  json,
+  pathParam as path,
+  queryParam as query,
+  schemaRef,
+  type Operation,
+} from './openapi-builders.js';
 
 /**
  * The OpenAPI 3 description of the whole REST surface (served at /openapi.json, rendered at /openapi/docs):
@@ -6,29 +15,6 @@ import { NGINX_API_VERSION, NGINX_KIND, nginxSchema, type JsonSchema } from '@ng
  * Written out rather than generated from decorators because most routes relay the API server's own
  * representations; the Nginx schema comes from the one shared source in @ngx/nginx-api.
  */
-
-type Parameter = {
-  name: string;
-  in: 'path' | 'query';
-  required?: boolean;
-  description: string;
-  schema: JsonSchema;
-};
-type Operation = Record<string, unknown>;
-
-const path = (name: string, description: string): Parameter => ({
-  name,
-  in: 'path',
-  required: true,
-  description,
-  schema: { type: 'string' },
-});
-const query = (name: string, description: string, schema: JsonSchema = { type: 'string' }): Parameter => ({
-  name,
-  in: 'query',
-  description,
-  schema,
-});
 
 const namespace = path('namespace', 'Namespace (a DNS-1123 label).');
 const name = path('name', 'Name of the Nginx (a DNS-1123 label, at most 63 characters).');
@@ -60,31 +46,7 @@ const writeParameters = [
   query('fieldValidation', '`Strict` (default here: unknown fields are refused), `Warn` or `Ignore`.'),
 ];
 
-const status = { $ref: '#/components/schemas/Status' };
-const errors = (...codes: number[]) =>
-  Object.fromEntries(
-    codes.map((code) => [
-      String(code),
-      { description: ERROR_MEANINGS[code] ?? 'Error', content: { 'application/json': { schema: status } } },
-    ]),
-  );
-const ERROR_MEANINGS: Record<number, string> = {
-  400: 'Malformed body, parameter or path segment; unknown fields under strict validation',
-  401: 'No or unknown bearer token',
-  403: "The token's role may not do this",
-  404: 'No such object',
-  409: 'AlreadyExists, or a Conflict on resourceVersion',
-  413: 'Body larger than 1 MiB',
-  415: 'Unsupported Content-Type',
-  422: 'Invalid: field values the schema refuses, one cause per field',
-  429: 'Rate limit of the token exceeded (see Retry-After)',
-  503: 'The Kubernetes API server or a cache is not available',
-};
-const json = (schema: unknown, description = 'OK') => ({
-  description,
-  content: { 'application/json': { schema } },
-});
-const nginxRef = { $ref: '#/components/schemas/Nginx' };
+const nginxRef = schemaRef('Nginx');
 const body = (schema: unknown, types: string[]) => ({
   required: true,
   content: Object.fromEntries(types.map((type) => [type, { schema }])),
@@ -96,14 +58,14 @@ const nginxPaths = {
   '/apis/mycompany.com/v1/nginxes': {
     get: op('List or watch Nginxes in all namespaces', ['nginxes'], {
       parameters: listParameters,
-      responses: { '200': json({ $ref: '#/components/schemas/NginxList' }), ...errors(400, 401, 429, 503) },
+      responses: { '200': json(schemaRef('NginxList')), ...errors(400, 401, 429, 503) },
     }),
   },
   '/apis/mycompany.com/v1/namespaces/{namespace}/nginxes': {
     parameters: [namespace],
     get: op('List or watch Nginxes in a namespace', ['nginxes'], {
       parameters: listParameters,
-      responses: { '200': json({ $ref: '#/components/schemas/NginxList' }), ...errors(400, 401, 429, 503) },
+      responses: { '200': json(schemaRef('NginxList')), ...errors(400, 401, 429, 503) },
     }),
     post: op('Create an Nginx (JSON or YAML)', ['nginxes'], {
       parameters: writeParameters,
@@ -142,7 +104,7 @@ const nginxPaths = {
       ],
       requestBody: {
         required: false,
-        content: { 'application/json': { schema: { $ref: '#/components/schemas/DeleteOptions' } } },
+        content: { 'application/json': { schema: schemaRef('DeleteOptions') } },
       },
       responses: { '200': json(nginxRef), ...errors(400, 401, 403, 404, 409, 429) },
     }),
@@ -151,7 +113,7 @@ const nginxPaths = {
     parameters: [namespace, name, subresource],
     get: op('Read the status or the scale (autoscaling/v1 Scale) of an Nginx', ['nginxes'], {
       responses: {
-        '200': json({ oneOf: [nginxRef, { $ref: '#/components/schemas/Scale' }] }),
+        '200': json({ oneOf: [nginxRef, schemaRef('Scale')] }),
         ...errors(401, 404),
       },
     }),
@@ -160,11 +122,9 @@ const nginxPaths = {
       ['nginxes'],
       {
         parameters: writeParameters,
-        requestBody: body({ oneOf: [nginxRef, { $ref: '#/components/schemas/Scale' }] }, [
-          'application/json',
-        ]),
+        requestBody: body({ oneOf: [nginxRef, schemaRef('Scale')] }, ['application/json']),
         responses: {
-          '200': json({ oneOf: [nginxRef, { $ref: '#/components/schemas/Scale' }] }),
+          '200': json({ oneOf: [nginxRef, schemaRef('Scale')] }),
           ...errors(400, 401, 403, 404, 409, 422),
         },
       },
@@ -177,7 +137,7 @@ const nginxPaths = {
         'application/apply-patch+yaml',
       ]),
       responses: {
-        '200': json({ oneOf: [nginxRef, { $ref: '#/components/schemas/Scale' }] }),
+        '200': json({ oneOf: [nginxRef, schemaRef('Scale')] }),
         ...errors(400, 401, 403, 404, 409, 422),
       },
     }),
@@ -202,7 +162,7 @@ const controlPlanePaths = {
   '/controlplane/v1/namespaces/{namespace}/nginxes/{name}/pods': {
     parameters: [namespace, name],
     get: op("The pods of an Nginx as the UI shows them (from the controller's cache)", ['control plane'], {
-      responses: { '200': json({ $ref: '#/components/schemas/PodViewList' }), ...errors(400, 401, 404, 503) },
+      responses: { '200': json(schemaRef('PodViewList')), ...errors(400, 401, 404, 503) },
     }),
   },
 };
@@ -333,10 +293,8 @@ const schemas = {
   },
 };
 
-/** The document, with extra paths and schemas contributed by other modules (the audit endpoints). */
-export function openApiDocument(
-  extra: { paths?: Record<string, unknown>; schemas?: Record<string, unknown> } = {},
-) {
+/** The whole document. */
+export function openApiDocument() {
   return {
     openapi: '3.0.3',
     info: {
@@ -360,12 +318,12 @@ export function openApiDocument(
       ...nginxPaths,
       ...discoveryPaths,
       ...controlPlanePaths,
-      ...(extra.paths ?? {}),
+      ...auditPaths,
       ...operationsPaths,
     },
     components: {
       securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } },
-      schemas: { ...schemas, ...(extra.schemas ?? {}) },
+      schemas: { ...schemas, ...auditSchemas },
     },
   };
 }

@@ -1,6 +1,5 @@
 import type { INestApplication } from '@nestjs/common';
 import { SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
-import { auditOpenApi } from '../audit/audit-openapi.js';
 import { openApiDocument } from './openapi-document.js';
 
 /**
@@ -9,7 +8,7 @@ import { openApiDocument } from './openapi-document.js';
  * Both are open without a token: they describe the API, they do not reach it.
  */
 export function serveOpenApi(app: INestApplication): void {
-  SwaggerModule.setup('openapi/docs', app, openApiDocument(auditOpenApi) as unknown as OpenAPIObject, {
+  SwaggerModule.setup('openapi/docs', app, openApiDocument() as unknown as OpenAPIObject, {
     jsonDocumentUrl: 'openapi.json',
     yamlDocumentUrl: 'openapi.yaml',
     customSiteTitle: 'Nginx control plane API',

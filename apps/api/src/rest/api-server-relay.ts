@@ -1,8 +1,8 @@
 import type { IncomingMessage } from 'node:http';
 import { Inject, Injectable } from '@nestjs/common';
-import { KubeClient, type KubeRequest } from '@ngx/kube-runtime';
+import { KubeClient, type KubeRequest, errorMessage } from '@ngx/kube-runtime';
 import type { Request, Response } from 'express';
-import { StatusError } from './kube-status.js';
+import { StatusError } from '../http/kube-status.js';
 import { RelayLimits } from './relay-limits.js';
 import { pump } from './stream-pump.js';
 
@@ -73,10 +73,7 @@ export class ApiServerRelay {
       return await this.client.forward({ ...req, priority: 'exempt' });
     } catch (error) {
       if (req.signal?.aborted) throw new StatusError(499, 'the client closed the request');
-      throw new StatusError(
-        503,
-        `the Kubernetes API server is unavailable: ${error instanceof Error ? error.message : String(error)}`,
-      );
+      throw new StatusError(503, `the Kubernetes API server is unavailable: ${errorMessage(error)}`);
     }
   }
 }

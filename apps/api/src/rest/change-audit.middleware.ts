@@ -2,7 +2,7 @@ import { Inject, Injectable, type NestMiddleware } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
 import { AuditTrail } from '../audit/audit-trail.service.js';
 import { callerOf } from '../auth/bearer-auth.guard.js';
-import { answeredStatus, kubeStatus } from './kube-status.js';
+import { answeredStatus, kubeStatus } from '../http/kube-status.js';
 import { attachAttempt, WriteAttempt, type WriteOutcome } from './write-attempt.js';
 
 /**

@@ -10,7 +10,7 @@ import {
 } from '@ngx/nginx-api';
 import type { Request, Response } from 'express';
 import { ApiServerRelay } from './api-server-relay.js';
-import { StatusError } from './kube-status.js';
+import { StatusError } from '../http/kube-status.js';
 
 const groupVersion = { groupVersion: NGINX_API_VERSION, version: NGINX_VERSION };
 const group = {

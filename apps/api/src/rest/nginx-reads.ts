@@ -4,9 +4,9 @@ import type { Request, Response } from 'express';
 import { callerOf } from '../auth/bearer-auth.guard.js';
 import { ClusterInformers, type NginxObject } from '../kube/cluster-informers.js';
 import { ApiServerRelay } from './api-server-relay.js';
-import { StatusError } from './kube-status.js';
+import { notFound } from '../http/kube-status.js';
 import { nginxPath, type Subresource } from './nginx-paths.js';
-import { isTrue, type KubeQuery } from './query-params.js';
+import { isTrue, type KubeQuery } from './kube-query.js';
 import { boundedWatchTimeout, WatchSlots } from './relay-limits.js';
 import { fieldMatcher, labelMatcher } from './selectors.js';
 
@@ -53,12 +53,7 @@ export class NginxReads {
         res,
       );
     const nginx = this.informers.nginxes.cache.get(`${namespace}/${name}`);
-    if (!nginx)
-      throw new StatusError(404, `nginxes.${NGINX_GROUP} "${name}" not found`, {
-        name,
-        group: NGINX_GROUP,
-        kind: NGINX_PLURAL,
-      });
+    if (!nginx) throw notFound({ group: NGINX_GROUP, plural: NGINX_PLURAL }, name);
     res.json(withTypeMeta(nginx));
   }
 

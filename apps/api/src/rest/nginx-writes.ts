@@ -6,11 +6,11 @@ import { callerOf } from '../auth/bearer-auth.guard.js';
 import { allows, roleNeeded, type Caller } from '../auth/roles.js';
 import { appConfig, type AppConfig } from '../config/app-config.js';
 import { ApiServerRelay, type RelayedAnswer } from './api-server-relay.js';
-import { StatusError } from './kube-status.js';
+import { StatusError } from '../http/kube-status.js';
 import { NginxReads } from './nginx-reads.js';
 import { nginxPath, type Subresource } from './nginx-paths.js';
-import { kubeQuery, type KubeQuery } from './query-params.js';
-import { BODY_TYPES, mediaType, parseBody, readRawBody } from './request-body.js';
+import { kubeQuery, type KubeQuery } from './kube-query.js';
+import { BODY_TYPES, mediaType, parseBody, readRawBody } from '../http/request-body.js';
 import { checkDeleteOptions, checkNginx, checkPatch, checkScale } from './write-checks.js';
 import { attemptOf } from './write-attempt.js';
 

@@ -2,12 +2,12 @@ import { Controller, Delete, Get, Inject, Param, Patch, Post, Put, Req, Res } fr
 import { NGINX_GROUP, NGINX_PLURAL, NGINX_VERSION } from '@ngx/nginx-api';
 import type { Request, Response } from 'express';
 import { NamespaceScoped, RequiresRole } from '../auth/auth.decorators.js';
-import { StatusError } from './kube-status.js';
+import { StatusError } from '../http/kube-status.js';
 import { NginxReads } from './nginx-reads.js';
 import { SUBRESOURCES, type Subresource } from './nginx-paths.js';
 import { NginxWrites } from './nginx-writes.js';
-import { nameParam, namespaceParam } from './path-params.js';
-import { kubeQuery } from './query-params.js';
+import { nameParam, namespaceParam } from '../http/path-params.js';
+import { kubeQuery } from './kube-query.js';
 
 function subresourceParam(value: string): Subresource {
   if ((SUBRESOURCES as readonly string[]).includes(value)) return value as Subresource;

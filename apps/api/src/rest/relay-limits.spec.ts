@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { StatusError } from './kube-status.js';
+import { StatusError } from '../http/kube-status.js';
 import { boundedWatchTimeout, MAX_WATCH_SECONDS, WatchSlots } from './relay-limits.js';
 
 describe('relay limits', () => {

@@ -1,4 +1,4 @@
-import { StatusError } from './kube-status.js';
+import { StatusError } from '../http/kube-status.js';
 
 /**
  * The bounds on what one caller may hold open through the relay (MAX_WATCHES_PER_TOKEN, STALLED_CLIENT_SECONDS);

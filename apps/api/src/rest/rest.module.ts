@@ -6,7 +6,7 @@ import { DiscoveryController } from './discovery.controller.js';
 import { NginxController } from './nginx.controller.js';
 import { NginxReads } from './nginx-reads.js';
 import { NginxWrites } from './nginx-writes.js';
-import { StatusExceptionFilter } from './status-exception.filter.js';
+import { StatusExceptionFilter } from '../http/status-exception.filter.js';
 import { RelayLimits, WatchSlots } from './relay-limits.js';
 import { appConfig, type AppConfig } from '../config/app-config.js';
 

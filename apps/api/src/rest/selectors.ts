@@ -1,5 +1,5 @@
 import type { V1ObjectMeta } from '@kubernetes/client-node';
-import { StatusError } from './kube-status.js';
+import { StatusError } from '../http/kube-status.js';
 
 /**
  * Label and field selectors with the API server's grammar, for list requests served from the informer cache

@@ -1,6 +1,6 @@
 import type { Request } from 'express';
 import { describe, expect, it } from 'vitest';
-import { kubeStatus } from './kube-status.js';
+import { kubeStatus } from '../http/kube-status.js';
 import { WriteAttempt } from './write-attempt.js';
 
 const request = (method: string, path: string, contentType = 'application/json', query = {}) =>

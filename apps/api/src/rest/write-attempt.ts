@@ -3,7 +3,7 @@ import type { KubeStatus } from '@ngx/kube-runtime';
 import type { Request } from 'express';
 import type { ChangeRecordRow, ChangeSubresource, ChangeVerb } from '../audit/change-record.js';
 import type { Caller } from '../auth/roles.js';
-import { BODY_TYPES, mediaType } from './request-body.js';
+import { BODY_TYPES, mediaType } from '../http/request-body.js';
 import { SUBRESOURCES } from './nginx-paths.js';
 
 const WRITE_VERBS = new Map<string, ChangeVerb>([

@@ -1,7 +1,7 @@
 // The image allow-list in the write checks (IMAGE_ALLOWLIST): every way a write can set spec.image.
 import { parseImageAllowlist } from '@ngx/nginx-api';
 import { describe, expect, it } from 'vitest';
-import { StatusError } from './kube-status.js';
+import { StatusError } from '../http/kube-status.js';
 import { checkNginx, checkPatch } from './write-checks.js';
 
 const imageAllowlist = parseImageAllowlist('docker.io/library/nginx,registry.example.com/web/')!;

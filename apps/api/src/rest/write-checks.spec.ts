@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { StatusError } from './kube-status.js';
+import { StatusError } from '../http/kube-status.js';
 import { checkDeleteOptions, checkNginx, checkPatch, checkScale } from './write-checks.js';
 
 const nginx = (spec: unknown = { replicas: 1 }, metadata: Record<string, unknown> = { name: 'web' }) => ({

@@ -9,8 +9,8 @@ import {
   type FieldError,
   type ImageAllowlist,
 } from '@ngx/nginx-api';
-import { StatusError } from './kube-status.js';
-import { BODY_TYPES } from './request-body.js';
+import { StatusError } from '../http/kube-status.js';
+import { BODY_TYPES } from '../http/request-body.js';
 import type { Subresource } from './nginx-paths.js';
 
 /**

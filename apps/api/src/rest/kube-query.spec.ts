@@ -1,7 +1,7 @@
 import type { Request } from 'express';
 import { describe, expect, it } from 'vitest';
-import { StatusError } from './kube-status.js';
-import { kubeQuery } from './query-params.js';
+import { StatusError } from '../http/kube-status.js';
+import { kubeQuery } from './kube-query.js';
 
 /** A query object as Express 5's parser makes it: no prototype, repeated keys as arrays. */
 const request = (query: string) => {

@@ -1,24 +1,24 @@
-import { CHANGE_COLUMNS, RECONCILE_COLUMNS } from './audit-items.js';
-import { CHANGE_RESULTS, DEFAULT_LIMIT, FORMATS, MAX_LIMIT, RECONCILE_RESULTS } from './audit-params.js';
-import { CHANGE_SUBRESOURCES, CHANGE_VERBS } from './change-record.js';
+import { CHANGE_COLUMNS, RECONCILE_COLUMNS } from '../audit/audit-items.js';
+import {
+  CHANGE_RESULTS,
+  DEFAULT_LIMIT,
+  FORMATS,
+  MAX_LIMIT,
+  RECONCILE_RESULTS,
+} from '../audit/audit-params.js';
+import { CHANGE_SUBRESOURCES, CHANGE_VERBS } from '../audit/change-record.js';
+import { CONTROLPLANE_API_VERSION } from '../http/controlplane-api.js';
+import { errors as errorResponses, queryParam as query, schemaRef as ref } from './openapi-builders.js';
 
 /**
- * The audit endpoints' part of the OpenAPI document (paths and schemas), for `openApiDocument(auditOpenApi)`.
+ * The audit endpoints' part of the OpenAPI document: their paths and schemas.
  * Enumerations come from the same constants the parameter parser checks against.
  */
 
 type Schema = Record<string, unknown>;
 
-const query = (name: string, description: string, schema: Schema = { type: 'string' }) => ({
-  name,
-  in: 'query',
-  description,
-  schema,
-});
-const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const nullable = (type: string, extra: Schema = {}) => ({ type, nullable: true, ...extra });
-const time = { type: 'string', format: 'date-time' };
-const status = ref('Status');
+const time = { type: 'string', format: 'date-time' } as const;
 
 const keyParameters = [
   query('namespace', 'Only this namespace.'),
@@ -44,13 +44,7 @@ const pagingParameters = [
   ),
 ];
 
-const errors = {
-  '400': {
-    description: 'A bad query parameter, named in `details.causes[0].field`',
-    content: { 'application/json': { schema: status } },
-  },
-  '401': { description: 'No or unknown bearer token', content: { 'application/json': { schema: status } } },
-};
+const errors = errorResponses([400, 'A bad query parameter, named in `details.causes[0].field`'], 401);
 
 const listResponses = (list: string) => ({
   '200': {
@@ -69,7 +63,7 @@ const listOf = (item: string, kind: string, description: string) => ({
   description,
   required: ['apiVersion', 'kind', 'metadata', 'items'],
   properties: {
-    apiVersion: { type: 'string', enum: ['controlplane/v1'] },
+    apiVersion: { type: 'string', enum: [CONTROLPLANE_API_VERSION] },
     kind: { type: 'string', enum: [kind] },
     metadata: {
       type: 'object',
@@ -138,65 +132,64 @@ const changeRecord = {
   },
 } satisfies Schema & { properties: Record<(typeof CHANGE_COLUMNS)[number], unknown> };
 
-export const auditOpenApi = {
-  paths: {
-    '/controlplane/v1/audit/reconciles': {
-      get: {
-        summary: 'Reconcile records, newest first, paged or exported',
-        tags: ['audit'],
-        parameters: [
-          ...keyParameters,
-          query('result', 'Only this result.', { type: 'string', enum: [...RECONCILE_RESULTS] }),
-          ...windowParameters,
-          ...pagingParameters,
-        ],
-        responses: listResponses('ReconcileRecordList'),
-      },
+export const auditPaths = {
+  '/controlplane/v1/audit/reconciles': {
+    get: {
+      summary: 'Reconcile records, newest first, paged or exported',
+      tags: ['audit'],
+      parameters: [
+        ...keyParameters,
+        query('result', 'Only this result.', { type: 'string', enum: [...RECONCILE_RESULTS] }),
+        ...windowParameters,
+        ...pagingParameters,
+      ],
+      responses: listResponses('ReconcileRecordList'),
     },
-    '/controlplane/v1/audit/changes': {
-      get: {
-        summary: 'Change records (writes made through the REST API), newest first, paged or exported',
-        tags: ['audit'],
-        parameters: [
-          ...keyParameters,
-          query('actor', 'Only writes by the token of this name.'),
-          query('verb', 'Only this verb.', { type: 'string', enum: [...CHANGE_VERBS] }),
-          query('result', '`success`: a 2xx answer; `failure`: any other.', {
-            type: 'string',
-            enum: [...CHANGE_RESULTS],
-          }),
-          ...windowParameters,
-          ...pagingParameters,
-        ],
-        responses: listResponses('ChangeRecordList'),
-      },
+  },
+  '/controlplane/v1/audit/changes': {
+    get: {
+      summary: 'Change records (writes made through the REST API), newest first, paged or exported',
+      tags: ['audit'],
+      parameters: [
+        ...keyParameters,
+        query('actor', 'Only writes by the token of this name.'),
+        query('verb', 'Only this verb.', { type: 'string', enum: [...CHANGE_VERBS] }),
+        query('result', '`success`: a 2xx answer; `failure`: any other.', {
+          type: 'string',
+          enum: [...CHANGE_RESULTS],
+        }),
+        ...windowParameters,
+        ...pagingParameters,
+      ],
+      responses: listResponses('ChangeRecordList'),
     },
-    '/controlplane/v1/audit/noops': {
-      get: {
-        summary: 'Reconciles that changed nothing, counted per Nginx',
-        tags: ['audit'],
-        parameters: keyParameters,
-        responses: {
-          '200': { description: 'OK', content: { 'application/json': { schema: ref('ReconcileNoopList') } } },
-          ...errors,
-        },
+  },
+  '/controlplane/v1/audit/noops': {
+    get: {
+      summary: 'Reconciles that changed nothing, counted per Nginx',
+      tags: ['audit'],
+      parameters: keyParameters,
+      responses: {
+        '200': { description: 'OK', content: { 'application/json': { schema: ref('ReconcileNoopList') } } },
+        ...errors,
       },
     },
   },
-  schemas: {
-    ReconcileRecord: reconcileRecord,
-    ReconcileRecordList: listOf('ReconcileRecord', 'ReconcileRecordList', 'A page of reconcile records.'),
-    ChangeRecord: changeRecord,
-    ChangeRecordList: listOf('ChangeRecord', 'ChangeRecordList', 'A page of change records.'),
-    ReconcileNoop: {
-      type: 'object',
-      properties: {
-        namespace: { type: 'string' },
-        name: { type: 'string' },
-        count: { type: 'integer' },
-        lastAt: time,
-      },
+};
+
+export const auditSchemas = {
+  ReconcileRecord: reconcileRecord,
+  ReconcileRecordList: listOf('ReconcileRecord', 'ReconcileRecordList', 'A page of reconcile records.'),
+  ChangeRecord: changeRecord,
+  ChangeRecordList: listOf('ChangeRecord', 'ChangeRecordList', 'A page of change records.'),
+  ReconcileNoop: {
+    type: 'object',
+    properties: {
+      namespace: { type: 'string' },
+      name: { type: 'string' },
+      count: { type: 'integer' },
+      lastAt: time,
     },
-    ReconcileNoopList: listOf('ReconcileNoop', 'ReconcileNoopList', 'No-op counts by namespace and name.'),
   },
+  ReconcileNoopList: listOf('ReconcileNoop', 'ReconcileNoopList', 'No-op counts by namespace and name.'),
 };

@@ -1,5 +1,6 @@
 import type { Request } from 'express';
-import { StatusError } from './kube-status.js';
+import { invalidParam, rawParam, type QueryParams } from '../http/query-params.js';
+import { printable } from '../http/path-params.js';
 
 /**
  * The query parameters the API server takes on the requests we relay, with what each value may be. A Map, so a
@@ -44,20 +45,13 @@ export type KubeQuery = Record<string, string>;
  * value it cannot take is answered 400 here, naming it. Others are dropped, as the API server ignores them.
  */
 export function kubeQuery(request: Request): KubeQuery {
+  const given = request.query as QueryParams;
   const query: KubeQuery = {};
-  for (const [name, value] of Object.entries(request.query)) {
+  for (const name of Object.keys(given)) {
     const accepts = PARAMETERS.get(name);
     if (!accepts) continue;
-    if (typeof value !== 'string')
-      throw new StatusError(400, `query parameter "${name}" must be given once, as a plain value`, {
-        causes: [{ reason: 'FieldValueInvalid', field: name, message: 'must be given once' }],
-      });
-    if (!accepts(value))
-      throw new StatusError(400, `query parameter "${name}" has an invalid value ${JSON.stringify(value)}`, {
-        causes: [
-          { reason: 'FieldValueInvalid', field: name, message: `invalid value ${JSON.stringify(value)}` },
-        ],
-      });
+    const value = rawParam(given, name)!;
+    if (!accepts(value)) throw invalidParam(name, `has an invalid value "${printable(value)}"`);
     query[name] = value;
   }
   return query;

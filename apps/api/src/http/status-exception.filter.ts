@@ -1,5 +1,5 @@
 import { Catch, HttpException, Logger, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
-import { KubeApiError } from '@ngx/kube-runtime';
+import { KubeApiError, errorMessage } from '@ngx/kube-runtime';
 import type { Response } from 'express';
 import { kubeStatus, rememberAnswered, StatusError } from './kube-status.js';
 
@@ -38,7 +38,7 @@ export class StatusExceptionFilter implements ExceptionFilter {
     }
     this.logger.error({
       message: 'request failed',
-      error: error instanceof Error ? error.message : String(error),
+      error: errorMessage(error),
     });
     return [500, kubeStatus(500, 'internal error'), {}];
   }

@@ -55,6 +55,16 @@ export class StatusError extends Error {
   }
 }
 
+/** The 404 the API server answers for a missing object: `<plural>.<group> "<name>" not found`. */
+export function notFound(resource: { group: string; plural: string }, name: string): StatusError {
+  const { group, plural } = resource;
+  return new StatusError(404, `${plural}${group ? `.${group}` : ''} "${name}" not found`, {
+    name,
+    group,
+    kind: plural,
+  });
+}
+
 /** Where the exception filter leaves the `Status` it answered a request with (the change audit reads it). */
 const ANSWERED = 'answeredStatus';
 
