@@ -2,7 +2,7 @@
 # The whole test suite: lint, unit tests, and integration/end-to-end tests against the local control plane
 # (started if not running), PostgreSQL and a headless Chromium. Ends with one line: "N passed, N failed".
 set -uo pipefail
-cd "$(dirname "${BASH_SOURCE[0]}")/.."
+cd "$(dirname "${BASH_SOURCE[0]}")/.." || exit 1
 export NX_NO_CLOUD=true NX_DAEMON="${NX_DAEMON:-false}" NEXT_TELEMETRY_DISABLED=1
 log() { printf '[test] %s\n' "$*" >&2; }
 mkdir -p .data
