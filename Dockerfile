@@ -12,8 +12,9 @@ RUN apt-get update \
 # Node 20 image ships npm 10.
 RUN npm install -g npm@11 --no-fund --no-audit
 WORKDIR /app
+# node-gyp's nodedir as npm_package_config_node_gyp_nodedir: npm 11 warns about an npm_config_nodedir.
 ENV NX_NO_CLOUD=true NX_DAEMON=false NEXT_TELEMETRY_DISABLED=1 CHECKPOINT_DISABLE=1 \
-  npm_config_nodedir=/usr/local
+  npm_package_config_node_gyp_nodedir=/usr/local
 COPY package.json package-lock.json ./
 COPY apps/api/package.json apps/api/
 COPY apps/web/package.json apps/web/
