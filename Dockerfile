@@ -23,8 +23,8 @@ COPY libs/nginx-api/package.json libs/nginx-api/
 # Not `npm ci`: the lockfile cannot list other platforms' optional binaries (see tools/setup.sh).
 RUN npm install --no-fund --no-audit
 COPY . .
-RUN bash tools/db/generate.sh \
-  && npx --no-install nx run-many -t build --outputStyle=static
+# The build of apps/api depends on its Prisma clients (the api:generate target runs tools/db/generate.sh).
+RUN npx --no-install nx run-many -t build --outputStyle=static
 # Production dependencies only, but keep the Prisma CLI (a devDependency): the container applies migrations with
 # it at start. Moving it to dependencies in this copy of package.json is what makes `npm prune` keep it.
 RUN npm pkg set "dependencies.prisma=$(npm pkg get devDependencies.prisma | tr -d '"')" \

@@ -41,9 +41,10 @@ if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modu
   npm install --no-fund --no-audit
 fi
 
-bash tools/db/generate.sh
 bash tools/db/migrate.sh
-log "building the API and the web UI"
+# Nx builds the libraries, the Prisma clients (api:generate), the API and the web UI, and caches each: `npm start`
+# and `npm test` build again only what changed since.
+log "building the Prisma clients, the libraries, the API and the web UI"
 npx --no-install nx run-many -t build --outputStyle=static >/dev/null
 
 if [ -z "${KUBECONFIG:-}" ]; then
