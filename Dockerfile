@@ -12,8 +12,9 @@ RUN apt-get update \
 # Node 20 image ships npm 10.
 RUN npm install -g npm@11 --no-fund --no-audit
 WORKDIR /app
+# node-gyp's nodedir as npm_package_config_node_gyp_nodedir: npm 11 warns about an npm_config_nodedir.
 ENV NX_NO_CLOUD=true NX_DAEMON=false NEXT_TELEMETRY_DISABLED=1 CHECKPOINT_DISABLE=1 \
-  npm_config_nodedir=/usr/local
+  npm_package_config_node_gyp_nodedir=/usr/local
 COPY package.json package-lock.json ./
 COPY apps/api/package.json apps/api/
 COPY apps/web/package.json apps/web/
@@ -22,8 +23,8 @@ COPY libs/nginx-api/package.json libs/nginx-api/
 # Not `npm ci`: the lockfile cannot list other platforms' optional binaries (see tools/setup.sh).
 RUN npm install --no-fund --no-audit
 COPY . .
-RUN bash tools/db/generate.sh \
-  && npx --no-install nx run-many -t build --outputStyle=static
+# The build of apps/api depends on its Prisma clients (the api:generate target runs tools/db/generate.sh).
+RUN npx --no-install nx run-many -t build --outputStyle=static
 # Production dependencies only, but keep the Prisma CLI (a devDependency): the container applies migrations with
 # it at start. Moving it to dependencies in this copy of package.json is what makes `npm prune` keep it.
 RUN npm pkg set "dependencies.prisma=$(npm pkg get devDependencies.prisma | tr -d '"')" \

@@ -7,13 +7,14 @@ export NX_NO_CLOUD=true NX_DAEMON="${NX_DAEMON:-false}" NEXT_TELEMETRY_DISABLED=
 log() { printf '[setup] %s\n' "$*" >&2; }
 
 # openssl and curl run the local cluster; postgresql and chromium are for the test suite (PostgreSQL audit
-# tests, browser tests). All come from Debian's packages.
+# tests, browser tests), shellcheck for `npm run lint`. All come from Debian's packages.
 missing=()
 command -v openssl >/dev/null || missing+=(openssl)
 command -v curl >/dev/null || missing+=(curl)
 command -v pg_lsclusters >/dev/null || missing+=(postgresql)
 command -v chromium >/dev/null || missing+=(chromium)
 command -v make >/dev/null && command -v g++ >/dev/null || missing+=(build-essential)
+command -v shellcheck >/dev/null || missing+=(shellcheck)
 if [ ${#missing[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ]; then
     log "installing ${missing[*]}"
@@ -27,8 +28,12 @@ fi
 command -v go >/dev/null || { log "Go is required to build the local control plane"; exit 1; }
 command -v node >/dev/null || { log "Node.js 20.19+ is required"; exit 1; }
 
-# better-sqlite3 compiles against the local Node headers when no prebuilt binary can be fetched.
-if [ -z "${npm_config_nodedir:-}" ] && [ -f /usr/include/node/node_version.h ]; then export npm_config_nodedir=/usr; fi
+# better-sqlite3 compiles against the local Node headers when no prebuilt binary can be fetched. node-gyp reads
+# npm_package_config_node_gyp_<option> as well as npm_config_<option>; npm warns about the latter ("Unknown env
+# config") for every unknown name since npm 11, so the headers are passed the first way.
+if [ -z "${npm_package_config_node_gyp_nodedir:-}" ] && [ -f /usr/include/node/node_version.h ]; then
+  export npm_package_config_node_gyp_nodedir=/usr
+fi
 if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
   log "installing npm dependencies"
   # Not `npm ci`: the registry reachable here lacks some other platforms' optional binaries (@swc/core-darwin-*,
@@ -36,9 +41,10 @@ if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modu
   npm install --no-fund --no-audit
 fi
 
-bash tools/db/generate.sh
 bash tools/db/migrate.sh
-log "building the API and the web UI"
+# Nx builds the libraries, the Prisma clients (api:generate), the API and the web UI, and caches each: `npm start`
+# and `npm test` build again only what changed since.
+log "building the Prisma clients, the libraries, the API and the web UI"
 npx --no-install nx run-many -t build --outputStyle=static >/dev/null
 
 if [ -z "${KUBECONFIG:-}" ]; then

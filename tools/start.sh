@@ -14,7 +14,7 @@ bash tools/db/migrate.sh
 
 if [ "${1:-}" = "--dev" ]; then
   export WEB_MODE=development
-  npx --no-install tsc -p apps/api/tsconfig.build.json
+  npx --no-install nx run api:build --outputStyle=static
   npx --no-install tsc -p apps/api/tsconfig.build.json --watch --preserveWatchOutput >/dev/null &
   trap 'kill $! 2>/dev/null' EXIT
   node --watch apps/api/dist/main.js

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# The whole test suite: lint, unit tests, and integration/end-to-end tests against the local control plane
-# (started if not running), PostgreSQL and a headless Chromium. Ends with one line: "N passed, N failed".
+# The whole test suite: lint, typecheck, builds and unit tests (Nx targets, cached), then the integration/end-to-end
+# tests against the local control plane (started if not running), PostgreSQL and a headless Chromium. Ends with one
+# line: "N passed, N failed".
 set -uo pipefail
-cd "$(dirname "${BASH_SOURCE[0]}")/.."
+cd "$(dirname "${BASH_SOURCE[0]}")/.." || exit 1
 export NX_NO_CLOUD=true NX_DAEMON="${NX_DAEMON:-false}" NEXT_TELEMETRY_DISABLED=1
 log() { printf '[test] %s\n' "$*" >&2; }
 mkdir -p .data
@@ -15,16 +16,29 @@ fi
 [ -n "${TEST_POSTGRES_URL:-}" ] || log "PostgreSQL is not available: its tests will be skipped"
 
 checks_failed=0
-log "lint"
-npm run --silent lint || checks_failed=$((checks_failed + 1))
-log "build"
+# Nx runs every step below and caches it: what `npm run setup` or an earlier run already built, checked or tested
+# with the same inputs is replayed, not redone (see nx.json).
+log "lint: ESLint, Prettier, ShellCheck and TypeScript (nx run-many -t lint typecheck)"
+npm run --silent lint -- --outputStyle=static || checks_failed=$((checks_failed + 1))
+log "build (nx run-many -t build)"
 npx --no-install nx run-many -t build --outputStyle=static || checks_failed=$((checks_failed + 1))
 
+# Unit tests, one Nx task a project; each writes its Vitest JSON report under .data/unit-results/ (restored from
+# the cache when the task is).
+unit_results=.data/unit-results
+rm -rf "$unit_results"
+log "unit tests (nx run-many -t test)"
+npx --no-install nx run-many -t test --outputStyle=static
+unit_status=$?
+
+# Integration tests against the live cluster: never cached (nx run workspace:integration, cache: false). The builds
+# it depends on were the step above: not tried a second time when they failed.
 results=.data/test-results.json
 rm -f "$results"
-npx --no-install vitest run --reporter=default --reporter=json --outputFile.json="$results"
+log "integration tests (nx run workspace:integration)"
+npx --no-install nx run workspace:integration --excludeTaskDependencies --outputStyle=static
 vitest_status=$?
 
-node tools/test/summary.mjs "$results" "$checks_failed"
+node tools/test/summary.mjs "$results" "$checks_failed" --unit="$unit_results" --unit-status="$unit_status"
 summary_status=$?
-[ "$vitest_status" = 0 ] && [ "$checks_failed" = 0 ] && [ "$summary_status" = 0 ]
+[ "$unit_status" = 0 ] && [ "$vitest_status" = 0 ] && [ "$checks_failed" = 0 ] && [ "$summary_status" = 0 ]

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds the control plane binaries from the pinned Go module in tools/controlplane, once per version set.
 # They are cached outside the repo, keyed by a hash of the module files, and linked into .cluster/bin.
+# shellcheck source=lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 MODULE="$ROOT/tools/controlplane"

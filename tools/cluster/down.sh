@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Stops every component the local control plane started, by its pid file (etcd last), then any process still
 # running one of our binaries against this cluster's files. `--purge` also deletes etcd data and certificates.
+# shellcheck source=lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 # stop NAME=PID...: SIGTERM to all at once, then wait for each (SIGKILL after 10 s).

@@ -1,4 +1,5 @@
 # Shared paths, ports and process helpers for the local control plane scripts. Sourced, not run.
+# shellcheck shell=bash disable=SC2034 # the settings below are read by the scripts that source this file
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -73,8 +74,9 @@ live_pid() {
 
 # Pids of any process still running one of our binaries with this cluster's files, pid file or not.
 stray_pids() {
-  local pid cmd
-  for pid in $(ls /proc | grep -E '^[0-9]+$' || true); do
+  local dir pid cmd
+  for dir in /proc/[0-9]*; do
+    pid=${dir#/proc/}
     cmd=$({ tr '\0' ' ' <"/proc/$pid/cmdline"; } 2>/dev/null || true)
     case "$cmd" in
       "$BIN/"*"$CLUSTER_DIR"*) echo "$pid" ;;

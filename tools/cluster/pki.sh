@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Generates the cluster's CA, serving and client certificates, service-account keys and kubeconfigs (once).
+# shellcheck source=lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 mkdir -p "$PKI"
-cd "$PKI"
+cd "$PKI" || exit 1
 
 if [ ! -f ca.crt ]; then
   log "generating CA and certificates in $PKI"

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # Prints each component's state, the API server's readiness and the nodes. Exits 0 only when all is running.
+# shellcheck source=lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 ok=0

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Starts the local control plane (idempotent): etcd, kube-apiserver, kube-controller-manager, kube-scheduler and
 # kwok on 127.0.0.1, then registers the kwok nodes and waits until the API server is ready and every node is Ready.
+# shellcheck source=lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 started_at=$(date +%s)
 
@@ -9,48 +10,50 @@ bash "$ROOT/tools/cluster/pki.sh"
 mkdir -p "$LOGS" "$RUN" "$ETCD_DATA"
 chmod 700 "$ETCD_DATA"
 
+# args_for COMPONENT: sets the array `args` to the component's command-line arguments.
 args_for() {
   case $1 in
-    etcd) echo --name=local --data-dir="$ETCD_DATA" --unsafe-no-fsync \
+    etcd) args=(--name=local --data-dir="$ETCD_DATA" --unsafe-no-fsync \
       --listen-client-urls="http://127.0.0.1:$ETCD_PORT" --advertise-client-urls="http://127.0.0.1:$ETCD_PORT" \
       --listen-peer-urls="http://127.0.0.1:$ETCD_PEER_PORT" --initial-advertise-peer-urls="http://127.0.0.1:$ETCD_PEER_PORT" \
       --initial-cluster="local=http://127.0.0.1:$ETCD_PEER_PORT" --listen-metrics-urls="" \
-      --quota-backend-bytes=4294967296 --log-level=warn ;;
-    kube-apiserver) echo --etcd-servers="http://127.0.0.1:$ETCD_PORT" \
+      --quota-backend-bytes=4294967296 --log-level=warn) ;;
+    kube-apiserver) args=(--etcd-servers="http://127.0.0.1:$ETCD_PORT" \
       --bind-address=127.0.0.1 --advertise-address=127.0.0.1 --secure-port="$API_PORT" \
       --tls-cert-file="$PKI/apiserver.crt" --tls-private-key-file="$PKI/apiserver.key" --client-ca-file="$PKI/ca.crt" \
       --service-account-issuer=https://kubernetes.default.svc.cluster.local \
       --service-account-key-file="$PKI/sa.pub" --service-account-signing-key-file="$PKI/sa.key" \
-      --service-cluster-ip-range=10.0.0.0/24 --authorization-mode=Node,RBAC --allow-privileged=true \
-      --cert-dir="$PKI/apiserver-generated" --endpoint-reconciler-type=none --shutdown-watch-termination-grace-period=2s --profiling=false --v=1 ;;
-    kube-controller-manager) echo --kubeconfig="$PKI/kube-controller-manager.kubeconfig" \
+      --service-cluster-ip-range=10.0.0.0/24 --authorization-mode="Node,RBAC" --allow-privileged=true \
+      --cert-dir="$PKI/apiserver-generated" --endpoint-reconciler-type=none --shutdown-watch-termination-grace-period=2s --profiling=false --v=1) ;;
+    kube-controller-manager) args=(--kubeconfig="$PKI/kube-controller-manager.kubeconfig" \
       --authentication-kubeconfig="$PKI/kube-controller-manager.kubeconfig" \
       --authorization-kubeconfig="$PKI/kube-controller-manager.kubeconfig" \
       --bind-address=127.0.0.1 --secure-port="$KCM_PORT" --leader-elect=false --use-service-account-credentials=true \
       --service-account-private-key-file="$PKI/sa.key" --root-ca-file="$PKI/ca.crt" \
       --cluster-signing-cert-file="$PKI/ca.crt" --cluster-signing-key-file="$PKI/ca.key" \
       --cert-dir="$PKI/kcm-generated" --profiling=false --v=1 \
-      ${KCM_QPS:+--kube-api-qps=$KCM_QPS} ${KCM_BURST:+--kube-api-burst=$KCM_BURST} ;;
-    kube-scheduler) echo --kubeconfig="$PKI/kube-scheduler.kubeconfig" \
+      ${KCM_QPS:+"--kube-api-qps=$KCM_QPS"} ${KCM_BURST:+"--kube-api-burst=$KCM_BURST"}) ;;
+    kube-scheduler) args=(--kubeconfig="$PKI/kube-scheduler.kubeconfig" \
       --authentication-kubeconfig="$PKI/kube-scheduler.kubeconfig" \
       --authorization-kubeconfig="$PKI/kube-scheduler.kubeconfig" \
       --bind-address=127.0.0.1 --secure-port="$SCHEDULER_PORT" --leader-elect=false --profiling=false --v=1 \
-      ${SCHEDULER_QPS:+--kube-api-qps=$SCHEDULER_QPS} ${SCHEDULER_BURST:+--kube-api-burst=$SCHEDULER_BURST} ;;
-    kwok) echo --kubeconfig="$PKI/kwok.kubeconfig" --config="$CLUSTER_DIR/kwok-stages.yaml" \
+      ${SCHEDULER_QPS:+"--kube-api-qps=$SCHEDULER_QPS"} ${SCHEDULER_BURST:+"--kube-api-burst=$SCHEDULER_BURST"}) ;;
+    kwok) args=(--kubeconfig="$PKI/kwok.kubeconfig" --config="$CLUSTER_DIR/kwok-stages.yaml" \
       --manage-all-nodes=false --manage-nodes-with-annotation-selector=kwok.x-k8s.io/node=fake \
       --node-lease-duration-seconds=40 --cidr=10.244.0.0/16 --node-ip=127.0.0.1 \
-      --server-address="127.0.0.1:$KWOK_PORT" ;;
+      --server-address="127.0.0.1:$KWOK_PORT") ;;
+    *) die "unknown component $1" ;;
   esac
 }
 
 start() {
-  local name=$1 pid
+  local name=$1 pid args
   if pid=$(live_pid "$name"); then
     log "$name already running (pid $pid)"
     return 0
   fi
-  # shellcheck disable=SC2046
-  setsid "$BIN/$name" $(args_for "$name") >>"$LOGS/$name.log" 2>&1 </dev/null &
+  args_for "$name"
+  setsid "$BIN/$name" "${args[@]}" >>"$LOGS/$name.log" 2>&1 </dev/null &
   echo $! >"$(pid_file "$name")"
   log "started $name (pid $!)"
 }

@@ -8,7 +8,7 @@ wait_until=$(($(date +%s) + ${MIGRATE_WAIT_SECONDS:-0}))
 while :; do
   # Hide Prisma's advice to drop the schema's url (Prisma 6 schemas still require it next to an adapter).
   npx --no-install prisma migrate deploy 2>&1 |
-    { grep -vE '^$|nodedir|WARNING: Your schema specifies|^- url$|will NOT be used|We recommend you to remove' || true; } >&2
+    { grep -vE '^$|WARNING: Your schema specifies|^- url$|will NOT be used|We recommend you to remove' || true; } >&2
   status=${PIPESTATUS[0]}
   [ "$status" = 0 ] && exit 0
   [ "$(date +%s)" -lt "$wait_until" ] || exit "$status"

@@ -13,7 +13,7 @@ fi
 
 read -r version cluster port status _ < <(pg_lsclusters -h | head -n 1) || true
 if [ -z "${version:-}" ]; then
-  version=$(ls /usr/lib/postgresql | sort -V | tail -n 1)
+  version=$(find /usr/lib/postgresql -mindepth 1 -maxdepth 1 -printf '%f\n' | sort -V | tail -n 1)
   cluster=main
   pg_createcluster "$version" "$cluster" >&2
   read -r version cluster port status _ < <(pg_lsclusters -h | head -n 1)
