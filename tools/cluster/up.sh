@@ -54,8 +54,15 @@ start() {
   fi
   args_for "$name"
   setsid "$BIN/$name" "${args[@]}" >>"$LOGS/$name.log" 2>&1 </dev/null &
-  echo $! >"$(pid_file "$name")"
-  log "started $name (pid $!)"
+  pid=$!
+  # Until it has exec'd setsid the child is still a copy of this script, which live_pid would take for a stale
+  # pid: wait (a moment at most) until it runs our binary.
+  for _ in {1..100}; do
+    [[ "$(tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null)" == *"$BIN/$name "* ]] && break
+    sleep 0.02
+  done
+  echo "$pid" >"$(pid_file "$name")"
+  log "started $name (pid $pid)"
 }
 
 # wait_for DESCRIPTION SECONDS COMPONENT COMMAND...: fails early, with the log tail, if the component dies.
