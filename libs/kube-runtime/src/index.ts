@@ -23,4 +23,3 @@ export * from './workqueue/queue.js';
 export * from './workqueue/rate-limiting-queue.js';
 export * from './events.js';
 export * from './leader-election.js';
-export * from './metrics/prometheus.js';

@@ -9,7 +9,6 @@ import type { V1Pod, V1ResourceQuota } from '@kubernetes/client-node';
 import {
   InformerFactory,
   KubeClient,
-  prometheusReflectorObserver,
   stripManagedFields,
   type KubeObject,
   type SharedInformer,
@@ -25,6 +24,7 @@ import {
 import { Registry } from 'prom-client';
 import { appConfig, type AppConfig } from '../config/app-config.js';
 import { owningNginxKey } from '../controller/pod-ownership.js';
+import { prometheusReflectorObserver } from '../health/runtime-metrics.js';
 import { nestRuntimeLogger } from '../logging/runtime-logger.js';
 
 export type NginxObject = Nginx & KubeObject;
