@@ -34,7 +34,7 @@ export async function run(
   const resource = { group: '', version: 'v1', plural: 'configmaps', namespace };
   const informer = new SharedInformer<KubeObject>({ client, resource, kind: 'ConfigMap' });
   const queue = new RateLimitingQueue<string>();
-  // Handlers only enqueue a key: they must return quickly, and a key queued twice is still processed once.
+  // Handlers only enqueue a key: they must return at once, and a key added again while it waits is held once.
   const enqueue = (object: KubeObject) => queue.add(objectKey(object));
   informer.addEventHandler({ add: enqueue, update: (_previous, current) => enqueue(current) });
 
@@ -47,13 +47,14 @@ export async function run(
     reconcile: async (key, stopping) => {
       const configMap = informer.cache.get(key);
       if (!configMap || configMap.metadata?.labels?.[LABEL.key] === LABEL.value) return; // gone, or done
+      // A merge patch of one label is safe to repeat, so a cache that lags behind the server does no harm.
       await client.request({
         method: 'PATCH',
         path: objectPath(resource, splitObjectKey(key).name),
         contentType: 'application/merge-patch+json',
         body: { metadata: { labels: { [LABEL.key]: LABEL.value } } },
         signal: stopping,
-      }); // a throw (conflict, outage, a ConfigMap deleted meanwhile) retries the key with backoff
+      }); // a throw (an outage, a ConfigMap deleted meanwhile) retries the key with backoff
       logger.info('labelled', { configMap: key });
     },
   });
