@@ -11,6 +11,7 @@ import tseslint from 'typescript-eslint';
  */
 const API_LAYERS = [
   'logging',
+  'metrics',
   'http',
   'config',
   'auth',

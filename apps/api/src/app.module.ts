@@ -6,7 +6,7 @@ import { appConfig } from './config/app-config.js';
 import { ControllerModule } from './controller/controller.module.js';
 import { ControlPlaneModule } from './controlplane/controlplane.module.js';
 import { HealthModule } from './health/health.module.js';
-import { MetricsModule } from './health/metrics.module.js';
+import { MetricsModule } from './metrics/metrics.module.js';
 import { KubeModule } from './kube/kube.module.js';
 import { LiveModule } from './live/live.module.js';
 import { RestModule } from './rest/rest.module.js';

@@ -8,10 +8,10 @@ import {
   kindKey,
   type KubeClient,
   type KubeObject,
-  type PrometheusWorkQueueMetrics,
   type RuntimeLogger,
 } from '@ngx/kube-runtime';
 import { LABEL_NGINX, NGINX_API_VERSION, NGINX_KIND } from '@ngx/nginx-api';
+import type { PrometheusWorkQueueMetrics } from '../metrics/runtime-metrics.js';
 import type { ClusterInformers } from '../kube/cluster-informers.js';
 import {
   auditedReconcile,

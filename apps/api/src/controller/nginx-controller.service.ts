@@ -12,13 +12,13 @@ import {
   KubeClient,
   LeaderElector,
   NAMESPACE_INDEX,
-  PrometheusWorkQueueMetrics,
   objectPath,
   type TermEnd,
 } from '@ngx/kube-runtime';
 import { Registry } from 'prom-client';
 import { AuditTrail } from '../audit/audit-trail.service.js';
 import { appConfig, type AppConfig } from '../config/app-config.js';
+import { PrometheusWorkQueueMetrics } from '../metrics/runtime-metrics.js';
 import { ClusterInformers } from '../kube/cluster-informers.js';
 import { nestRuntimeLogger } from '../logging/runtime-logger.js';
 import { ControllerTerm } from './controller-term.js';

@@ -9,7 +9,6 @@ import type { V1Pod, V1ResourceQuota } from '@kubernetes/client-node';
 import {
   InformerFactory,
   KubeClient,
-  prometheusReflectorObserver,
   stripManagedFields,
   type KubeObject,
   type SharedInformer,
@@ -24,6 +23,7 @@ import {
 } from '@ngx/nginx-api';
 import { Registry } from 'prom-client';
 import { appConfig, type AppConfig } from '../config/app-config.js';
+import { prometheusReflectorObserver } from '../metrics/runtime-metrics.js';
 import { nestRuntimeLogger } from '../logging/runtime-logger.js';
 import { PODS_BY_NGINX, podsByNginx } from './pod-index.js';
 

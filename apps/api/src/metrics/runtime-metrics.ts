@@ -1,7 +1,8 @@
+import type { ReflectorObserver, WorkQueue, WorkQueueMetrics } from '@ngx/kube-runtime';
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
-import type { ReflectorObserver } from '../reflector.js';
-import type { WorkQueueMetrics } from '../workqueue/metrics.js';
-import type { WorkQueue } from '../workqueue/queue.js';
+
+// kube-runtime only reports through hooks (WorkQueueMetrics, ReflectorObserver); binding them to prom-client
+// happens here, at the edge, as client-go leaves its metrics providers to the binary.
 
 /** What the time-based gauges read from a queue when scraped. */
 type QueueClock = Pick<WorkQueue<unknown>, 'unfinishedWorkSeconds' | 'longestRunningProcessorSeconds'>;

@@ -1,13 +1,26 @@
+import { RateLimitingQueue, type Clock } from '@ngx/kube-runtime';
 import { Registry } from 'prom-client';
 import { describe, expect, it } from 'vitest';
-import { FakeClock } from '../testing/fake-clock.js';
-import { RateLimitingQueue } from '../workqueue/rate-limiting-queue.js';
-import { PrometheusWorkQueueMetrics, prometheusReflectorObserver } from './prometheus.js';
+import { PrometheusWorkQueueMetrics, prometheusReflectorObserver } from './runtime-metrics.js';
+
+/** A clock that moves only when told to; its timers never fire (nothing here waits for one). */
+class ManualClock implements Clock {
+  private current = 0;
+  now(): number {
+    return this.current;
+  }
+  setTimer() {
+    return { cancel() {} };
+  }
+  advance(ms: number): void {
+    this.current += ms;
+  }
+}
 
 describe('Prometheus metrics', () => {
   it('exports the workqueue metrics under client-go names, per queue', async () => {
     const registry = new Registry();
-    const clock = new FakeClock();
+    const clock = new ManualClock();
     const metrics = new PrometheusWorkQueueMetrics(registry, 'nginx');
     const queue = new RateLimitingQueue<string>({ clock, metrics });
     metrics.watch(queue);
