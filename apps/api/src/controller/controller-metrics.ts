@@ -1,7 +1,7 @@
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 import type { ReconcilerMetrics } from './reconciler.js';
 
-/** The Nginx controller's own Prometheus collectors (the workqueue and informers report through kube-runtime). */
+/** The Nginx controller's own Prometheus collectors (the workqueue's and informers' are in metrics/runtime-metrics.ts). */
 export function controllerMetrics(registry: Registry) {
   const registers = [registry];
   const created = new Counter({
