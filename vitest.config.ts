@@ -7,6 +7,8 @@ const decorators = swc.vite({ module: { type: 'es6' } });
 
 // Tests run the libraries from source, so they never see a stale dist/.
 const alias = {
+  // Before the package itself: an alias also matches the subpaths of its name.
+  '@ngx/kube-runtime/status': fileURLToPath(new URL('./libs/kube-runtime/src/api-error.ts', import.meta.url)),
   '@ngx/kube-runtime': fileURLToPath(new URL('./libs/kube-runtime/src/index.ts', import.meta.url)),
   '@ngx/nginx-api': fileURLToPath(new URL('./libs/nginx-api/src/index.ts', import.meta.url)),
 };

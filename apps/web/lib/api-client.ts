@@ -1,23 +1,14 @@
+import { errorMessage, type KubeStatus as StatusBody } from '@ngx/kube-runtime/status';
 import type { Nginx } from '@ngx/nginx-api';
 import type { Identity } from './session';
 
+export { errorMessage };
+
 /** One cause of a Kubernetes `Status` error: which field, and what is wrong with it. */
-export interface StatusCause {
-  field?: string;
-  message?: string;
-  reason?: string;
-}
+export type StatusCause = NonNullable<NonNullable<StatusBody['details']>['causes']>[number];
 
 /** A Kubernetes `Status` object, as every error of the control plane is answered. */
-export interface KubeStatus {
-  kind: 'Status';
-  apiVersion?: string;
-  status?: string;
-  code: number;
-  reason?: string;
-  message?: string;
-  details?: { name?: string; kind?: string; causes?: StatusCause[]; retryAfterSeconds?: number };
-}
+export type KubeStatus = StatusBody & { kind: 'Status'; code: number };
 
 /** A request that failed: the server's `Status` (or, when the server could not be reached, code 0). */
 export class StatusError extends Error {
@@ -45,9 +36,6 @@ export class StatusError extends Error {
     return typeof value === 'object' && value !== null && (value as { kind?: unknown }).kind === 'Status';
   }
 }
-
-export const errorMessage = (error: unknown): string =>
-  error instanceof Error ? error.message : String(error);
 
 import type { ChangeItem, EventItem, ReconcileAction, ReconcileItem } from '@ngx/nginx-api';
 
