@@ -50,7 +50,7 @@ COPY --from=build /app/apps/web/.next apps/web/.next
 COPY --from=build /app/prisma.config.ts ./
 COPY --from=build /app/prisma prisma
 COPY --from=build /app/tools/db/migrate.sh /app/tools/db/migration-adapter.ts tools/db/
-COPY --from=build /app/apps/api/src/audit/database-target.ts apps/api/src/audit/
+COPY --from=build /app/apps/api/src/config/database-target.ts apps/api/src/config/
 # Writable by the app user when run without the Deployment's emptyDirs (docker run); .data (the generated admin
 # token) by the app user only.
 RUN mkdir -p .data apps/web/.next/cache && chown node:node .data apps/web/.next/cache && chmod 700 .data
