@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { isAlive, readPid } from '../test/support/cluster-processes.js';
-import { startController, type ControllerProcess } from '../test/support/controller-process.js';
+import { HEADLESS, startApp, type AppProcess } from '../test/support/app-process.js';
 import { migrate } from '../test/support/database.js';
 import { ROOT } from '../test/support/paths.js';
 import { runtimeClient } from '../test/support/runtime.js';
@@ -119,7 +119,8 @@ async function ours(limits: { qps: number; burst: number }, label: string, audit
   const namespace = await namespaceFor('ngx');
   const databaseUrl = `file:${join(mkdtempSync(join(tmpdir(), 'ngx-bench-')), 'audit.db')}`;
   await migrate(databaseUrl);
-  const controller: ControllerProcess = await startController({
+  const controller: AppProcess = await startApp({
+    ...HEADLESS,
     WATCH_NAMESPACE: namespace,
     LEADER_ELECTION: 'false',
     INSTALL_CRD: 'false',

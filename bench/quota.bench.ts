@@ -7,7 +7,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { V1ResourceQuota } from '@kubernetes/client-node';
-import { startController } from '../test/support/controller-process.js';
+import { HEADLESS, startApp } from '../test/support/app-process.js';
 import { migrate } from '../test/support/database.js';
 import { runtimeClient } from '../test/support/runtime.js';
 import { podCreatesByCode } from './convergence/apiserver-metrics.js';
@@ -110,7 +110,8 @@ async function ours(): Promise<Result> {
   const namespace = await quotaNamespace('ngx');
   const databaseUrl = `file:${join(mkdtempSync(join(tmpdir(), 'ngx-bench-')), 'audit.db')}`;
   await migrate(databaseUrl);
-  const controller = await startController({
+  const controller = await startApp({
+    ...HEADLESS,
     WATCH_NAMESPACE: namespace,
     LEADER_ELECTION: 'false',
     INSTALL_CRD: 'false',

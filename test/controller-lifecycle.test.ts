@@ -12,7 +12,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, onTestFailed } fr
 import type { Nginx } from '../libs/nginx-api/src/index.js';
 import { FaultProxy } from './chaos/support/fault-proxy.js';
 import { podRecorder } from './chaos/support/fleet.js';
-import { leaderAndStandby, startController, type ControllerProcess } from './support/controller-process.js';
+import { HEADLESS, leaderAndStandby, metric, startApp, type AppProcess } from './support/app-process.js';
 import { migrate } from './support/database.js';
 import { applyNginxCrd } from './support/kubectl.js';
 import {
@@ -27,7 +27,7 @@ import { runtimeClient } from './support/runtime.js';
 import { uniqueName, waitFor } from './support/wait.js';
 
 const client = runtimeClient();
-const controllers: ControllerProcess[] = [];
+const controllers: AppProcess[] = [];
 const cleanups: (() => Promise<unknown>)[] = [];
 
 beforeAll(applyNginxCrd);
@@ -48,10 +48,11 @@ async function controller(
   ns: string,
   env: Record<string, string> = {},
   keep = controllers,
-): Promise<ControllerProcess> {
+): Promise<AppProcess> {
   const databaseUrl = `file:${join(mkdtempSync(join(tmpdir(), 'ngx-lifecycle-')), 'audit.db')}`;
   await migrate(databaseUrl);
-  const started = await startController({
+  const started = await startApp({
+    ...HEADLESS,
     WATCH_NAMESPACE: ns,
     INSTALL_CRD: 'false',
     DATABASE_URL: databaseUrl,
@@ -70,7 +71,7 @@ const isLease = (path: string) => path.includes('/leases/') || path.endsWith('/l
 // ─── The quota scenario, in the background ────────────────────────────────────────────────────────────────────
 const QUOTA_REFUSAL_MS = 170_000;
 const quotaCleanups: (() => Promise<unknown>)[] = [];
-const quotaControllers: ControllerProcess[] = [];
+const quotaControllers: AppProcess[] = [];
 let quotaScenario: Promise<QuotaFigures> | undefined;
 
 interface QuotaFigures {
@@ -92,15 +93,15 @@ async function quotaRefusingForMinutes(): Promise<QuotaFigures> {
   const name = uniqueName('quota');
   await nginx.create(name, 3);
   const started = Date.now();
-  await waitFor('the first refusal', async () => (await ctl.metric('nginx_pod_create_failures_total')) > 0, {
+  await waitFor('the first refusal', async () => (await metric(ctl, 'nginx_pod_create_failures_total')) > 0, {
     timeoutMs: 30_000,
     intervalMs: 50,
   });
   const firstRefusal = Date.now();
   await sleep(60_000 - (Date.now() - firstRefusal));
-  const refusedFirstMinute = await ctl.metric('nginx_pod_create_failures_total');
+  const refusedFirstMinute = await metric(ctl, 'nginx_pod_create_failures_total');
   await sleep(Math.max(0, QUOTA_REFUSAL_MS - (Date.now() - started)));
-  const refusedTotal = await ctl.metric('nginx_pod_create_failures_total');
+  const refusedTotal = await metric(ctl, 'nginx_pod_create_failures_total');
   const refusingMs = Date.now() - firstRefusal;
   expect(active(await nginx.pods(name))).toHaveLength(1);
 

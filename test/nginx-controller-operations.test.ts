@@ -7,7 +7,7 @@ import { afterAll, afterEach, describe, expect, it, onTestFailed } from 'vitest'
 import { SharedInformer, type KubeObject } from '../libs/kube-runtime/src/index.js';
 import type { Nginx, NginxCondition } from '../libs/nginx-api/src/index.js';
 import { clusterScript, isAlive, readPid } from './support/cluster-processes.js';
-import { leaderAndStandby, startController, type ControllerProcess } from './support/controller-process.js';
+import { HEADLESS, leaderAndStandby, startApp, type AppProcess } from './support/app-process.js';
 import {
   active,
   createNamespace,
@@ -23,7 +23,7 @@ import { runtimeClient } from './support/runtime.js';
 import { uniqueName, waitFor } from './support/wait.js';
 
 const client = runtimeClient();
-const controllers: ControllerProcess[] = [];
+const controllers: AppProcess[] = [];
 const cleanups: (() => Promise<unknown>)[] = [];
 
 afterEach(async () => {
@@ -43,14 +43,14 @@ async function namespace(prefix: string): Promise<string> {
 }
 
 /** A controller with leader election on (the default) whose Lease lives in `leaseNamespace`. */
-async function controller(leaseNamespace: string): Promise<ControllerProcess> {
-  const started = await startController({ LEASE_NAMESPACE: leaseNamespace });
+async function controller(leaseNamespace: string): Promise<AppProcess> {
+  const started = await startApp({ ...HEADLESS, LEASE_NAMESPACE: leaseNamespace });
   controllers.push(started);
   onTestFailed(() => console.log(`--- controller ${started.identity}:\n${started.output()}`));
   return started;
 }
 
-async function leading(controller: ControllerProcess): Promise<void> {
+async function leading(controller: AppProcess): Promise<void> {
   await waitFor(
     `${controller.identity} to lead with synced caches`,
     async () => {

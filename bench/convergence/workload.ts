@@ -1,4 +1,5 @@
 import type { V1Pod } from '@kubernetes/client-node';
+import { isActive } from '../../apps/api/src/controller/pod-plan.js';
 import { SharedInformer, type KubeClient, type KubeObject } from '../../libs/kube-runtime/src/index.js';
 import { controllerRequests, difference, requestCounts } from './apiserver-metrics.js';
 import { cpuSeconds } from './process-stats.js';
@@ -55,8 +56,6 @@ const isReady = (pod: V1Pod) =>
   !pod.metadata?.deletionTimestamp &&
   pod.status?.phase === 'Running' &&
   (pod.status.conditions ?? []).some((c) => c.type === 'Ready' && c.status === 'True');
-const isActive = (pod: V1Pod) =>
-  !pod.metadata?.deletionTimestamp && pod.status?.phase !== 'Failed' && pod.status?.phase !== 'Succeeded';
 
 export interface PhaseResult {
   phase: 'create' | 'scale down' | 'delete' | 'idle';

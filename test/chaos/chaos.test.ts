@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, afterEach, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
-import { leaderAndStandby, startController, type ControllerProcess } from '../support/controller-process.js';
+import { HEADLESS, leaderAndStandby, metric, startApp, type AppProcess } from '../support/app-process.js';
 import { migrate } from '../support/database.js';
 import { applyNginxCrd, kubectl } from '../support/kubectl.js';
 import { createNamespace, deleteNamespace, restartKubeApiServer, sleep } from '../support/operations.js';
@@ -20,7 +20,7 @@ import { fleet, podRecorder } from './support/fleet.js';
 
 const LONG = process.env.CHAOS === 'long';
 const client = runtimeClient();
-const controllers: ControllerProcess[] = [];
+const controllers: AppProcess[] = [];
 const cleanups: (() => Promise<unknown>)[] = [];
 const TOKEN = 'chaos-admin-token-0123456789';
 
@@ -51,8 +51,9 @@ function databaseFor(ns: string): Promise<string> {
 }
 
 /** A controller that watches only `ns`; leader election off unless asked for (its Lease lives in `ns`). */
-async function controller(ns: string, env: Record<string, string> = {}): Promise<ControllerProcess> {
-  const started = await startController({
+async function controller(ns: string, env: Record<string, string> = {}): Promise<AppProcess> {
+  const started = await startApp({
+    ...HEADLESS,
     DATABASE_URL: await databaseFor(ns),
     WATCH_NAMESPACE: ns,
     INSTALL_CRD: 'false',
@@ -184,7 +185,7 @@ describe('the controller under faults', () => {
     const ctl = await controller(ns, { KUBECONFIG: proxy.kubeconfig() });
     await nginxes.create(replicas);
     await nginxes.converged(replicas);
-    const listsBefore = await ctl.metric('reflector_lists_total');
+    const listsBefore = await metric(ctl, 'reflector_lists_total');
 
     // Every watch the controller opens next is answered 410 Gone; its current ones are cut. Meanwhile the fleet is
     // scaled and pods are deleted by hand, and etcd compacted past what the controller last saw.
@@ -206,7 +207,7 @@ describe('the controller under faults', () => {
     });
     const ms = await nginxes.converged(after, 60_000);
     expect(cut).toBeGreaterThanOrEqual(2); // the Nginx and the pod watch
-    expect(await ctl.metric('reflector_lists_total')).toBeGreaterThanOrEqual(listsBefore + 2);
+    expect(await metric(ctl, 'reflector_lists_total')).toBeGreaterThanOrEqual(listsBefore + 2);
     const { orphans } = await nginxes.census();
     expect(orphans).toEqual([]);
     console.log(
@@ -264,7 +265,7 @@ describe('the controller under faults', () => {
     await nginxes.converged(2);
     await waitFor(
       'audit rows written',
-      async () => (await ctl.metric('nginx_audit_records_written_total')) > 0,
+      async () => (await metric(ctl, 'nginx_audit_records_written_total')) > 0,
     );
 
     // An exclusive transaction locks the file: every write of the app's writer fails until it ends.
@@ -276,20 +277,24 @@ describe('the controller under faults', () => {
       await nginxes.converged(4, 60_000); // the controller does not wait on the database
       await waitFor(
         'a failed audit write',
-        async () => (await ctl.metric('nginx_audit_write_failures_total')) > 0,
+        async () => (await metric(ctl, 'nginx_audit_write_failures_total')) > 0,
       );
-      expect(await ctl.metric('nginx_audit_queue_depth')).toBeGreaterThan(0);
+      expect(await metric(ctl, 'nginx_audit_queue_depth')).toBeGreaterThan(0);
       await sleep(Math.max(0, lockMs - (Date.now() - lockedAt)));
     } finally {
       lock.exec('ROLLBACK');
     }
-    await waitFor('the writer to catch up', async () => (await ctl.metric('nginx_audit_queue_depth')) === 0, {
-      timeoutMs: 30_000,
-    });
+    await waitFor(
+      'the writer to catch up',
+      async () => (await metric(ctl, 'nginx_audit_queue_depth')) === 0,
+      {
+        timeoutMs: 30_000,
+      },
+    );
 
     // Locked again, more reconciles queue up (a write waits out SQLite's busy timeout, then fails and keeps its
     // rows queued); the lock goes and SIGTERM follows at once: the final flush must keep them.
-    const failuresBefore = await ctl.metric('nginx_audit_write_failures_total');
+    const failuresBefore = await metric(ctl, 'nginx_audit_write_failures_total');
     lock.exec('BEGIN EXCLUSIVE');
     let written: number;
     let queued: number;
@@ -299,7 +304,7 @@ describe('the controller under faults', () => {
       await nginxes.converged(1, 60_000);
       await waitFor(
         'a failed write of the new rows',
-        async () => (await ctl.metric('nginx_audit_write_failures_total')) > failuresBefore,
+        async () => (await metric(ctl, 'nginx_audit_write_failures_total')) > failuresBefore,
         { timeoutMs: 30_000 },
       );
       [written, queued, dropped] = (await Promise.all(
@@ -307,7 +312,7 @@ describe('the controller under faults', () => {
           'nginx_audit_records_written_total',
           'nginx_audit_queue_depth',
           'nginx_audit_records_dropped_total',
-        ].map((m) => ctl.metric(m)),
+        ].map((m) => metric(ctl, m)),
       )) as [number, number, number];
     } finally {
       lock.exec('ROLLBACK');

@@ -1,16 +1,17 @@
 import type { CoreV1Event, V1Pod, V1ResourceQuota } from '@kubernetes/client-node';
 import type { KubeClient } from '../../libs/kube-runtime/src/index.js';
 import type { Nginx } from '../../libs/nginx-api/src/index.js';
+import { isActive } from '../../apps/api/src/controller/pod-plan.js';
 import { clusterScript, isAlive, readPid } from './cluster-processes.js';
 import { uniqueName, waitFor } from './wait.js';
 
-/** Pods that count toward an Nginx's replicas (not being deleted, not finished), as the controller counts them. */
-export const active = (pods: V1Pod[]) =>
-  pods.filter(
-    (p) => !p.metadata?.deletionTimestamp && p.status?.phase !== 'Failed' && p.status?.phase !== 'Succeeded',
-  );
-export const running = (pods: V1Pod[]) => active(pods).filter((p) => p.status?.phase === 'Running');
-export const names = (pods: V1Pod[]) => pods.map((p) => p.metadata!.name!).sort();
+/**
+ * Pods that count toward an Nginx's replicas (not being deleted, not finished: Failed or Succeeded), by the
+ * controller's own rule (apps/api/src/controller/pod-plan.ts).
+ */
+export const active = (pods: readonly V1Pod[]) => pods.filter(isActive);
+export const running = (pods: readonly V1Pod[]) => active(pods).filter((p) => p.status?.phase === 'Running');
+export const names = (pods: readonly V1Pod[]) => pods.map((p) => p.metadata!.name!).sort();
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -68,12 +69,21 @@ export function nginxesIn(client: KubeClient, namespace: string) {
       })
     ).items;
 
-  /** Waits until exactly `count` pods run, none extra, and the status says so for the current generation. */
-  const converged = async (name: string, count: number, timeoutMs = 30_000) =>
+  /**
+   * Waits until exactly `count` pods run, none extra, and the status says so for the current generation; resolves
+   * with the Nginx. The pods are listed from the API server unless `from` gives them (a watch's cache, say, so that
+   * what the watch saw is up to date when this resolves).
+   */
+  const converged = async (
+    name: string,
+    count: number,
+    timeoutMs = 30_000,
+    from: () => readonly V1Pod[] | Promise<readonly V1Pod[]> = () => pods(name),
+  ) =>
     waitFor(
       `${namespace}/${name} at exactly ${count} running pods with status.readyReplicas ${count}`,
       async () => {
-        const [all, nginx] = await Promise.all([pods(name), get(name)]);
+        const [all, nginx] = await Promise.all([from(), get(name)]);
         return (
           active(all).length === count &&
           running(all).length === count &&

@@ -6,7 +6,7 @@ import {
   type KubeObject,
 } from '../../../libs/kube-runtime/src/index.js';
 import type { Nginx } from '../../../libs/nginx-api/src/index.js';
-import { active } from '../../support/operations.js';
+import { active, nginxesIn } from '../../support/operations.js';
 import { waitFor } from '../../support/wait.js';
 
 /** `count` Nginx objects named `<prefix>-0…`, all in one namespace, driven together. */
@@ -14,6 +14,7 @@ export function fleet(client: KubeClient, namespace: string, prefix: string, cou
   const collection = `/apis/mycompany.com/v1/namespaces/${namespace}/nginxes`;
   const names = Array.from({ length: count }, (_, i) => `${prefix}-${i}`);
   const all = <T>(work: (name: string) => Promise<T>) => Promise.all(names.map(work));
+  const one = nginxesIn(client, namespace);
 
   const pods = async () =>
     (await client.request<{ items: V1Pod[] }>({ path: `/api/v1/namespaces/${namespace}/pods` })).items;
@@ -45,23 +46,8 @@ export function fleet(client: KubeClient, namespace: string, prefix: string, cou
 
   return {
     names,
-    create: (replicas: number) =>
-      all((name) =>
-        client.request({
-          method: 'POST',
-          path: collection,
-          body: { apiVersion: 'mycompany.com/v1', kind: 'Nginx', metadata: { name }, spec: { replicas } },
-        }),
-      ),
-    scale: (replicas: number) =>
-      all((name) =>
-        client.request({
-          method: 'PATCH',
-          path: `${collection}/${name}`,
-          contentType: 'application/merge-patch+json',
-          body: { spec: { replicas } },
-        }),
-      ),
+    create: (replicas: number) => all((name) => one.create(name, replicas)),
+    scale: (replicas: number) => all((name) => one.scale(name, replicas)),
     census,
     /**
      * Waits until every Nginx has exactly `replicas` Running pods it owns, no pod is unowned, and every status
