@@ -11,7 +11,6 @@ import type { V1Pod } from '@kubernetes/client-node';
 import { afterAll, afterEach, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
 import type { Nginx } from '../libs/nginx-api/src/index.js';
 import { FaultProxy } from './chaos/support/fault-proxy.js';
-import { podRecorder } from './chaos/support/fleet.js';
 import { HEADLESS, leaderAndStandby, metric, startApp, type AppProcess } from './support/app-process.js';
 import { migrate } from './support/database.js';
 import { applyNginxCrd } from './support/kubectl.js';
@@ -21,6 +20,7 @@ import {
   createPodQuota,
   deleteNamespace,
   nginxesIn,
+  podRecorder,
   sleep,
 } from './support/operations.js';
 import { runtimeClient } from './support/runtime.js';

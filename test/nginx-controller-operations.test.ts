@@ -15,6 +15,7 @@ import {
   deleteNamespace,
   names,
   nginxesIn,
+  podRecorder,
   restartKubeApiServer,
   running,
   sleep,
@@ -63,26 +64,6 @@ async function leading(controller: AppProcess): Promise<void> {
 
 const condition = (nginx: Nginx, type: string): NginxCondition | undefined =>
   nginx.status?.conditions?.find((c) => c.type === type);
-
-/** Records every pod ever seen in a namespace (by uid), so a pod created and deleted again is not missed. */
-async function podRecorder(namespace: string, labelSelector: string) {
-  const informer = new SharedInformer<V1Pod & KubeObject>({
-    client,
-    resource: { group: '', version: 'v1', plural: 'pods', namespace },
-    kind: 'Pod',
-    labelSelector,
-  });
-  const seen = new Map<string, string>();
-  informer.addEventHandler({ add: (pod) => seen.set(pod.metadata!.uid!, pod.metadata!.name!) });
-  const abort = new AbortController();
-  const run = informer.run(abort.signal);
-  cleanups.push(async () => {
-    abort.abort();
-    await run;
-  });
-  await informer.waitForCacheSync();
-  return { seen, cache: informer.cache };
-}
 
 /** Records every version of the Leases in a namespace, with when the watch delivered it. */
 async function leaseRecorder(namespace: string) {
@@ -338,7 +319,8 @@ describe('the Nginx controller in operation', () => {
 
     const replicas = 30;
     const name = uniqueName('handover');
-    const pods = await podRecorder(ns, `mycompany.com/nginx=${name}`);
+    const pods = await podRecorder(client, ns, `mycompany.com/nginx=${name}`);
+    cleanups.push(pods.stop);
     const created = await nginx.create(name, replicas);
     cleanups.push(() => nginx.delete(name));
     // SIGTERM while the leader is creating the pods (slow-start batches 1, 2, 4, 8, 15).
@@ -375,7 +357,7 @@ describe('the Nginx controller in operation', () => {
     await nginx.stays(name, replicas, 3000);
     // No duplicates: every pod ever created for it is still there, none was created and deleted again.
     expect(pods.seen.size).toBe(replicas);
-    expect(names(active(await nginx.pods(name)))).toEqual([...pods.seen.values()].sort());
+    expect(names(active(await nginx.pods(name)))).toEqual(names([...pods.seen.values()]));
     const events = await nginx.events(created.metadata.uid!);
     expect(events.filter((e) => e.reason === 'SuccessfulDelete')).toEqual([]);
     const createdBy = (identity: string) =>

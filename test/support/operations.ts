@@ -1,5 +1,10 @@
 import type { CoreV1Event, V1Pod, V1ResourceQuota } from '@kubernetes/client-node';
-import type { KubeClient } from '../../libs/kube-runtime/src/index.js';
+import {
+  DeletedFinalStateUnknown,
+  SharedInformer,
+  type KubeClient,
+  type KubeObject,
+} from '../../libs/kube-runtime/src/index.js';
 import type { Nginx } from '../../libs/nginx-api/src/index.js';
 import { isActive } from '../../apps/api/src/controller/pod-plan.js';
 import { clusterScript, isAlive, readPid } from './cluster-processes.js';
@@ -166,4 +171,41 @@ export async function createPodQuota(client: KubeClient, namespace: string, pods
     { timeoutMs: 30_000 },
   );
   return `${collection}/pods`;
+}
+
+/**
+ * Records every pod ever seen in a namespace (by uid), so a pod created and deleted again is not missed, and the
+ * uids of those deleted (marked for deletion or gone).
+ */
+export async function podRecorder(client: KubeClient, namespace: string, labelSelector?: string) {
+  const informer = new SharedInformer<V1Pod & KubeObject>({
+    client,
+    resource: { group: '', version: 'v1', plural: 'pods', namespace },
+    kind: 'Pod',
+    labelSelector,
+  });
+  const seen = new Map<string, V1Pod>();
+  const deleted = new Set<string>();
+  informer.addEventHandler({
+    add: (pod) => void seen.set(pod.metadata!.uid!, pod),
+    update: (_, pod) => {
+      if (pod.metadata?.deletionTimestamp) deleted.add(pod.metadata.uid!);
+    },
+    delete: (pod) => {
+      const gone = pod instanceof DeletedFinalStateUnknown ? pod.object : pod;
+      deleted.add(gone.metadata!.uid!);
+    },
+  });
+  const abort = new AbortController();
+  const run = informer.run(abort.signal);
+  await informer.waitForCacheSync();
+  return {
+    seen,
+    deleted,
+    cache: informer.cache,
+    stop: async () => {
+      abort.abort();
+      await run;
+    },
+  };
 }
