@@ -81,3 +81,18 @@ export const nginxManifest = (name: string, replicas = 1, extra: Record<string, 
   spec: { replicas },
   ...extra,
 });
+
+/**
+ * A pod made by hand for an Nginx (its label, and a controller owner reference to it), for tests whose controller
+ * runs elsewhere: the control plane lists it as one of the Nginx's pods.
+ */
+export const ownedPodManifest = (pod: string, nginx: { name: string; uid: string }) => ({
+  apiVersion: 'v1',
+  kind: 'Pod',
+  metadata: {
+    name: pod,
+    labels: { 'mycompany.com/nginx': nginx.name },
+    ownerReferences: [{ apiVersion: 'mycompany.com/v1', kind: 'Nginx', ...nginx, controller: true }],
+  },
+  spec: { containers: [{ name: 'nginx', image: 'nginx:latest' }] },
+});
