@@ -18,7 +18,6 @@ import {
   active,
   createNamespace,
   createPodQuota,
-  deleteNamespace,
   nginxesIn,
   podRecorder,
   sleep,
@@ -36,12 +35,6 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup().catch(() => {});
 });
 afterAll(() => client.close());
-
-async function namespace(prefix: string, keep = cleanups): Promise<string> {
-  const name = await createNamespace(client, prefix);
-  keep.push(() => deleteNamespace(client, name));
-  return name;
-}
 
 /** A controller watching only `ns`, with its Lease there, its own SQLite audit trail, leader election on. */
 async function controller(
@@ -83,7 +76,7 @@ interface QuotaFigures {
 }
 
 async function quotaRefusingForMinutes(): Promise<QuotaFigures> {
-  const ns = await namespace('life-quota', quotaCleanups);
+  const ns = await createNamespace(client, 'life-quota', quotaCleanups);
   const quotaPath = await createPodQuota(client, ns, 1);
   const ctl = await controller(ns, {}, quotaControllers);
   await waitFor('the controller to lead', async () => (await ctl.readiness()).checks.controller.leader, {
@@ -141,7 +134,7 @@ describe('the controller’s lifecycle', () => {
     'hands over on SIGTERM %s in a 0 → 300 scale-up without creating a pod twice or deleting one as surplus',
     async (moment, podsBeforeSigterm) => {
       const replicas = 300;
-      const ns = await namespace('life-handover');
+      const ns = await createNamespace(client, 'life-handover', cleanups);
       const recorder = await podRecorder(client, ns);
       cleanups.push(recorder.stop);
       const [leader, standby] = await leaderAndStandby(await controller(ns), await controller(ns));
@@ -176,7 +169,7 @@ describe('the controller’s lifecycle', () => {
   );
 
   it('stops acting when its Lease renewals stall, before the Lease expires, and the standby takes over with no overlap', async () => {
-    const ns = await namespace('life-stall');
+    const ns = await createNamespace(client, 'life-stall', cleanups);
     const lease = {
       LEASE_DURATION_SECONDS: '6',
       LEASE_RENEW_DEADLINE_SECONDS: '4',
@@ -237,7 +230,7 @@ describe('the controller’s lifecycle', () => {
   }, 240_000);
 
   it('keeps the user’s pods when an orphaning delete races adoption, and adopts them again on re-create', async () => {
-    const ns = await namespace('life-orphan');
+    const ns = await createNamespace(client, 'life-orphan', cleanups);
     const recorder = await podRecorder(client, ns);
     cleanups.push(recorder.stop);
     const ctl = await controller(ns, { LEADER_ELECTION: 'false' });

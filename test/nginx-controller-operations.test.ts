@@ -12,7 +12,6 @@ import {
   active,
   createNamespace,
   createPodQuota,
-  deleteNamespace,
   names,
   nginxesIn,
   podRecorder,
@@ -35,13 +34,6 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup().catch(() => {});
 });
 afterAll(() => client.close());
-
-/** A namespace for this test only, deleted (with everything in it) after the test. */
-async function namespace(prefix: string): Promise<string> {
-  const name = await createNamespace(client, prefix);
-  cleanups.push(() => deleteNamespace(client, name));
-  return name;
-}
 
 /** A controller with leader election on (the default) whose Lease lives in `leaseNamespace`. */
 async function controller(leaseNamespace: string): Promise<AppProcess> {
@@ -93,7 +85,7 @@ async function leaseRecorder(namespace: string) {
 
 describe('the Nginx controller in operation', () => {
   it('converges to exactly 8 pods when scaled after a kube-apiserver restart in the middle of a scale-up', async () => {
-    const ns = await namespace('ops-restart');
+    const ns = await createNamespace(client, 'ops-restart', cleanups);
     const nginx = nginxesIn(client, ns);
     const ctl = await controller(ns);
     await leading(ctl);
@@ -141,7 +133,7 @@ describe('the Nginx controller in operation', () => {
   }, 240_000);
 
   it('reports ReplicaFailure with the quota error while a ResourceQuota refuses pods, and recovers when raised', async () => {
-    const ns = await namespace('ops-quota');
+    const ns = await createNamespace(client, 'ops-quota', cleanups);
     const nginx = nginxesIn(client, ns);
     const quotaPath = await createPodQuota(client, ns, 2);
     const ctl = await controller(ns);
@@ -204,7 +196,7 @@ describe('the Nginx controller in operation', () => {
   }, 180_000);
 
   it('deletes unscheduled, then not-ready, then restarted pods first when scaling down', async () => {
-    const ns = await namespace('ops-victims');
+    const ns = await createNamespace(client, 'ops-victims', cleanups);
     const nginx = nginxesIn(client, ns);
     const ctl = await controller(ns);
     await leading(ctl);
@@ -306,7 +298,7 @@ describe('the Nginx controller in operation', () => {
   }, 180_000);
 
   it('on SIGTERM the leader exits at once, releases its Lease, and the standby takes over without duplicate pods', async () => {
-    const ns = await namespace('ops-lease');
+    const ns = await createNamespace(client, 'ops-lease', cleanups);
     const nginx = nginxesIn(client, ns);
     const leases = await leaseRecorder(ns);
     const a = await controller(ns);

@@ -12,13 +12,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, onTestFailed } fr
 import { HEADLESS, leaderAndStandby, metric, startApp, type AppProcess } from '../support/app-process.js';
 import { migrate } from '../support/database.js';
 import { applyNginxCrd, kubectl } from '../support/kubectl.js';
-import {
-  createNamespace,
-  deleteNamespace,
-  podRecorder,
-  restartKubeApiServer,
-  sleep,
-} from '../support/operations.js';
+import { createNamespace, podRecorder, restartKubeApiServer, sleep } from '../support/operations.js';
 import { runtimeClient } from '../support/runtime.js';
 import { waitFor } from '../support/wait.js';
 import { FaultProxy } from './support/fault-proxy.js';
@@ -36,12 +30,6 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup().catch(() => {});
 });
 afterAll(() => client.close());
-
-async function namespace(prefix: string): Promise<string> {
-  const name = await createNamespace(client, prefix);
-  cleanups.push(() => deleteNamespace(client, name));
-  return name;
-}
 
 /** A migrated SQLite audit database per namespace, shared by the controllers a test starts there. */
 const databases = new Map<string, Promise<string>>();
@@ -99,7 +87,7 @@ function compactEtcd(): number {
 describe('the controller under faults', () => {
   it(`ends with exactly the desired pods after ${LONG ? 5 : 3} kill -9s during a scale-up`, async () => {
     const [count, replicas, kills] = LONG ? [50, 10, 5] : [10, 5, 3];
-    const ns = await namespace('chaos-kill');
+    const ns = await createNamespace(client, 'chaos-kill', cleanups);
     const nginxes = fleet(client, ns, 'web', count);
     let ctl = await controller(ns);
     await nginxes.create(replicas);
@@ -126,7 +114,7 @@ describe('the controller under faults', () => {
 
   it('has every pod within 15 s of a kube-apiserver restart in the middle of a scale-up, then converges with its cache equal to a fresh LIST', async () => {
     const [count, replicas] = LONG ? [20, 10] : [5, 4];
-    const ns = await namespace('chaos-apiserver');
+    const ns = await createNamespace(client, 'chaos-apiserver', cleanups);
     const nginxes = fleet(client, ns, 'web', count);
     const ctl = await controller(ns);
     await nginxes.create(replicas);
@@ -184,7 +172,7 @@ describe('the controller under faults', () => {
 
   it('relists after etcd compaction and a 410 Gone on its broken watches, losing no change made meanwhile', async () => {
     const [count, replicas, after] = [3, 3, 5];
-    const ns = await namespace('chaos-gone');
+    const ns = await createNamespace(client, 'chaos-gone', cleanups);
     const proxy = await new FaultProxy().start();
     cleanups.push(() => proxy.close());
     const nginxes = fleet(client, ns, 'web', count);
@@ -223,7 +211,7 @@ describe('the controller under faults', () => {
 
   it('converges through an API server that fails 20% of requests (500, 429, stalls), without a request storm', async () => {
     const [count, replicas] = LONG ? [20, 5] : [5, 4];
-    const ns = await namespace('chaos-faults');
+    const ns = await createNamespace(client, 'chaos-faults', cleanups);
     const proxy = await new FaultProxy().start();
     cleanups.push(() => proxy.close());
     const ctl = await controller(ns, { KUBECONFIG: proxy.kubeconfig(), KUBE_REQUEST_TIMEOUT_SECONDS: '3' });
@@ -263,7 +251,7 @@ describe('the controller under faults', () => {
 
   it('keeps converging while the audit database is locked, catches up after, and loses nothing at SIGTERM', async () => {
     const lockMs = LONG ? 30_000 : 8_000;
-    const ns = await namespace('chaos-audit');
+    const ns = await createNamespace(client, 'chaos-audit', cleanups);
     const file = (await databaseFor(ns)).slice('file:'.length);
     const nginxes = fleet(client, ns, 'web', 3);
     const ctl = await controller(ns);
@@ -341,7 +329,7 @@ describe('the controller under faults', () => {
 
   it('finishes the scale-up after the leader is killed, without creating a pod twice', async () => {
     const [count, replicas] = LONG ? [10, 10] : [5, 4];
-    const ns = await namespace('chaos-leader');
+    const ns = await createNamespace(client, 'chaos-leader', cleanups);
     const recorder = await podRecorder(client, ns);
     cleanups.push(recorder.stop);
     const nginxes = fleet(client, ns, 'web', count);

@@ -36,9 +36,17 @@ export async function restartKubeApiServer(): Promise<{ stopMs: number; downMs: 
   return { stopMs: Math.round(stopped - started), downMs: Math.round(back - stopped) };
 }
 
-/** Creates a namespace for one test and waits for its default service account (pods are refused before it). */
-export async function createNamespace(client: KubeClient, prefix: string): Promise<string> {
+/**
+ * Creates a namespace for one test and waits for its default service account (pods are refused before it). With
+ * `cleanups`, also registers its deletion there (for the test's afterEach to run).
+ */
+export async function createNamespace(
+  client: KubeClient,
+  prefix: string,
+  cleanups?: (() => Promise<unknown>)[],
+): Promise<string> {
   const name = uniqueName(prefix);
+  cleanups?.push(() => deleteNamespace(client, name));
   await client.request({
     method: 'POST',
     path: '/api/v1/namespaces',
