@@ -9,11 +9,11 @@ import type { CoreV1Event, V1Lease, V1Pod } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
 import { startApp, type AppProcess } from './support/app-process.js';
-import { kubectl } from './support/kubectl.js';
+import { kubectl, kubectlWith } from './support/kubectl.js';
 import { nginxesIn } from './support/operations.js';
 import { ROOT } from './support/paths.js';
 import { runtimeClient } from './support/runtime.js';
-import { canI, kubectlWith, serviceAccountKubeconfig } from './support/service-account.js';
+import { canI, serviceAccountKubeconfig } from './support/service-account.js';
 import { uniqueName, waitFor } from './support/wait.js';
 
 const CONTROL_PLANE_NAMESPACE = 'nginx-control-plane';
