@@ -9,6 +9,7 @@ import { tlsFetch } from './support/control-plane.js';
 import { CONNECTION_LIMITS } from '../apps/api/src/http/connection-limits.js';
 import type { PublicReadiness, Readiness } from '../apps/api/src/health/readiness.js';
 import { KUBECONFIG_PATH } from './support/paths.js';
+import { sleep } from './support/wait.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'ngx-api-'));
 const databaseUrl = `file:${join(scratch, 'audit.db')}`;
@@ -97,9 +98,9 @@ describe('the app on one origin (API + web UI)', () => {
     for (let i = 0; i < 5; i++) (await rawConnection(api)).resetAndDestroy();
     const midHandshake = await rawConnection(api);
     midHandshake.write(Buffer.from([0x16, 0x03, 0x01, 0x00]));
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await sleep(100);
     midHandshake.resetAndDestroy();
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    await sleep(500);
     expect((await fetch(`${api.url}/healthz`)).status).toBe(200);
     expect((await fetch(`${api.url}/`)).status).toBe(200);
     expect(api.output()).not.toContain('uncaughtException');

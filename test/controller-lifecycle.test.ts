@@ -14,16 +14,9 @@ import { FaultProxy } from './chaos/support/fault-proxy.js';
 import { HEADLESS, leaderAndStandby, metric, startApp, type AppProcess } from './support/app-process.js';
 import { migrate } from './support/database.js';
 import { applyNginxCrd } from './support/kubectl.js';
-import {
-  active,
-  createNamespace,
-  createPodQuota,
-  nginxesIn,
-  podRecorder,
-  sleep,
-} from './support/operations.js';
+import { active, createNamespace, createPodQuota, nginxesIn, podRecorder } from './support/operations.js';
 import { runtimeClient } from './support/runtime.js';
-import { uniqueName, waitFor } from './support/wait.js';
+import { sleep, uniqueName, waitFor } from './support/wait.js';
 
 const client = runtimeClient();
 const controllers: AppProcess[] = [];

@@ -17,10 +17,9 @@ import {
   podRecorder,
   restartKubeApiServer,
   running,
-  sleep,
 } from './support/operations.js';
 import { runtimeClient } from './support/runtime.js';
-import { uniqueName, waitFor } from './support/wait.js';
+import { sleep, uniqueName, waitFor } from './support/wait.js';
 
 const client = runtimeClient();
 const controllers: AppProcess[] = [];

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { HEADLESS, metric, startApp, type AppProcess } from './support/app-process.js';
 import { nginxesIn } from './support/operations.js';
 import { runtimeClient } from './support/runtime.js';
-import { uniqueName, waitFor } from './support/wait.js';
+import { sleep, uniqueName, waitFor } from './support/wait.js';
 
 const client = runtimeClient();
 const nginx = nginxesIn(client, 'default');
@@ -36,7 +36,7 @@ describe('the controller across crashes and instances', () => {
     await exactly(name, 20);
 
     await nginx.scale(name, 0);
-    await new Promise((resolve) => setTimeout(resolve, 100)); // some deletions sent, some not
+    await sleep(100); // some deletions sent, some not
     await first.kill();
     await nginx.scale(name, 20);
 

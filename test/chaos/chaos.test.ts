@@ -12,9 +12,9 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, onTestFailed } fr
 import { HEADLESS, leaderAndStandby, metric, startApp, type AppProcess } from '../support/app-process.js';
 import { migrate } from '../support/database.js';
 import { applyNginxCrd, kubectl } from '../support/kubectl.js';
-import { createNamespace, podRecorder, restartKubeApiServer, sleep } from '../support/operations.js';
+import { createNamespace, podRecorder, restartKubeApiServer } from '../support/operations.js';
 import { runtimeClient } from '../support/runtime.js';
-import { waitFor } from '../support/wait.js';
+import { sleep, waitFor } from '../support/wait.js';
 import { FaultProxy } from './support/fault-proxy.js';
 import { fleet } from './support/fleet.js';
 

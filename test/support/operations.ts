@@ -8,7 +8,7 @@ import {
 import type { Nginx } from '../../libs/nginx-api/src/index.js';
 import { isActive } from '../../apps/api/src/controller/pod-plan.js';
 import { clusterScript, isAlive, readPid } from './cluster-processes.js';
-import { uniqueName, waitFor } from './wait.js';
+import { sleep, uniqueName, waitFor } from './wait.js';
 
 /**
  * Pods that count toward an Nginx's replicas (not being deleted, not finished: Failed or Succeeded), by the
@@ -17,8 +17,6 @@ import { uniqueName, waitFor } from './wait.js';
 export const active = (pods: readonly V1Pod[]) => pods.filter(isActive);
 export const running = (pods: readonly V1Pod[]) => active(pods).filter((p) => p.status?.phase === 'Running');
 export const names = (pods: readonly V1Pod[]) => pods.map((p) => p.metadata!.name!).sort();
-
-export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * Stops kube-apiserver with SIGTERM, waits for it to exit and starts it again with the cluster script (which
