@@ -313,11 +313,7 @@ describe('deploy/ RBAC for the nginx-controller service account', () => {
   });
 
   it('runs an Nginx to 3 ready pods, with status, Events and the Lease, as the service account', async () => {
-    await client.request({
-      method: 'POST',
-      path: nginxes,
-      body: { apiVersion: 'mycompany.com/v1', kind: 'Nginx', metadata: { name }, spec: { replicas: 3 } },
-    });
+    await ours.create(name, 3);
     await converged(3);
     const nginx = await getNginx();
     for (const pod of await podsOf())
