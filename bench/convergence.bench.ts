@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { isAlive, readPid } from '../test/support/cluster-processes.js';
-import { startController, type ControllerProcess } from '../test/support/controller-process.js';
+import { HEADLESS, startApp, type AppProcess } from '../test/support/app-process.js';
 import { migrate } from '../test/support/database.js';
 import { ROOT } from '../test/support/paths.js';
 import { runtimeClient } from '../test/support/runtime.js';
@@ -27,6 +27,7 @@ import {
   type PhaseResult,
   type WorkloadKind,
 } from './convergence/workload.js';
+import { sleep } from '../test/support/wait.js';
 
 const QUICK = process.argv.includes('--quick');
 const LARGE = process.argv.includes('--large');
@@ -49,7 +50,7 @@ async function deleteNamespace(namespace: string): Promise<void> {
     } catch {
       return;
     }
-    await new Promise((resolve) => setTimeout(resolve, 250));
+    await sleep(250);
   }
 }
 
@@ -61,7 +62,7 @@ async function quiet(): Promise<void> {
   const total = async () => [...(await requestCounts()).values()].reduce((a, b) => a + b, 0);
   for (let i = 0; i < 40; i++) {
     const before = await total();
-    await new Promise((resolve) => setTimeout(resolve, 3000));
+    await sleep(3000);
     if ((await total()) - before < 90) return;
   }
 }
@@ -80,7 +81,7 @@ async function waitForDefaultServiceAccount(namespace: string): Promise<void> {
       await client.request({ path: `/api/v1/namespaces/${namespace}/serviceaccounts/default` });
       return;
     } catch {
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      await sleep(100);
     }
   }
 }
@@ -90,7 +91,7 @@ async function restartComponents(components: string[], env: Record<string, strin
   for (const component of components) {
     const pid = readPid(component);
     process.kill(pid, 'SIGTERM');
-    while (isAlive(pid)) await new Promise((resolve) => setTimeout(resolve, 100));
+    while (isAlive(pid)) await sleep(100);
   }
   await promisify(execFile)('bash', [join(ROOT, 'tools/cluster/up.sh')], {
     cwd: ROOT,
@@ -119,7 +120,8 @@ async function ours(limits: { qps: number; burst: number }, label: string, audit
   const namespace = await namespaceFor('ngx');
   const databaseUrl = `file:${join(mkdtempSync(join(tmpdir(), 'ngx-bench-')), 'audit.db')}`;
   await migrate(databaseUrl);
-  const controller: ControllerProcess = await startController({
+  const controller: AppProcess = await startApp({
+    ...HEADLESS,
     WATCH_NAMESPACE: namespace,
     LEADER_ELECTION: 'false',
     INSTALL_CRD: 'false',
@@ -206,7 +208,7 @@ async function main(): Promise<void> {
   let limitSeconds = 0;
   try {
     await restartComponents(['kube-scheduler', 'kube-controller-manager'], limitsEnv(EQUAL));
-    await new Promise((resolve) => setTimeout(resolve, 5000)); // the restarted scheduler's caches
+    await sleep(5000); // the restarted scheduler's caches
 
     for (const [limits, label] of [
       [EQUAL, 'equal'],

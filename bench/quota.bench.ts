@@ -6,10 +6,11 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { V1ResourceQuota } from '@kubernetes/client-node';
-import { startController } from '../test/support/controller-process.js';
+import { HEADLESS, startApp } from '../test/support/app-process.js';
 import { migrate } from '../test/support/database.js';
+import { createNamespace, createPodQuota } from '../test/support/operations.js';
 import { runtimeClient } from '../test/support/runtime.js';
+import { sleep, waitFor } from '../test/support/wait.js';
 import { podCreatesByCode } from './convergence/apiserver-metrics.js';
 import { NGINX, REPLICA_SET, type WorkloadKind } from './convergence/workload.js';
 import { runStamp, writeResults } from './results-file.js';
@@ -18,8 +19,6 @@ const QUICK = process.argv.includes('--quick');
 const WINDOW_SECONDS = Number(process.env.BENCH_QUOTA_SECONDS ?? (QUICK ? 30 : 120));
 const REPLICAS = 3;
 const client = runtimeClient({ qps: 1000, burst: 1000 });
-const run = Date.now().toString(36);
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 interface Result {
   controller: string;
@@ -31,42 +30,10 @@ interface Result {
   convergedAfterRaiseSeconds: number;
 }
 
-async function until(what: string, done: () => Promise<boolean>, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await done().catch(() => false))) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await sleep(100);
-  }
-}
-
+/** A namespace of its own whose ResourceQuota admits 1 pod, once the quota controller counts its usage. */
 async function quotaNamespace(what: string): Promise<string> {
-  const namespace = `bench-quota-${what}-${run}`;
-  await client.request({
-    method: 'POST',
-    path: '/api/v1/namespaces',
-    body: { metadata: { name: namespace } },
-  });
-  await until(
-    'the default service account',
-    async () =>
-      Boolean(await client.request({ path: `/api/v1/namespaces/${namespace}/serviceaccounts/default` })),
-    30_000,
-  );
-  await client.request({
-    method: 'POST',
-    path: `/api/v1/namespaces/${namespace}/resourcequotas`,
-    body: { metadata: { name: 'pods' }, spec: { hard: { pods: '1' } } },
-  });
-  await until(
-    'the quota controller to count usage',
-    async () =>
-      (
-        await client.request<V1ResourceQuota>({
-          path: `/api/v1/namespaces/${namespace}/resourcequotas/pods`,
-        })
-      ).status?.used?.pods === '0',
-    30_000,
-  );
+  const namespace = await createNamespace(client, `bench-quota-${what}`);
+  await createPodQuota(client, namespace, 1);
   return namespace;
 }
 
@@ -89,12 +56,12 @@ async function measure(kind: WorkloadKind, namespace: string): Promise<Omit<Resu
     body: { spec: { hard: { pods: '10' } } },
   });
   const raisedAt = performance.now();
-  await until(
+  await waitFor(
     `${REPLICAS} ready in ${namespace}`,
     async () =>
       (await client.request<{ status?: { readyReplicas?: number } }>({ path: `${collection}/refused` }))
         .status?.readyReplicas === REPLICAS,
-    1_200_000,
+    { timeoutMs: 1_200_000 },
   );
   const convergedAfterRaiseSeconds = (performance.now() - raisedAt) / 1000;
   const after = await podCreatesByCode();
@@ -110,14 +77,17 @@ async function ours(): Promise<Result> {
   const namespace = await quotaNamespace('ngx');
   const databaseUrl = `file:${join(mkdtempSync(join(tmpdir(), 'ngx-bench-')), 'audit.db')}`;
   await migrate(databaseUrl);
-  const controller = await startController({
+  const controller = await startApp({
+    ...HEADLESS,
     WATCH_NAMESPACE: namespace,
     LEADER_ELECTION: 'false',
     INSTALL_CRD: 'false',
     DATABASE_URL: databaseUrl,
   });
   try {
-    await until('synced caches', async () => (await controller.readiness()).checks.controller.ok, 30_000);
+    await waitFor('synced caches', async () => (await controller.readiness()).checks.controller.ok, {
+      timeoutMs: 30_000,
+    });
     return { controller: 'Nginx controller (ours)', ...(await measure(NGINX, namespace)) };
   } finally {
     await controller.terminate();

@@ -18,6 +18,7 @@ import { TOKENS, nginxManifest, startControlPlane } from '../test/support/contro
 import { ROOT } from '../test/support/paths.js';
 import { runtimeClient } from '../test/support/runtime.js';
 import { createObjects } from './cluster-fixtures.js';
+import { sleep } from '../test/support/wait.js';
 
 const QUICK = process.argv.includes('--quick');
 const PODS = Number(process.env.BENCH_UI_PODS ?? (QUICK ? 50 : 100));
@@ -120,7 +121,7 @@ async function main(): Promise<void> {
           [...seenRunning.keys()].every((name) => name in shown && socketRunning.has(name))
         )
           break;
-        await new Promise((resolve) => setTimeout(resolve, 1000));
+        await sleep(1000);
       }
       for (const [name, at] of seenRunning) {
         if (shown[name] !== undefined) browserLatency.push(shown[name]! - at);
@@ -132,7 +133,7 @@ async function main(): Promise<void> {
         (await client.request<{ items: V1Pod[] }>({ path: `/api/v1/namespaces/${namespace}/pods` })).items
           .length > 0
       )
-        await new Promise((resolve) => setTimeout(resolve, 500));
+        await sleep(500);
     }
     probe.kill();
 
@@ -145,7 +146,7 @@ async function main(): Promise<void> {
       (i) => nginxManifest(`list-${i}`, 0),
     );
     const total = LIST + 1;
-    await new Promise((resolve) => setTimeout(resolve, 2000)); // let the app's cache take them all
+    await sleep(2000); // let the app's cache take them all
     const auth = { headers: { Authorization: `Bearer ${TOKENS.viewer}` } };
     let started = performance.now();
     const listed = (await (

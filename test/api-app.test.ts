@@ -4,20 +4,21 @@ import { connect, createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runApiToExit, startApi, type ApiProcess } from './support/api-process.js';
+import { runAppToExit, startApp, type AppProcess } from './support/app-process.js';
 import { tlsFetch } from './support/control-plane.js';
 import { CONNECTION_LIMITS } from '../apps/api/src/http/connection-limits.js';
 import type { PublicReadiness, Readiness } from '../apps/api/src/health/readiness.js';
 import { KUBECONFIG_PATH } from './support/paths.js';
+import { sleep } from './support/wait.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'ngx-api-'));
 const databaseUrl = `file:${join(scratch, 'audit.db')}`;
 const VIEWER_TOKEN = 'api-app-viewer-token-0123456789';
 
-const portOf = (api: ApiProcess) => Number(new URL(api.url).port);
+const portOf = (api: AppProcess) => Number(new URL(api.url).port);
 
 /** A raw TCP connection to the app; errors (the app resetting it) are expected. */
-function rawConnection(api: ApiProcess): Promise<Socket> {
+function rawConnection(api: AppProcess): Promise<Socket> {
   return new Promise((resolve, reject) => {
     const socket = connect(portOf(api), '127.0.0.1', () => resolve(socket));
     socket.on('error', () => {});
@@ -36,7 +37,7 @@ function untilClosed(socket: Socket): Promise<{ text: string; afterMs: number }>
 }
 
 /** A plain HTTP request with a Host header of our choosing (fetch sets its own). */
-function withHost(api: ApiProcess, path: string, host: string): Promise<{ status: number; body: string }> {
+function withHost(api: AppProcess, path: string, host: string): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
     const request = httpRequest(
       { host: '127.0.0.1', port: portOf(api), path, headers: { Host: host } },
@@ -52,10 +53,10 @@ function withHost(api: ApiProcess, path: string, host: string): Promise<{ status
 }
 
 describe('the app on one origin (API + web UI)', () => {
-  let api: ApiProcess;
+  let api: AppProcess;
 
   beforeAll(async () => {
-    api = await startApi({
+    api = await startApp({
       DATABASE_URL: databaseUrl,
       WEB_MODE: 'production',
       AUTH_TOKENS: `ops:viewer:${VIEWER_TOKEN}`,
@@ -97,9 +98,9 @@ describe('the app on one origin (API + web UI)', () => {
     for (let i = 0; i < 5; i++) (await rawConnection(api)).resetAndDestroy();
     const midHandshake = await rawConnection(api);
     midHandshake.write(Buffer.from([0x16, 0x03, 0x01, 0x00]));
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await sleep(100);
     midHandshake.resetAndDestroy();
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    await sleep(500);
     expect((await fetch(`${api.url}/healthz`)).status).toBe(200);
     expect((await fetch(`${api.url}/`)).status).toBe(200);
     expect(api.output()).not.toContain('uncaughtException');
@@ -134,7 +135,7 @@ describe('the app on one origin (API + web UI)', () => {
 });
 
 describe('when the Kubernetes API server cannot be reached', () => {
-  let api: ApiProcess;
+  let api: AppProcess;
 
   beforeAll(async () => {
     // Same credentials, a port nothing listens on.
@@ -143,7 +144,7 @@ describe('when the Kubernetes API server cannot be reached', () => {
       unreachable,
       readFileSync(KUBECONFIG_PATH, 'utf8').replace(/127\.0\.0\.1:\d+/, '127.0.0.1:1'),
     );
-    api = await startApi({ DATABASE_URL: databaseUrl, WEB_MODE: 'off', KUBECONFIG: unreachable });
+    api = await startApp({ DATABASE_URL: databaseUrl, WEB_MODE: 'off', KUBECONFIG: unreachable });
   });
   afterAll(() => api?.stop());
 
@@ -160,10 +161,10 @@ describe('when the Kubernetes API server cannot be reached', () => {
 });
 
 describe('slow clients (slowloris)', () => {
-  let api: ApiProcess;
+  let api: AppProcess;
 
   beforeAll(async () => {
-    api = await startApi({ DATABASE_URL: databaseUrl, WEB_MODE: 'off' });
+    api = await startApp({ DATABASE_URL: databaseUrl, WEB_MODE: 'off' });
   });
   afterAll(() => api?.stop());
 
@@ -193,11 +194,11 @@ describe('slow clients (slowloris)', () => {
 });
 
 describe('PLAIN_HTTP=redirect (as deploy/ sets it)', () => {
-  let api: ApiProcess;
+  let api: AppProcess;
 
   beforeAll(async () => {
     // TLS on with the local cluster's certificate, as for npm start; only the plain-HTTP policy differs.
-    api = await startApi({ DATABASE_URL: databaseUrl, WEB_MODE: 'off', PLAIN_HTTP: 'redirect' });
+    api = await startApp({ DATABASE_URL: databaseUrl, WEB_MODE: 'off', PLAIN_HTTP: 'redirect' });
   });
   afterAll(() => api?.stop());
 
@@ -260,14 +261,14 @@ describe('bad configuration stops the app at start with one clear line', () => {
       'configuration error: ALLOWED_HOSTS: "https://cp.example.com"',
     ],
   ])('%j', async (env, message) => {
-    const { code, output } = await runApiToExit(env);
+    const { code, output } = await runAppToExit(env);
     expect(code).toBe(2);
     expect(output).toContain(message);
     expect(output).not.toContain('secret');
   });
 
   it('a web UI without a production build', async () => {
-    const { code, output } = await runApiToExit({ DATABASE_URL: databaseUrl, WEB_DIR: scratch });
+    const { code, output } = await runAppToExit({ DATABASE_URL: databaseUrl, WEB_DIR: scratch });
     expect(code).toBe(1);
     expect(output).toContain('the web UI has no production build');
   });
@@ -277,7 +278,7 @@ describe('bad configuration stops the app at start with one clear line', () => {
     await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
     const port = (blocker.address() as { port: number }).port;
     try {
-      const { code, output } = await runApiToExit({
+      const { code, output } = await runAppToExit({
         DATABASE_URL: databaseUrl,
         WEB_MODE: 'off',
         PORT: String(port),

@@ -11,23 +11,15 @@ import type { V1Pod } from '@kubernetes/client-node';
 import { afterAll, afterEach, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
 import type { Nginx } from '../libs/nginx-api/src/index.js';
 import { FaultProxy } from './chaos/support/fault-proxy.js';
-import { podRecorder } from './chaos/support/fleet.js';
-import { leaderAndStandby, startController, type ControllerProcess } from './support/controller-process.js';
+import { HEADLESS, leaderAndStandby, metric, startApp, type AppProcess } from './support/app-process.js';
 import { migrate } from './support/database.js';
 import { applyNginxCrd } from './support/kubectl.js';
-import {
-  active,
-  createNamespace,
-  createPodQuota,
-  deleteNamespace,
-  nginxesIn,
-  sleep,
-} from './support/operations.js';
+import { active, createNamespace, createPodQuota, nginxesIn, podRecorder } from './support/operations.js';
 import { runtimeClient } from './support/runtime.js';
-import { uniqueName, waitFor } from './support/wait.js';
+import { sleep, uniqueName, waitFor } from './support/wait.js';
 
 const client = runtimeClient();
-const controllers: ControllerProcess[] = [];
+const controllers: AppProcess[] = [];
 const cleanups: (() => Promise<unknown>)[] = [];
 
 beforeAll(applyNginxCrd);
@@ -37,21 +29,16 @@ afterEach(async () => {
 });
 afterAll(() => client.close());
 
-async function namespace(prefix: string, keep = cleanups): Promise<string> {
-  const name = await createNamespace(client, prefix);
-  keep.push(() => deleteNamespace(client, name));
-  return name;
-}
-
 /** A controller watching only `ns`, with its Lease there, its own SQLite audit trail, leader election on. */
 async function controller(
   ns: string,
   env: Record<string, string> = {},
   keep = controllers,
-): Promise<ControllerProcess> {
+): Promise<AppProcess> {
   const databaseUrl = `file:${join(mkdtempSync(join(tmpdir(), 'ngx-lifecycle-')), 'audit.db')}`;
   await migrate(databaseUrl);
-  const started = await startController({
+  const started = await startApp({
+    ...HEADLESS,
     WATCH_NAMESPACE: ns,
     INSTALL_CRD: 'false',
     DATABASE_URL: databaseUrl,
@@ -70,7 +57,7 @@ const isLease = (path: string) => path.includes('/leases/') || path.endsWith('/l
 // ─── The quota scenario, in the background ────────────────────────────────────────────────────────────────────
 const QUOTA_REFUSAL_MS = 170_000;
 const quotaCleanups: (() => Promise<unknown>)[] = [];
-const quotaControllers: ControllerProcess[] = [];
+const quotaControllers: AppProcess[] = [];
 let quotaScenario: Promise<QuotaFigures> | undefined;
 
 interface QuotaFigures {
@@ -82,7 +69,7 @@ interface QuotaFigures {
 }
 
 async function quotaRefusingForMinutes(): Promise<QuotaFigures> {
-  const ns = await namespace('life-quota', quotaCleanups);
+  const ns = await createNamespace(client, 'life-quota', quotaCleanups);
   const quotaPath = await createPodQuota(client, ns, 1);
   const ctl = await controller(ns, {}, quotaControllers);
   await waitFor('the controller to lead', async () => (await ctl.readiness()).checks.controller.leader, {
@@ -92,15 +79,15 @@ async function quotaRefusingForMinutes(): Promise<QuotaFigures> {
   const name = uniqueName('quota');
   await nginx.create(name, 3);
   const started = Date.now();
-  await waitFor('the first refusal', async () => (await ctl.metric('nginx_pod_create_failures_total')) > 0, {
+  await waitFor('the first refusal', async () => (await metric(ctl, 'nginx_pod_create_failures_total')) > 0, {
     timeoutMs: 30_000,
     intervalMs: 50,
   });
   const firstRefusal = Date.now();
   await sleep(60_000 - (Date.now() - firstRefusal));
-  const refusedFirstMinute = await ctl.metric('nginx_pod_create_failures_total');
+  const refusedFirstMinute = await metric(ctl, 'nginx_pod_create_failures_total');
   await sleep(Math.max(0, QUOTA_REFUSAL_MS - (Date.now() - started)));
-  const refusedTotal = await ctl.metric('nginx_pod_create_failures_total');
+  const refusedTotal = await metric(ctl, 'nginx_pod_create_failures_total');
   const refusingMs = Date.now() - firstRefusal;
   expect(active(await nginx.pods(name))).toHaveLength(1);
 
@@ -140,7 +127,7 @@ describe('the controller’s lifecycle', () => {
     'hands over on SIGTERM %s in a 0 → 300 scale-up without creating a pod twice or deleting one as surplus',
     async (moment, podsBeforeSigterm) => {
       const replicas = 300;
-      const ns = await namespace('life-handover');
+      const ns = await createNamespace(client, 'life-handover', cleanups);
       const recorder = await podRecorder(client, ns);
       cleanups.push(recorder.stop);
       const [leader, standby] = await leaderAndStandby(await controller(ns), await controller(ns));
@@ -175,7 +162,7 @@ describe('the controller’s lifecycle', () => {
   );
 
   it('stops acting when its Lease renewals stall, before the Lease expires, and the standby takes over with no overlap', async () => {
-    const ns = await namespace('life-stall');
+    const ns = await createNamespace(client, 'life-stall', cleanups);
     const lease = {
       LEASE_DURATION_SECONDS: '6',
       LEASE_RENEW_DEADLINE_SECONDS: '4',
@@ -236,7 +223,7 @@ describe('the controller’s lifecycle', () => {
   }, 240_000);
 
   it('keeps the user’s pods when an orphaning delete races adoption, and adopts them again on re-create', async () => {
-    const ns = await namespace('life-orphan');
+    const ns = await createNamespace(client, 'life-orphan', cleanups);
     const recorder = await podRecorder(client, ns);
     cleanups.push(recorder.stop);
     const ctl = await controller(ns, { LEADER_ELECTION: 'false' });

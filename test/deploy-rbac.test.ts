@@ -8,12 +8,12 @@ import type { IncomingMessage } from 'node:http';
 import type { CoreV1Event, V1Lease, V1Pod } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
-import type { Nginx } from '../libs/nginx-api/src/index.js';
-import { startApi, type ApiProcess } from './support/api-process.js';
-import { kubectl } from './support/kubectl.js';
+import { startApp, type AppProcess } from './support/app-process.js';
+import { kubectl, kubectlWith } from './support/kubectl.js';
+import { nginxesIn } from './support/operations.js';
 import { ROOT } from './support/paths.js';
 import { runtimeClient } from './support/runtime.js';
-import { canI, kubectlWith, serviceAccountKubeconfig } from './support/service-account.js';
+import { canI, serviceAccountKubeconfig } from './support/service-account.js';
 import { uniqueName, waitFor } from './support/wait.js';
 
 const CONTROL_PLANE_NAMESPACE = 'nginx-control-plane';
@@ -47,53 +47,13 @@ const nginxes = `/apis/mycompany.com/v1/namespaces/${namespace}/nginxes`;
 const podsPath = `/api/v1/namespaces/${namespace}/pods`;
 const leasePath = `/apis/coordination.k8s.io/v1/namespaces/${CONTROL_PLANE_NAMESPACE}/leases/nginx-controller`;
 
-async function podsOf(): Promise<V1Pod[]> {
-  const list = await client.request<{ items: V1Pod[] }>({
-    path: podsPath,
-    query: { labelSelector: `mycompany.com/nginx=${name}` },
-  });
-  return list.items;
-}
-
-const active = (pods: V1Pod[]) =>
-  pods.filter((p) => !p.metadata?.deletionTimestamp && p.status?.phase !== 'Failed');
-const running = (pods: V1Pod[]) => active(pods).filter((p) => p.status?.phase === 'Running');
-const getNginx = () => client.request<Nginx>({ path: `${nginxes}/${name}` });
-
-async function scale(replicas: number) {
-  await client.request({
-    method: 'PATCH',
-    path: `${nginxes}/${name}`,
-    contentType: 'application/merge-patch+json',
-    body: { spec: { replicas } },
-  });
-}
-
-/** Waits until exactly `count` pods of the Nginx run and its status (written by the controller) says so. */
-async function converged(count: number, timeoutMs = 30_000) {
-  await waitFor(
-    `${name} at ${count} running pods with status.readyReplicas ${count}`,
-    async () => {
-      const [pods, nginx] = await Promise.all([podsOf(), getNginx()]);
-      return (
-        pods.length === count &&
-        running(pods).length === count &&
-        nginx.status?.readyReplicas === count &&
-        nginx.status?.replicas === count
-      );
-    },
-    { timeoutMs, intervalMs: 200 },
-  );
-}
-
-async function eventsAboutNginx(): Promise<CoreV1Event[]> {
-  const nginx = await getNginx();
-  const events = await client.request<{ items: CoreV1Event[] }>({
-    path: `/api/v1/namespaces/${namespace}/events`,
-    query: { fieldSelector: `involvedObject.uid=${nginx.metadata.uid}` },
-  });
-  return events.items;
-}
+/** The test's Nginx (`name`) in its namespace, and its pods, through the shared Nginx operations. */
+const ours = nginxesIn(client, namespace);
+const podsOf = () => ours.pods(name);
+const getNginx = () => ours.get(name);
+const scale = (replicas: number) => ours.scale(name, replicas);
+const converged = (count: number, timeoutMs?: number) => ours.converged(name, count, timeoutMs);
+const eventsAboutNginx = async () => ours.events((await getNginx()).metadata.uid!);
 
 /**
  * Fails when an Event about the Nginx came from another process than `instance` (this test's app: its Lease
@@ -161,7 +121,7 @@ function refusals(output: string): string[] {
 }
 
 describe('deploy/ RBAC for the nginx-controller service account', () => {
-  let api: ApiProcess | undefined;
+  let api: AppProcess | undefined;
   let kubeconfig: string;
   /** The app's identity: holder of the Lease, reportingInstance of its Events. */
   let instance = '';
@@ -189,7 +149,7 @@ describe('deploy/ RBAC for the nginx-controller service account', () => {
     await waitFor('the default service account', () =>
       kubectl('get', 'serviceaccount', 'default', '-n', namespace).then(() => true),
     );
-    api = await startApi({
+    api = await startApp({
       KUBECONFIG: kubeconfig,
       INSTALL_CRD: 'false',
       WEB_MODE: 'off',
@@ -353,11 +313,7 @@ describe('deploy/ RBAC for the nginx-controller service account', () => {
   });
 
   it('runs an Nginx to 3 ready pods, with status, Events and the Lease, as the service account', async () => {
-    await client.request({
-      method: 'POST',
-      path: nginxes,
-      body: { apiVersion: 'mycompany.com/v1', kind: 'Nginx', metadata: { name }, spec: { replicas: 3 } },
-    });
+    await ours.create(name, 3);
     await converged(3);
     const nginx = await getNginx();
     for (const pod of await podsOf())

@@ -9,7 +9,7 @@ import type { V1Pod } from '@kubernetes/client-node';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { KubeApiError } from '../libs/kube-runtime/src/index.js';
 import { NGINX_CRD_NAME, nginxCrd, type JsonSchema, type Nginx } from '../libs/nginx-api/src/index.js';
-import { startApi, type ApiProcess } from './support/api-process.js';
+import { startApp, type AppProcess } from './support/app-process.js';
 import { TOKEN_NAMES, nginxManifest, startControlPlane, type ControlPlane } from './support/control-plane.js';
 import { applyNginxCrd, kubectl, kubectlApply } from './support/kubectl.js';
 import { runtimeClient } from './support/runtime.js';
@@ -311,9 +311,9 @@ describe('IMAGE_ALLOWLIST on the control plane REST API', () => {
 
 describe('IMAGE_ALLOWLIST in the CRD the app installs (INSTALL_CRD=true)', () => {
   const ns = uniqueName('cel');
-  let api: ApiProcess | undefined;
+  let api: AppProcess | undefined;
   const start = async (env: Record<string, string>) => {
-    api = await startApi({ WEB_MODE: 'off', CONTROLLER: 'false', DATABASE_URL: 'file::memory:', ...env });
+    api = await startApp({ WEB_MODE: 'off', CONTROLLER: 'false', DATABASE_URL: 'file::memory:', ...env });
     return api;
   };
 

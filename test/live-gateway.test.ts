@@ -7,7 +7,13 @@ import { join } from 'node:path';
 import { io, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LiveChange, SubscribeAck } from '../libs/nginx-api/src/index.js';
-import { TOKENS, nginxManifest, startControlPlane, type ControlPlane } from './support/control-plane.js';
+import {
+  TOKENS,
+  nginxManifest,
+  ownedPodManifest,
+  startControlPlane,
+  type ControlPlane,
+} from './support/control-plane.js';
 import { kubectl, kubectlApply } from './support/kubectl.js';
 import { uniqueName, waitFor } from './support/wait.js';
 
@@ -112,19 +118,7 @@ describe('the live gateway', () => {
     expect(ack.pods).toEqual([]);
 
     const pod = `${name}-hand`;
-    await kubectlApply(
-      JSON.stringify({
-        apiVersion: 'v1',
-        kind: 'Pod',
-        metadata: {
-          name: pod,
-          labels: { 'mycompany.com/nginx': name },
-          ownerReferences: [{ apiVersion: 'mycompany.com/v1', kind: 'Nginx', name, uid, controller: true }],
-        },
-        spec: { containers: [{ name: 'nginx', image: 'nginx:latest' }] },
-      }),
-      NS,
-    );
+    await kubectlApply(JSON.stringify(ownedPodManifest(pod, { name, uid })), NS);
     const podChanges = () => changes.filter((c) => c.kind === 'pod' && c.object.name === pod);
     await waitFor(
       'the pod Running',

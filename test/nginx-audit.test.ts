@@ -10,7 +10,7 @@ import {
   type KubeObject,
 } from '../libs/kube-runtime/src/index.js';
 import type { Nginx } from '../libs/nginx-api/src/index.js';
-import { startApi, type ApiProcess } from './support/api-process.js';
+import { metric, startApp, type AppProcess } from './support/app-process.js';
 import { TOKEN_NAMES, nginxManifest, startControlPlane } from './support/control-plane.js';
 import {
   POSTGRES_URL,
@@ -20,10 +20,12 @@ import {
   sqliteDatabase,
   type TestDatabase,
 } from './support/database.js';
+import { active, nginxesIn } from './support/operations.js';
 import { runtimeClient } from './support/runtime.js';
 import { uniqueName, waitFor } from './support/wait.js';
 
 const client = runtimeClient();
+const ops = nginxesIn(client, 'default');
 const nginxes = '/apis/mycompany.com/v1/namespaces/default/nginxes';
 const cleanups: (() => Promise<unknown>)[] = [];
 
@@ -31,8 +33,8 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup().catch(() => {});
 });
 
-async function started(env: Record<string, string>): Promise<ApiProcess> {
-  const api = await startApi({ LEADER_ELECTION: 'false', WEB_MODE: 'off', ...env });
+async function started(env: Record<string, string>): Promise<AppProcess> {
+  const api = await startApp({ LEADER_ELECTION: 'false', WEB_MODE: 'off', ...env });
   cleanups.push(() => api.stop());
   return api;
 }
@@ -45,21 +47,9 @@ async function database(create: () => Promise<TestDatabase>): Promise<TestDataba
 }
 
 async function createNginx(name: string, replicas: number): Promise<Nginx> {
-  cleanups.push(() => client.request({ method: 'DELETE', path: `${nginxes}/${name}` }));
-  return client.request<Nginx>({
-    method: 'POST',
-    path: nginxes,
-    body: { apiVersion: 'mycompany.com/v1', kind: 'Nginx', metadata: { name }, spec: { replicas } },
-  });
+  cleanups.push(() => ops.delete(name));
+  return ops.create(name, replicas);
 }
-
-const scale = (name: string, replicas: number) =>
-  client.request({
-    method: 'PATCH',
-    path: `${nginxes}/${name}`,
-    contentType: 'application/merge-patch+json',
-    body: { spec: { replicas } },
-  });
 
 /** Every pod of the Nginx that ever appeared and disappeared, seen by a watch of our own. */
 async function watchPods(name: string) {
@@ -88,27 +78,9 @@ async function watchPods(name: string) {
   return { seen, pods: () => informer.cache.list() };
 }
 
-async function settled(name: string, replicas: number, pods: () => readonly V1Pod[]) {
-  await waitFor(
-    `${name} at ${replicas} ready pods`,
-    async () => {
-      const nginx = await client.request<Nginx>({ path: `${nginxes}/${name}` });
-      const active = pods().filter((p) => !p.metadata?.deletionTimestamp);
-      return (
-        active.length === replicas &&
-        active.every((p) => p.status?.phase === 'Running') &&
-        nginx.status?.readyReplicas === replicas
-      );
-    },
-    { timeoutMs: 20_000 },
-  );
-}
-
-async function metric(api: ApiProcess, name: string): Promise<number> {
-  const text = await (await fetch(`${api.url}/metrics`)).text();
-  const line = text.split('\n').find((l) => l.startsWith(`${name} `));
-  return line ? Number(line.split(' ')[1]) : NaN;
-}
+/** `converged` over our own watch's cache of the pods, so that what the watch saw is complete when it resolves. */
+const settled = (name: string, replicas: number, pods: () => readonly V1Pod[]) =>
+  ops.converged(name, replicas, 20_000, pods);
 
 describe('the audit trail of the controller', () => {
   it('records exactly the pods it created and deleted, flushed on SIGTERM, with a JSON log line per reconcile', async () => {
@@ -119,9 +91,9 @@ describe('the audit trail of the controller', () => {
 
     const nginx = await createNginx(name, 3);
     await settled(name, 3, pods);
-    await scale(name, 1);
+    await ops.scale(name, 1);
     await settled(name, 1, pods);
-    const [survivor] = pods().filter((p) => !p.metadata?.deletionTimestamp);
+    const [survivor] = active(pods());
     await client.request({
       method: 'DELETE',
       path: `/api/v1/namespaces/default/pods/${survivor!.metadata!.name}`,
@@ -186,7 +158,7 @@ describe('the audit trail of the controller', () => {
 
       await createNginx(name, 2);
       await settled(name, 2, pods);
-      await scale(name, 4);
+      await ops.scale(name, 4);
       await settled(name, 4, pods);
       // A full queue drops at once; the failed write is counted when the writer's first attempt comes back.
       await waitFor(
@@ -206,7 +178,7 @@ describe('the audit trail of the controller', () => {
           api.output().includes('audit writer caught up'),
         { timeoutMs: 15_000 },
       );
-      await scale(name, 1);
+      await ops.scale(name, 1);
       await settled(name, 1, pods);
       const prisma = await createPrismaClient(databaseTarget(db.url));
       try {
@@ -243,7 +215,7 @@ describe('the change audit on PostgreSQL', () => {
       const refused = await create(`${prefix}\u0000\ud800`);
       expect(refused.status).toBe(422);
       const name = uniqueName('after-nul');
-      cleanups.push(() => client.request({ method: 'DELETE', path: `${nginxes}/${name}` }));
+      cleanups.push(() => ops.delete(name));
       expect((await create(name)).status).toBe(201);
 
       type Change = {

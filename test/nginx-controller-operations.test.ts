@@ -7,23 +7,22 @@ import { afterAll, afterEach, describe, expect, it, onTestFailed } from 'vitest'
 import { SharedInformer, type KubeObject } from '../libs/kube-runtime/src/index.js';
 import type { Nginx, NginxCondition } from '../libs/nginx-api/src/index.js';
 import { clusterScript, isAlive, readPid } from './support/cluster-processes.js';
-import { leaderAndStandby, startController, type ControllerProcess } from './support/controller-process.js';
+import { HEADLESS, leaderAndStandby, startApp, type AppProcess } from './support/app-process.js';
 import {
   active,
   createNamespace,
   createPodQuota,
-  deleteNamespace,
   names,
   nginxesIn,
+  podRecorder,
   restartKubeApiServer,
   running,
-  sleep,
 } from './support/operations.js';
 import { runtimeClient } from './support/runtime.js';
-import { uniqueName, waitFor } from './support/wait.js';
+import { sleep, uniqueName, waitFor } from './support/wait.js';
 
 const client = runtimeClient();
-const controllers: ControllerProcess[] = [];
+const controllers: AppProcess[] = [];
 const cleanups: (() => Promise<unknown>)[] = [];
 
 afterEach(async () => {
@@ -35,22 +34,15 @@ afterEach(async () => {
 });
 afterAll(() => client.close());
 
-/** A namespace for this test only, deleted (with everything in it) after the test. */
-async function namespace(prefix: string): Promise<string> {
-  const name = await createNamespace(client, prefix);
-  cleanups.push(() => deleteNamespace(client, name));
-  return name;
-}
-
 /** A controller with leader election on (the default) whose Lease lives in `leaseNamespace`. */
-async function controller(leaseNamespace: string): Promise<ControllerProcess> {
-  const started = await startController({ LEASE_NAMESPACE: leaseNamespace });
+async function controller(leaseNamespace: string): Promise<AppProcess> {
+  const started = await startApp({ ...HEADLESS, LEASE_NAMESPACE: leaseNamespace });
   controllers.push(started);
   onTestFailed(() => console.log(`--- controller ${started.identity}:\n${started.output()}`));
   return started;
 }
 
-async function leading(controller: ControllerProcess): Promise<void> {
+async function leading(controller: AppProcess): Promise<void> {
   await waitFor(
     `${controller.identity} to lead with synced caches`,
     async () => {
@@ -63,26 +55,6 @@ async function leading(controller: ControllerProcess): Promise<void> {
 
 const condition = (nginx: Nginx, type: string): NginxCondition | undefined =>
   nginx.status?.conditions?.find((c) => c.type === type);
-
-/** Records every pod ever seen in a namespace (by uid), so a pod created and deleted again is not missed. */
-async function podRecorder(namespace: string, labelSelector: string) {
-  const informer = new SharedInformer<V1Pod & KubeObject>({
-    client,
-    resource: { group: '', version: 'v1', plural: 'pods', namespace },
-    kind: 'Pod',
-    labelSelector,
-  });
-  const seen = new Map<string, string>();
-  informer.addEventHandler({ add: (pod) => seen.set(pod.metadata!.uid!, pod.metadata!.name!) });
-  const abort = new AbortController();
-  const run = informer.run(abort.signal);
-  cleanups.push(async () => {
-    abort.abort();
-    await run;
-  });
-  await informer.waitForCacheSync();
-  return { seen, cache: informer.cache };
-}
 
 /** Records every version of the Leases in a namespace, with when the watch delivered it. */
 async function leaseRecorder(namespace: string) {
@@ -112,7 +84,7 @@ async function leaseRecorder(namespace: string) {
 
 describe('the Nginx controller in operation', () => {
   it('converges to exactly 8 pods when scaled after a kube-apiserver restart in the middle of a scale-up', async () => {
-    const ns = await namespace('ops-restart');
+    const ns = await createNamespace(client, 'ops-restart', cleanups);
     const nginx = nginxesIn(client, ns);
     const ctl = await controller(ns);
     await leading(ctl);
@@ -160,7 +132,7 @@ describe('the Nginx controller in operation', () => {
   }, 240_000);
 
   it('reports ReplicaFailure with the quota error while a ResourceQuota refuses pods, and recovers when raised', async () => {
-    const ns = await namespace('ops-quota');
+    const ns = await createNamespace(client, 'ops-quota', cleanups);
     const nginx = nginxesIn(client, ns);
     const quotaPath = await createPodQuota(client, ns, 2);
     const ctl = await controller(ns);
@@ -223,7 +195,7 @@ describe('the Nginx controller in operation', () => {
   }, 180_000);
 
   it('deletes unscheduled, then not-ready, then restarted pods first when scaling down', async () => {
-    const ns = await namespace('ops-victims');
+    const ns = await createNamespace(client, 'ops-victims', cleanups);
     const nginx = nginxesIn(client, ns);
     const ctl = await controller(ns);
     await leading(ctl);
@@ -325,7 +297,7 @@ describe('the Nginx controller in operation', () => {
   }, 180_000);
 
   it('on SIGTERM the leader exits at once, releases its Lease, and the standby takes over without duplicate pods', async () => {
-    const ns = await namespace('ops-lease');
+    const ns = await createNamespace(client, 'ops-lease', cleanups);
     const nginx = nginxesIn(client, ns);
     const leases = await leaseRecorder(ns);
     const a = await controller(ns);
@@ -338,7 +310,8 @@ describe('the Nginx controller in operation', () => {
 
     const replicas = 30;
     const name = uniqueName('handover');
-    const pods = await podRecorder(ns, `mycompany.com/nginx=${name}`);
+    const pods = await podRecorder(client, ns, `mycompany.com/nginx=${name}`);
+    cleanups.push(pods.stop);
     const created = await nginx.create(name, replicas);
     cleanups.push(() => nginx.delete(name));
     // SIGTERM while the leader is creating the pods (slow-start batches 1, 2, 4, 8, 15).
@@ -375,7 +348,7 @@ describe('the Nginx controller in operation', () => {
     await nginx.stays(name, replicas, 3000);
     // No duplicates: every pod ever created for it is still there, none was created and deleted again.
     expect(pods.seen.size).toBe(replicas);
-    expect(names(active(await nginx.pods(name)))).toEqual([...pods.seen.values()].sort());
+    expect(names(active(await nginx.pods(name)))).toEqual(names([...pods.seen.values()]));
     const events = await nginx.events(created.metadata.uid!);
     expect(events.filter((e) => e.reason === 'SuccessfulDelete')).toEqual([]);
     const createdBy = (identity: string) =>

@@ -1,80 +1,34 @@
 import type { V1Pod } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Nginx } from '../libs/nginx-api/src/index.js';
-import { startApi, type ApiProcess } from './support/api-process.js';
+import { startApp, type AppProcess } from './support/app-process.js';
 import { migrate, sqliteDatabase } from './support/database.js';
+import { active, nginxesIn, running } from './support/operations.js';
 import { runtimeClient } from './support/runtime.js';
 import { uniqueName, waitFor } from './support/wait.js';
 
-const NAMESPACE = 'default';
 const client = runtimeClient();
-const nginxes = `/apis/mycompany.com/v1/namespaces/${NAMESPACE}/nginxes`;
-const podsPath = `/api/v1/namespaces/${NAMESPACE}/pods`;
-
-async function podsOf(name: string): Promise<V1Pod[]> {
-  const list = await client.request<{ items: V1Pod[] }>({
-    path: podsPath,
-    query: { labelSelector: `mycompany.com/nginx=${name}` },
-  });
-  return list.items;
-}
-
-const active = (pods: V1Pod[]) =>
-  pods.filter((p) => !p.metadata?.deletionTimestamp && p.status?.phase !== 'Failed');
-const running = (pods: V1Pod[]) => active(pods).filter((p) => p.status?.phase === 'Running');
-
-async function getNginx(name: string): Promise<Nginx> {
-  return client.request<Nginx>({ path: `${nginxes}/${name}` });
-}
-
-async function scale(name: string, replicas: number) {
-  await client.request({
-    method: 'PATCH',
-    path: `${nginxes}/${name}`,
-    contentType: 'application/merge-patch+json',
-    body: { spec: { replicas } },
-  });
-}
-
-/** Waits until exactly `count` pods run and the status says so. */
-async function converged(name: string, count: number, timeoutMs = 30_000) {
-  await waitFor(
-    `${name} at ${count} running pods with status.readyReplicas ${count}`,
-    async () => {
-      const [pods, nginx] = await Promise.all([podsOf(name), getNginx(name)]);
-      return (
-        running(pods).length === count &&
-        active(pods).length === count &&
-        nginx.status?.readyReplicas === count &&
-        nginx.status?.replicas === count
-      );
-    },
-    { timeoutMs, intervalMs: 200 },
-  );
-}
+const nginxes = nginxesIn(client, 'default');
+const podsPath = `/api/v1/namespaces/${nginxes.namespace}/pods`;
+const { converged, scale, pods: podsOf, get: getNginx } = nginxes;
 
 describe('the Nginx controller on the local cluster', () => {
-  let api: ApiProcess;
+  let api: AppProcess;
   const name = uniqueName('web');
 
   beforeAll(async () => {
     const db = await sqliteDatabase();
     await migrate(db.url);
-    api = await startApi({ WEB_MODE: 'off', DATABASE_URL: db.url, LEADER_ELECTION: 'false' });
+    api = await startApp({ WEB_MODE: 'off', DATABASE_URL: db.url, LEADER_ELECTION: 'false' });
   });
   afterAll(async () => {
-    await client.request({ method: 'DELETE', path: `${nginxes}/${name}` }).catch(() => {});
+    await nginxes.delete(name);
     await api?.stop();
     client.close();
   });
 
   it('creates the pods an Nginx asks for, owned by it, and reports them ready in its status', async () => {
     const started = Date.now();
-    await client.request({
-      method: 'POST',
-      path: nginxes,
-      body: { apiVersion: 'mycompany.com/v1', kind: 'Nginx', metadata: { name }, spec: { replicas: 3 } },
-    });
+    await nginxes.create(name, 3);
     await converged(name, 3);
     console.log(`3 pods Running and readyReplicas=3 after ${Date.now() - started} ms`);
 
@@ -158,16 +112,7 @@ describe('the Nginx controller on the local cluster', () => {
     });
     await converged(name, 3);
 
-    await client.request({
-      method: 'POST',
-      path: nginxes,
-      body: {
-        apiVersion: 'mycompany.com/v1',
-        kind: 'Nginx',
-        metadata: { name: other },
-        spec: { replicas: 1 },
-      },
-    });
+    await nginxes.create(other, 1);
     try {
       await converged(other, 1);
       const [adopted] = active(await podsOf(other));
@@ -176,7 +121,7 @@ describe('the Nginx controller on the local cluster', () => {
         expect.objectContaining({ kind: 'Nginx', name: other, controller: true, blockOwnerDeletion: true }),
       ]);
     } finally {
-      await client.request({ method: 'DELETE', path: `${nginxes}/${other}` });
+      await nginxes.delete(other);
     }
   });
 
@@ -201,12 +146,8 @@ describe('the Nginx controller on the local cluster', () => {
   });
 
   it('writes Events about what it did', async () => {
-    const nginx = await getNginx(name);
-    const events = await client.request<{ items: { reason: string }[] }>({
-      path: `/api/v1/namespaces/${NAMESPACE}/events`,
-      query: { fieldSelector: `involvedObject.uid=${nginx.metadata.uid}` },
-    });
-    const reasons = new Set(events.items.map((e) => e.reason));
+    const events = await nginxes.events((await getNginx(name)).metadata.uid!);
+    const reasons = new Set(events.map((e) => e.reason));
     expect(reasons.has('SuccessfulCreate')).toBe(true);
     expect(reasons.has('SuccessfulDelete')).toBe(true);
   });
@@ -240,7 +181,10 @@ describe('the Nginx controller on the local cluster', () => {
   });
 
   it('leaves the pods to the garbage collector when the Nginx is deleted', async () => {
-    await client.request({ method: 'DELETE', path: `${nginxes}/${name}` });
+    await client.request({
+      method: 'DELETE',
+      path: `/apis/mycompany.com/v1/namespaces/${nginxes.namespace}/nginxes/${name}`,
+    });
     await waitFor('its pods gone', async () => (await podsOf(name)).length === 0, { timeoutMs: 45_000 });
   });
 });

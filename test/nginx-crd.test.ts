@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KubeApiError } from '../libs/kube-runtime/src/index.js';
-import { runApiToExit, startApi, type ApiProcess } from './support/api-process.js';
+import { runAppToExit, startApp, type AppProcess } from './support/app-process.js';
 import { kubectl } from './support/kubectl.js';
 import { KUBECONFIG_PATH, ROOT } from './support/paths.js';
 import { runtimeClient } from './support/runtime.js';
@@ -30,7 +30,7 @@ afterAll(() => client.close());
 describe('installing the Nginx CRD at start', () => {
   it('leaves the CRD alone with INSTALL_CRD=false', async () => {
     await removeCrd();
-    const api = await startApi({ WEB_MODE: 'off', INSTALL_CRD: 'false', DATABASE_URL: 'file::memory:' });
+    const api = await startApp({ WEB_MODE: 'off', INSTALL_CRD: 'false', DATABASE_URL: 'file::memory:' });
     try {
       expect(api.output()).toContain('INSTALL_CRD=false');
       expect(await crdExists()).toBe(false);
@@ -40,7 +40,7 @@ describe('installing the Nginx CRD at start', () => {
   });
 
   it('refuses a value of INSTALL_CRD it does not understand', async () => {
-    const { code, output } = await runApiToExit({ INSTALL_CRD: 'maybe', WEB_MODE: 'off' });
+    const { code, output } = await runAppToExit({ INSTALL_CRD: 'maybe', WEB_MODE: 'off' });
     expect(code).toBe(2);
     expect(output).toContain('INSTALL_CRD must be true or false (got "maybe")');
   });
@@ -58,7 +58,7 @@ describe('installing the Nginx CRD at start', () => {
       `apiVersion: v1\nkind: Config\nclusters: [{name: c, cluster: {server: ${server}, certificate-authority: ${ca}}}]\n` +
         `users: [{name: u, user: {token: ${token}}}]\ncontexts: [{name: x, context: {cluster: c, user: u}}]\ncurrent-context: x\n`,
     );
-    const { code, output } = await runApiToExit({
+    const { code, output } = await runAppToExit({
       KUBECONFIG: kubeconfig,
       WEB_MODE: 'off',
       DATABASE_URL: 'file::memory:',
@@ -69,7 +69,7 @@ describe('installing the Nginx CRD at start', () => {
   });
 
   it('installs it by default and waits until it is served', async () => {
-    const api = await startApi({ WEB_MODE: 'off', DATABASE_URL: 'file::memory:' });
+    const api = await startApp({ WEB_MODE: 'off', DATABASE_URL: 'file::memory:' });
     try {
       expect(api.output()).toContain('nginxes.mycompany.com installed and established');
       const established = await kubectl(
@@ -86,9 +86,9 @@ describe('installing the Nginx CRD at start', () => {
 });
 
 describe('the Nginx resource', () => {
-  let api: ApiProcess;
+  let api: AppProcess;
   beforeAll(async () => {
-    api = await startApi({ WEB_MODE: 'off', DATABASE_URL: 'file::memory:' }); // (re)installs the CRD
+    api = await startApp({ WEB_MODE: 'off', DATABASE_URL: 'file::memory:' }); // (re)installs the CRD
   });
   afterAll(async () => {
     await kubectl('delete', 'ngx', 'my-deployment', '--ignore-not-found');

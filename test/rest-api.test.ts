@@ -7,6 +7,7 @@ import {
   TOKEN_NAMES,
   TOKENS,
   nginxManifest,
+  ownedPodManifest,
   startControlPlane,
   tlsFetch,
   type ControlPlane,
@@ -356,27 +357,7 @@ describe("the control plane's own endpoints", () => {
   it('lists the pods of an Nginx from the cache (its controller runs in other test files: pods are made by hand)', async () => {
     const { name, object } = await createNginx(0);
     const pod = `${name}-by-hand`;
-    await kubectlApply(
-      JSON.stringify({
-        apiVersion: 'v1',
-        kind: 'Pod',
-        metadata: {
-          name: pod,
-          labels: { 'mycompany.com/nginx': name },
-          ownerReferences: [
-            {
-              apiVersion: 'mycompany.com/v1',
-              kind: 'Nginx',
-              name,
-              uid: object.metadata.uid,
-              controller: true,
-            },
-          ],
-        },
-        spec: { containers: [{ name: 'nginx', image: 'nginx:latest' }] },
-      }),
-      NS,
-    );
+    await kubectlApply(JSON.stringify(ownedPodManifest(pod, { name, uid: object.metadata.uid })), NS);
     const pods = await waitFor('the pod Running in the pods endpoint', async () => {
       const list = await body(await as('viewer')(`/controlplane/v1/namespaces/${NS}/nginxes/${name}/pods`));
       return list.items?.[0]?.phase === 'Running' && list;

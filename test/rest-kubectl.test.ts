@@ -1,10 +1,9 @@
 // kubectl pointed at the control plane instead of the API server: it discovers the Nginx resource, and get,
 // apply, scale, patch, delete and get -w all work, each write landing in the change audit under the token's name.
-import { execFile, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   CA_FILE,
@@ -14,8 +13,7 @@ import {
   type ControlPlane,
   type TestRole,
 } from './support/control-plane.js';
-import { kubectl as adminKubectl } from './support/kubectl.js';
-import { CLUSTER_DIR } from './support/paths.js';
+import { KUBECTL, kubectl as adminKubectl, runKubectl } from './support/kubectl.js';
 import { uniqueName, waitFor } from './support/wait.js';
 
 const NS = uniqueName('kubectl');
@@ -50,12 +48,7 @@ function kubectlArgs(role: TestRole, args: string[]): string[] {
 }
 const env = { ...process.env, KUBECONFIG: join(scratch, 'no-kubeconfig') };
 
-async function kubectl(role: TestRole, ...args: string[]): Promise<string> {
-  const { stdout } = await promisify(execFile)(join(CLUSTER_DIR, 'bin/kubectl'), kubectlArgs(role, args), {
-    env,
-  });
-  return stdout;
-}
+const kubectl = (role: TestRole, ...args: string[]) => runKubectl(kubectlArgs(role, args), { env });
 
 describe('kubectl against the control plane', () => {
   it('applies the seed manifest, gets, scales, patches, watches and deletes', async () => {
@@ -71,11 +64,9 @@ describe('kubectl against the control plane', () => {
     expect(yaml).toContain('kind: Nginx');
     expect(yaml).toContain('replicas: 2');
 
-    const watch = spawn(
-      join(CLUSTER_DIR, 'bin/kubectl'),
-      kubectlArgs('viewer', ['get', 'ngx', '-w', '--output-watch-events']),
-      { env },
-    );
+    const watch = spawn(KUBECTL, kubectlArgs('viewer', ['get', 'ngx', '-w', '--output-watch-events']), {
+      env,
+    });
     let watched = '';
     watch.stdout.on('data', (chunk: Buffer) => (watched += chunk.toString()));
     try {

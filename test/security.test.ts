@@ -18,7 +18,7 @@ import {
   type ControlPlane,
 } from './support/control-plane.js';
 import { kubectl } from './support/kubectl.js';
-import { uniqueName, waitFor } from './support/wait.js';
+import { sleep, uniqueName, waitFor } from './support/wait.js';
 
 const NS_A = uniqueName('sec-a');
 const NS_B = uniqueName('sec-b');
@@ -279,7 +279,7 @@ describe('the change audit of refused writes', () => {
       body: JSON.stringify(nginxManifest(name)),
     });
     expect(answer.status).toBe(201);
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    await sleep(500);
     expect(await changeRecords(`namespace=${NS_A}&name=${name}`)).toEqual([]);
   });
 });

@@ -6,8 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Nginx, SubscribeAck } from '../libs/nginx-api/src/index.js';
 import { TOKENS, nginxManifest, startControlPlane, type ControlPlane } from './support/control-plane.js';
 import { kubectl, kubectlApply } from './support/kubectl.js';
-import { sleep } from './support/operations.js';
-import { uniqueName, waitFor } from './support/wait.js';
+import { sleep, uniqueName, waitFor } from './support/wait.js';
 
 const WATCHED = uniqueName('watched');
 const OTHER = uniqueName('other');

@@ -27,6 +27,7 @@ import {
   type ControlPlane,
   type TestRole,
 } from './support/control-plane.js';
+import { metric } from './support/app-process.js';
 import { kubectl, kubectlApply } from './support/kubectl.js';
 import { uniqueName, waitFor } from './support/wait.js';
 
@@ -123,10 +124,7 @@ async function signIn(page: Page, role: TestRole): Promise<void> {
   await page.getByTestId('identity').getByText(TOKEN_NAMES[role]).waitFor({ timeout: 20_000 });
 }
 
-const liveConnections = async () => {
-  const text = await (await fetch(`${cp.url}/metrics`)).text();
-  return Number(/^nginx_live_connections (\d+)/m.exec(text)?.[1] ?? NaN);
-};
+const liveConnections = () => metric(cp, 'nginx_live_connections');
 
 /**
  * The live connection count once it has held for a second: a tab that just navigated (the previous test ends on

@@ -1,7 +1,9 @@
 import type { V1Pod } from '@kubernetes/client-node';
+import { isActive } from '../../apps/api/src/controller/pod-plan.js';
 import { SharedInformer, type KubeClient, type KubeObject } from '../../libs/kube-runtime/src/index.js';
 import { controllerRequests, difference, requestCounts } from './apiserver-metrics.js';
 import { cpuSeconds } from './process-stats.js';
+import { sleep } from '../../test/support/wait.js';
 
 /** What differs between the two controllers' objects: the resource, and how to ask for N replicas of nginx. */
 export interface WorkloadKind {
@@ -55,8 +57,6 @@ const isReady = (pod: V1Pod) =>
   !pod.metadata?.deletionTimestamp &&
   pod.status?.phase === 'Running' &&
   (pod.status.conditions ?? []).some((c) => c.type === 'Ready' && c.status === 'True');
-const isActive = (pod: V1Pod) =>
-  !pod.metadata?.deletionTimestamp && pod.status?.phase !== 'Failed' && pod.status?.phase !== 'Succeeded';
 
 export interface PhaseResult {
   phase: 'create' | 'scale down' | 'delete' | 'idle';
@@ -111,7 +111,7 @@ async function until(what: string, done: () => boolean, timeoutMs: number, tick?
   while (!done()) {
     if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
     tick?.();
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await sleep(100);
   }
 }
 
@@ -197,7 +197,7 @@ export async function runWorkload(options: {
     if (idleSeconds > 0)
       await measure(
         'idle',
-        () => new Promise((resolve) => setTimeout(resolve, idleSeconds * 1000)),
+        () => sleep(idleSeconds * 1000),
         () => true,
       );
     const half = Math.floor(replicas / 2);

@@ -9,18 +9,18 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, afterEach, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
-import { leaderAndStandby, startController, type ControllerProcess } from '../support/controller-process.js';
+import { HEADLESS, leaderAndStandby, metric, startApp, type AppProcess } from '../support/app-process.js';
 import { migrate } from '../support/database.js';
 import { applyNginxCrd, kubectl } from '../support/kubectl.js';
-import { createNamespace, deleteNamespace, restartKubeApiServer, sleep } from '../support/operations.js';
+import { createNamespace, podRecorder, restartKubeApiServer } from '../support/operations.js';
 import { runtimeClient } from '../support/runtime.js';
-import { waitFor } from '../support/wait.js';
+import { sleep, waitFor } from '../support/wait.js';
 import { FaultProxy } from './support/fault-proxy.js';
-import { fleet, podRecorder } from './support/fleet.js';
+import { fleet } from './support/fleet.js';
 
 const LONG = process.env.CHAOS === 'long';
 const client = runtimeClient();
-const controllers: ControllerProcess[] = [];
+const controllers: AppProcess[] = [];
 const cleanups: (() => Promise<unknown>)[] = [];
 const TOKEN = 'chaos-admin-token-0123456789';
 
@@ -30,12 +30,6 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup().catch(() => {});
 });
 afterAll(() => client.close());
-
-async function namespace(prefix: string): Promise<string> {
-  const name = await createNamespace(client, prefix);
-  cleanups.push(() => deleteNamespace(client, name));
-  return name;
-}
 
 /** A migrated SQLite audit database per namespace, shared by the controllers a test starts there. */
 const databases = new Map<string, Promise<string>>();
@@ -51,8 +45,9 @@ function databaseFor(ns: string): Promise<string> {
 }
 
 /** A controller that watches only `ns`; leader election off unless asked for (its Lease lives in `ns`). */
-async function controller(ns: string, env: Record<string, string> = {}): Promise<ControllerProcess> {
-  const started = await startController({
+async function controller(ns: string, env: Record<string, string> = {}): Promise<AppProcess> {
+  const started = await startApp({
+    ...HEADLESS,
     DATABASE_URL: await databaseFor(ns),
     WATCH_NAMESPACE: ns,
     INSTALL_CRD: 'false',
@@ -92,7 +87,7 @@ function compactEtcd(): number {
 describe('the controller under faults', () => {
   it(`ends with exactly the desired pods after ${LONG ? 5 : 3} kill -9s during a scale-up`, async () => {
     const [count, replicas, kills] = LONG ? [50, 10, 5] : [10, 5, 3];
-    const ns = await namespace('chaos-kill');
+    const ns = await createNamespace(client, 'chaos-kill', cleanups);
     const nginxes = fleet(client, ns, 'web', count);
     let ctl = await controller(ns);
     await nginxes.create(replicas);
@@ -119,7 +114,7 @@ describe('the controller under faults', () => {
 
   it('has every pod within 15 s of a kube-apiserver restart in the middle of a scale-up, then converges with its cache equal to a fresh LIST', async () => {
     const [count, replicas] = LONG ? [20, 10] : [5, 4];
-    const ns = await namespace('chaos-apiserver');
+    const ns = await createNamespace(client, 'chaos-apiserver', cleanups);
     const nginxes = fleet(client, ns, 'web', count);
     const ctl = await controller(ns);
     await nginxes.create(replicas);
@@ -177,14 +172,14 @@ describe('the controller under faults', () => {
 
   it('relists after etcd compaction and a 410 Gone on its broken watches, losing no change made meanwhile', async () => {
     const [count, replicas, after] = [3, 3, 5];
-    const ns = await namespace('chaos-gone');
+    const ns = await createNamespace(client, 'chaos-gone', cleanups);
     const proxy = await new FaultProxy().start();
     cleanups.push(() => proxy.close());
     const nginxes = fleet(client, ns, 'web', count);
     const ctl = await controller(ns, { KUBECONFIG: proxy.kubeconfig() });
     await nginxes.create(replicas);
     await nginxes.converged(replicas);
-    const listsBefore = await ctl.metric('reflector_lists_total');
+    const listsBefore = await metric(ctl, 'reflector_lists_total');
 
     // Every watch the controller opens next is answered 410 Gone; its current ones are cut. Meanwhile the fleet is
     // scaled and pods are deleted by hand, and etcd compacted past what the controller last saw.
@@ -206,7 +201,7 @@ describe('the controller under faults', () => {
     });
     const ms = await nginxes.converged(after, 60_000);
     expect(cut).toBeGreaterThanOrEqual(2); // the Nginx and the pod watch
-    expect(await ctl.metric('reflector_lists_total')).toBeGreaterThanOrEqual(listsBefore + 2);
+    expect(await metric(ctl, 'reflector_lists_total')).toBeGreaterThanOrEqual(listsBefore + 2);
     const { orphans } = await nginxes.census();
     expect(orphans).toEqual([]);
     console.log(
@@ -216,7 +211,7 @@ describe('the controller under faults', () => {
 
   it('converges through an API server that fails 20% of requests (500, 429, stalls), without a request storm', async () => {
     const [count, replicas] = LONG ? [20, 5] : [5, 4];
-    const ns = await namespace('chaos-faults');
+    const ns = await createNamespace(client, 'chaos-faults', cleanups);
     const proxy = await new FaultProxy().start();
     cleanups.push(() => proxy.close());
     const ctl = await controller(ns, { KUBECONFIG: proxy.kubeconfig(), KUBE_REQUEST_TIMEOUT_SECONDS: '3' });
@@ -256,7 +251,7 @@ describe('the controller under faults', () => {
 
   it('keeps converging while the audit database is locked, catches up after, and loses nothing at SIGTERM', async () => {
     const lockMs = LONG ? 30_000 : 8_000;
-    const ns = await namespace('chaos-audit');
+    const ns = await createNamespace(client, 'chaos-audit', cleanups);
     const file = (await databaseFor(ns)).slice('file:'.length);
     const nginxes = fleet(client, ns, 'web', 3);
     const ctl = await controller(ns);
@@ -264,7 +259,7 @@ describe('the controller under faults', () => {
     await nginxes.converged(2);
     await waitFor(
       'audit rows written',
-      async () => (await ctl.metric('nginx_audit_records_written_total')) > 0,
+      async () => (await metric(ctl, 'nginx_audit_records_written_total')) > 0,
     );
 
     // An exclusive transaction locks the file: every write of the app's writer fails until it ends.
@@ -276,20 +271,24 @@ describe('the controller under faults', () => {
       await nginxes.converged(4, 60_000); // the controller does not wait on the database
       await waitFor(
         'a failed audit write',
-        async () => (await ctl.metric('nginx_audit_write_failures_total')) > 0,
+        async () => (await metric(ctl, 'nginx_audit_write_failures_total')) > 0,
       );
-      expect(await ctl.metric('nginx_audit_queue_depth')).toBeGreaterThan(0);
+      expect(await metric(ctl, 'nginx_audit_queue_depth')).toBeGreaterThan(0);
       await sleep(Math.max(0, lockMs - (Date.now() - lockedAt)));
     } finally {
       lock.exec('ROLLBACK');
     }
-    await waitFor('the writer to catch up', async () => (await ctl.metric('nginx_audit_queue_depth')) === 0, {
-      timeoutMs: 30_000,
-    });
+    await waitFor(
+      'the writer to catch up',
+      async () => (await metric(ctl, 'nginx_audit_queue_depth')) === 0,
+      {
+        timeoutMs: 30_000,
+      },
+    );
 
     // Locked again, more reconciles queue up (a write waits out SQLite's busy timeout, then fails and keeps its
     // rows queued); the lock goes and SIGTERM follows at once: the final flush must keep them.
-    const failuresBefore = await ctl.metric('nginx_audit_write_failures_total');
+    const failuresBefore = await metric(ctl, 'nginx_audit_write_failures_total');
     lock.exec('BEGIN EXCLUSIVE');
     let written: number;
     let queued: number;
@@ -299,7 +298,7 @@ describe('the controller under faults', () => {
       await nginxes.converged(1, 60_000);
       await waitFor(
         'a failed write of the new rows',
-        async () => (await ctl.metric('nginx_audit_write_failures_total')) > failuresBefore,
+        async () => (await metric(ctl, 'nginx_audit_write_failures_total')) > failuresBefore,
         { timeoutMs: 30_000 },
       );
       [written, queued, dropped] = (await Promise.all(
@@ -307,7 +306,7 @@ describe('the controller under faults', () => {
           'nginx_audit_records_written_total',
           'nginx_audit_queue_depth',
           'nginx_audit_records_dropped_total',
-        ].map((m) => ctl.metric(m)),
+        ].map((m) => metric(ctl, m)),
       )) as [number, number, number];
     } finally {
       lock.exec('ROLLBACK');
@@ -330,7 +329,7 @@ describe('the controller under faults', () => {
 
   it('finishes the scale-up after the leader is killed, without creating a pod twice', async () => {
     const [count, replicas] = LONG ? [10, 10] : [5, 4];
-    const ns = await namespace('chaos-leader');
+    const ns = await createNamespace(client, 'chaos-leader', cleanups);
     const recorder = await podRecorder(client, ns);
     cleanups.push(recorder.stop);
     const nginxes = fleet(client, ns, 'web', count);

@@ -2,7 +2,7 @@ import type { CoreV1Event, V1ConfigMap } from '@kubernetes/client-node';
 import { afterAll, describe, expect, it } from 'vitest';
 import { EventRecorder, type KubeObject } from '../../libs/kube-runtime/src/index.js';
 import { runtimeClient } from '../support/runtime.js';
-import { uniqueName, waitFor } from '../support/wait.js';
+import { sleep, uniqueName, waitFor } from '../support/wait.js';
 
 const client = runtimeClient();
 afterAll(() => client.close());
@@ -66,7 +66,7 @@ describe('EventRecorder against the local cluster', () => {
       'the 3 events let through',
       async () => (await eventsFor(owner.metadata!.uid!)).length === 3,
     );
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await sleep(300);
     expect(await eventsFor(owner.metadata!.uid!)).toHaveLength(3);
   });
 

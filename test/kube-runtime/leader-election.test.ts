@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ROOT } from '../support/paths.js';
-import { uniqueName, waitFor } from '../support/wait.js';
+import { sleep, uniqueName, waitFor } from '../support/wait.js';
 
 const LEASE_MS = 4000;
 const RETRY_MS = 500;
@@ -39,7 +39,7 @@ describe('leader election on a Lease', () => {
       timeoutMs: 30_000,
     });
     const second = first === a ? b : a;
-    await new Promise((resolve) => setTimeout(resolve, 2 * LEASE_MS));
+    await sleep(2 * LEASE_MS);
     expect(second.leads()).toBe(false); // never two leaders while the first renews
 
     const killedAt = Date.now();
@@ -57,7 +57,7 @@ describe('leader election on a Lease', () => {
     const a = candidate(lease, 'first');
     await waitFor('first to lead', () => a.leads(), { timeoutMs: 30_000 });
     const b = candidate(lease, 'second');
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    await sleep(1500);
     expect(b.leads()).toBe(false);
     const stoppedAt = Date.now();
     a.child.kill('SIGTERM');

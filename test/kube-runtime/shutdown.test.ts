@@ -2,6 +2,7 @@ import type { V1Pod } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
 import { InformerFactory, type KubeObject } from '../../libs/kube-runtime/src/index.js';
 import { runtimeClient } from '../support/runtime.js';
+import { sleep } from '../support/wait.js';
 
 const handles = () =>
   process
@@ -39,7 +40,7 @@ describe('stopping informers', () => {
     abort.abort();
     await factory.stopped();
     client.close();
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await sleep(100);
     expect(handles().length).toBeLessThanOrEqual(before);
   });
 });

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Agent, fetch as undiciFetch, type RequestInit as UndiciInit } from 'undici';
 import { readFileSync } from 'node:fs';
-import { startApi, type ApiProcess } from './api-process.js';
+import { startApp, type AppProcess } from './app-process.js';
 import { migrate } from './database.js';
 import { CLUSTER_DIR } from './paths.js';
 
@@ -25,7 +25,7 @@ const AUTH_TOKENS = (Object.keys(TOKENS) as TestRole[])
 
 export const CA_FILE = join(CLUSTER_DIR, 'pki/ca.crt');
 
-export interface ControlPlane extends ApiProcess {
+export interface ControlPlane extends AppProcess {
   /** The same port over TLS (the local cluster's serving certificate for the app). */
   httpsUrl: string;
   /** fetch against the app as a role (or without a token when `role` is undefined). */
@@ -47,7 +47,7 @@ export async function startControlPlane(
 ): Promise<ControlPlane> {
   const databaseUrl = `file:${join(mkdtempSync(join(tmpdir(), 'ngx-cp-')), 'audit.db')}`;
   await migrate(databaseUrl);
-  const api = await startApi({
+  const api = await startApp({
     WEB_MODE: options.web ? 'production' : 'off',
     CONTROLLER: 'false',
     DATABASE_URL: databaseUrl,
@@ -80,4 +80,19 @@ export const nginxManifest = (name: string, replicas = 1, extra: Record<string, 
   metadata: { name },
   spec: { replicas },
   ...extra,
+});
+
+/**
+ * A pod made by hand for an Nginx (its label, and a controller owner reference to it), for tests whose controller
+ * runs elsewhere: the control plane lists it as one of the Nginx's pods.
+ */
+export const ownedPodManifest = (pod: string, nginx: { name: string; uid: string }) => ({
+  apiVersion: 'v1',
+  kind: 'Pod',
+  metadata: {
+    name: pod,
+    labels: { 'mycompany.com/nginx': nginx.name },
+    ownerReferences: [{ apiVersion: 'mycompany.com/v1', kind: 'Nginx', ...nginx, controller: true }],
+  },
+  spec: { containers: [{ name: 'nginx', image: 'nginx:latest' }] },
 });

@@ -3,28 +3,31 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { CLUSTER_DIR, KUBECONFIG_PATH, ROOT } from './paths.js';
 
-/** Runs the cluster's own kubectl as admin; rejects with its stderr on a non-zero exit. */
-export async function kubectl(...args: string[]): Promise<string> {
-  const { stdout } = await promisify(execFile)(
-    join(CLUSTER_DIR, 'bin/kubectl'),
-    ['--kubeconfig', KUBECONFIG_PATH, ...args],
-    {
-      cwd: ROOT,
-    },
-  );
+/** The local cluster's own kubectl binary. */
+export const KUBECTL = join(CLUSTER_DIR, 'bin/kubectl');
+
+/**
+ * Runs the cluster's kubectl with exactly `args` (no kubeconfig added) and resolves with its stdout; rejects on a
+ * non-zero exit (the error carries its code, stdout and stderr).
+ */
+export async function runKubectl(args: string[], options: { env?: NodeJS.ProcessEnv } = {}): Promise<string> {
+  const { stdout } = await promisify(execFile)(KUBECTL, args, { cwd: ROOT, ...options });
   return stdout;
 }
+
+/** Runs the cluster's kubectl as admin. */
+export const kubectl = (...args: string[]) => runKubectl(['--kubeconfig', KUBECONFIG_PATH, ...args]);
+
+/** Runs the cluster's kubectl with another kubeconfig (e.g. a service account's). */
+export const kubectlWith = (kubeconfig: string, ...args: string[]) =>
+  runKubectl(['--kubeconfig', kubeconfig, ...args]);
 
 /** `kubectl apply -f -` of one manifest (JSON or YAML) in `namespace`, as the cluster admin. */
 export async function kubectlApply(manifest: string, namespace: string): Promise<void> {
   await new Promise<void>((resolve, reject) => {
-    const child = spawn(
-      join(CLUSTER_DIR, 'bin/kubectl'),
-      ['--kubeconfig', KUBECONFIG_PATH, 'apply', '-n', namespace, '-f', '-'],
-      {
-        cwd: ROOT,
-      },
-    );
+    const child = spawn(KUBECTL, ['--kubeconfig', KUBECONFIG_PATH, 'apply', '-n', namespace, '-f', '-'], {
+      cwd: ROOT,
+    });
     let stderr = '';
     child.stdout.resume(); // a large apply blocks once its unread output fills the pipe
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));

@@ -1,18 +1,22 @@
 import type { CoreV1Event, V1Pod, V1ResourceQuota } from '@kubernetes/client-node';
-import type { KubeClient } from '../../libs/kube-runtime/src/index.js';
+import {
+  DeletedFinalStateUnknown,
+  SharedInformer,
+  type KubeClient,
+  type KubeObject,
+} from '../../libs/kube-runtime/src/index.js';
 import type { Nginx } from '../../libs/nginx-api/src/index.js';
+import { isActive } from '../../apps/api/src/controller/pod-plan.js';
 import { clusterScript, isAlive, readPid } from './cluster-processes.js';
-import { uniqueName, waitFor } from './wait.js';
+import { sleep, uniqueName, waitFor } from './wait.js';
 
-/** Pods that count toward an Nginx's replicas (not being deleted, not finished), as the controller counts them. */
-export const active = (pods: V1Pod[]) =>
-  pods.filter(
-    (p) => !p.metadata?.deletionTimestamp && p.status?.phase !== 'Failed' && p.status?.phase !== 'Succeeded',
-  );
-export const running = (pods: V1Pod[]) => active(pods).filter((p) => p.status?.phase === 'Running');
-export const names = (pods: V1Pod[]) => pods.map((p) => p.metadata!.name!).sort();
-
-export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/**
+ * Pods that count toward an Nginx's replicas (not being deleted, not finished: Failed or Succeeded), by the
+ * controller's own rule (apps/api/src/controller/pod-plan.ts).
+ */
+export const active = (pods: readonly V1Pod[]) => pods.filter(isActive);
+export const running = (pods: readonly V1Pod[]) => active(pods).filter((p) => p.status?.phase === 'Running');
+export const names = (pods: readonly V1Pod[]) => pods.map((p) => p.metadata!.name!).sort();
 
 /**
  * Stops kube-apiserver with SIGTERM, waits for it to exit and starts it again with the cluster script (which
@@ -30,9 +34,17 @@ export async function restartKubeApiServer(): Promise<{ stopMs: number; downMs: 
   return { stopMs: Math.round(stopped - started), downMs: Math.round(back - stopped) };
 }
 
-/** Creates a namespace for one test and waits for its default service account (pods are refused before it). */
-export async function createNamespace(client: KubeClient, prefix: string): Promise<string> {
+/**
+ * Creates a namespace for one test and waits for its default service account (pods are refused before it). With
+ * `cleanups`, also registers its deletion there (for the test's afterEach to run).
+ */
+export async function createNamespace(
+  client: KubeClient,
+  prefix: string,
+  cleanups?: (() => Promise<unknown>)[],
+): Promise<string> {
   const name = uniqueName(prefix);
+  cleanups?.push(() => deleteNamespace(client, name));
   await client.request({
     method: 'POST',
     path: '/api/v1/namespaces',
@@ -68,12 +80,21 @@ export function nginxesIn(client: KubeClient, namespace: string) {
       })
     ).items;
 
-  /** Waits until exactly `count` pods run, none extra, and the status says so for the current generation. */
-  const converged = async (name: string, count: number, timeoutMs = 30_000) =>
+  /**
+   * Waits until exactly `count` pods run, none extra, and the status says so for the current generation; resolves
+   * with the Nginx. The pods are listed from the API server unless `from` gives them (a watch's cache, say, so that
+   * what the watch saw is up to date when this resolves).
+   */
+  const converged = async (
+    name: string,
+    count: number,
+    timeoutMs = 30_000,
+    from: () => readonly V1Pod[] | Promise<readonly V1Pod[]> = () => pods(name),
+  ) =>
     waitFor(
       `${namespace}/${name} at exactly ${count} running pods with status.readyReplicas ${count}`,
       async () => {
-        const [all, nginx] = await Promise.all([pods(name), get(name)]);
+        const [all, nginx] = await Promise.all([from(), get(name)]);
         return (
           active(all).length === count &&
           running(all).length === count &&
@@ -156,4 +177,41 @@ export async function createPodQuota(client: KubeClient, namespace: string, pods
     { timeoutMs: 30_000 },
   );
   return `${collection}/pods`;
+}
+
+/**
+ * Records every pod ever seen in a namespace (by uid), so a pod created and deleted again is not missed, and the
+ * uids of those deleted (marked for deletion or gone).
+ */
+export async function podRecorder(client: KubeClient, namespace: string, labelSelector?: string) {
+  const informer = new SharedInformer<V1Pod & KubeObject>({
+    client,
+    resource: { group: '', version: 'v1', plural: 'pods', namespace },
+    kind: 'Pod',
+    labelSelector,
+  });
+  const seen = new Map<string, V1Pod>();
+  const deleted = new Set<string>();
+  informer.addEventHandler({
+    add: (pod) => void seen.set(pod.metadata!.uid!, pod),
+    update: (_, pod) => {
+      if (pod.metadata?.deletionTimestamp) deleted.add(pod.metadata.uid!);
+    },
+    delete: (pod) => {
+      const gone = pod instanceof DeletedFinalStateUnknown ? pod.object : pod;
+      deleted.add(gone.metadata!.uid!);
+    },
+  });
+  const abort = new AbortController();
+  const run = informer.run(abort.signal);
+  await informer.waitForCacheSync();
+  return {
+    seen,
+    deleted,
+    cache: informer.cache,
+    stop: async () => {
+      abort.abort();
+      await run;
+    },
+  };
 }

@@ -1,11 +1,9 @@
-import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { parse, stringify } from 'yaml';
 import { kubectl } from './kubectl.js';
-import { CLUSTER_DIR, KUBECONFIG_PATH, ROOT } from './paths.js';
+import { KUBECONFIG_PATH } from './paths.js';
 
 interface KubeconfigFile {
   'current-context'?: string;
@@ -42,16 +40,6 @@ export async function serviceAccountKubeconfig(
     { mode: 0o600 },
   );
   return file;
-}
-
-/** Runs the cluster's kubectl with another kubeconfig (e.g. a service account's). */
-export async function kubectlWith(kubeconfig: string, ...args: string[]): Promise<string> {
-  const { stdout } = await promisify(execFile)(
-    join(CLUSTER_DIR, 'bin/kubectl'),
-    ['--kubeconfig', kubeconfig, ...args],
-    { cwd: ROOT },
-  );
-  return stdout;
 }
 
 /**

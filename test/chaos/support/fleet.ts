@@ -1,12 +1,7 @@
 import type { V1Pod } from '@kubernetes/client-node';
-import {
-  DeletedFinalStateUnknown,
-  SharedInformer,
-  type KubeClient,
-  type KubeObject,
-} from '../../../libs/kube-runtime/src/index.js';
+import type { KubeClient } from '../../../libs/kube-runtime/src/index.js';
 import type { Nginx } from '../../../libs/nginx-api/src/index.js';
-import { active } from '../../support/operations.js';
+import { active, nginxesIn } from '../../support/operations.js';
 import { waitFor } from '../../support/wait.js';
 
 /** `count` Nginx objects named `<prefix>-0…`, all in one namespace, driven together. */
@@ -14,6 +9,7 @@ export function fleet(client: KubeClient, namespace: string, prefix: string, cou
   const collection = `/apis/mycompany.com/v1/namespaces/${namespace}/nginxes`;
   const names = Array.from({ length: count }, (_, i) => `${prefix}-${i}`);
   const all = <T>(work: (name: string) => Promise<T>) => Promise.all(names.map(work));
+  const one = nginxesIn(client, namespace);
 
   const pods = async () =>
     (await client.request<{ items: V1Pod[] }>({ path: `/api/v1/namespaces/${namespace}/pods` })).items;
@@ -45,23 +41,8 @@ export function fleet(client: KubeClient, namespace: string, prefix: string, cou
 
   return {
     names,
-    create: (replicas: number) =>
-      all((name) =>
-        client.request({
-          method: 'POST',
-          path: collection,
-          body: { apiVersion: 'mycompany.com/v1', kind: 'Nginx', metadata: { name }, spec: { replicas } },
-        }),
-      ),
-    scale: (replicas: number) =>
-      all((name) =>
-        client.request({
-          method: 'PATCH',
-          path: `${collection}/${name}`,
-          contentType: 'application/merge-patch+json',
-          body: { spec: { replicas } },
-        }),
-      ),
+    create: (replicas: number) => all((name) => one.create(name, replicas)),
+    scale: (replicas: number) => all((name) => one.scale(name, replicas)),
     census,
     /**
      * Waits until every Nginx has exactly `replicas` Running pods it owns, no pod is unowned, and every status
@@ -88,43 +69,6 @@ export function fleet(client: KubeClient, namespace: string, prefix: string, cou
         { timeoutMs, intervalMs: 250 },
       );
       return Date.now() - started;
-    },
-  };
-}
-
-/**
- * Records every pod ever seen in a namespace (by uid), so a pod created and deleted again is not missed, and the
- * uids of those deleted (marked for deletion or gone).
- */
-export async function podRecorder(client: KubeClient, namespace: string, labelSelector?: string) {
-  const informer = new SharedInformer<V1Pod & KubeObject>({
-    client,
-    resource: { group: '', version: 'v1', plural: 'pods', namespace },
-    kind: 'Pod',
-    labelSelector,
-  });
-  const seen = new Map<string, V1Pod>();
-  const deleted = new Set<string>();
-  informer.addEventHandler({
-    add: (pod) => void seen.set(pod.metadata!.uid!, pod),
-    update: (_, pod) => {
-      if (pod.metadata?.deletionTimestamp) deleted.add(pod.metadata.uid!);
-    },
-    delete: (pod) => {
-      const gone = pod instanceof DeletedFinalStateUnknown ? pod.object : pod;
-      deleted.add(gone.metadata!.uid!);
-    },
-  });
-  const abort = new AbortController();
-  const run = informer.run(abort.signal);
-  await informer.waitForCacheSync();
-  return {
-    seen,
-    deleted,
-    cache: informer.cache,
-    stop: async () => {
-      abort.abort();
-      await run;
     },
   };
 }
