@@ -9,7 +9,7 @@ import { tlsFetch } from './support/control-plane.js';
 import { CONNECTION_LIMITS } from '../apps/api/src/http/connection-limits.js';
 import type { PublicReadiness, Readiness } from '../apps/api/src/health/readiness.js';
 import { KUBECONFIG_PATH } from './support/paths.js';
-import { sleep } from './support/wait.js';
+import { sleep, waitFor } from './support/wait.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'ngx-api-'));
 const databaseUrl = `file:${join(scratch, 'audit.db')}`;
@@ -71,8 +71,16 @@ describe('the app on one origin (API + web UI)', () => {
   });
 
   it('is ready when the API server and the database answer, and tells only a caller with a token where they are', async () => {
-    const response = await fetch(`${api.url}/readyz`);
-    expect(response.status).toBe(200);
+    // It listens before its caches have synced, and is not ready until they have.
+    // Polled well under the per-address budget of anonymous requests, which the later tests here spend too.
+    const response = await waitFor(
+      'the app to be ready',
+      async () => {
+        const answer = await fetch(`${api.url}/readyz`);
+        return answer.status === 200 && answer;
+      },
+      { timeoutMs: 30_000, intervalMs: 250 },
+    );
     const text = await response.text();
     const body = JSON.parse(text) as PublicReadiness;
     expect(body.ready).toBe(true);
@@ -221,7 +229,10 @@ describe('PLAIN_HTTP=redirect (as deploy/ sets it)', () => {
     });
 
     expect((await fetch(`${api.url}/healthz`)).status).toBe(200);
-    expect((await tlsFetch(`${https}/readyz`)).status).toBe(200);
+    await waitFor('ready over TLS', async () => (await tlsFetch(`${https}/readyz`)).status === 200, {
+      timeoutMs: 30_000,
+      intervalMs: 250,
+    });
   });
 });
 
