@@ -117,7 +117,9 @@ function urlOf(r: FuzzRequest): string {
   const path =
     `/apis/mycompany.com/v1/namespaces/${r.namespace}/nginxes` +
     (r.name !== undefined ? `/${r.name}${r.subresource !== undefined ? `/${r.subresource}` : ''}` : '');
-  const query = new URLSearchParams(Object.entries(r.query)).toString();
+  // A watch (`watch=` included, as the API server reads it) streams until its timeout: keep that short.
+  const bounded = Object.hasOwn(r.query, 'watch') ? { ...r.query, timeoutSeconds: '1' } : r.query;
+  const query = new URLSearchParams(Object.entries(bounded)).toString();
   return query ? `${path}?${query}` : path;
 }
 

@@ -54,8 +54,11 @@ export async function createNamespace(
       metadata: { name, labels: { 'mycompany.com/test': 'nginx-controller-operations' } },
     },
   });
-  await waitFor(`the default service account in ${name}`, () =>
-    client.request({ path: `/api/v1/namespaces/${name}/serviceaccounts/default` }).then(() => true),
+  // kube-controller-manager makes it; after a test has restarted the API server its watches may take a while.
+  await waitFor(
+    `the default service account in ${name}`,
+    () => client.request({ path: `/api/v1/namespaces/${name}/serviceaccounts/default` }).then(() => true),
+    { timeoutMs: 60_000 },
   );
   return name;
 }

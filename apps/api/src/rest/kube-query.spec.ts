@@ -1,7 +1,7 @@
 import type { Request } from 'express';
 import { describe, expect, it } from 'vitest';
 import { StatusError } from '../http/kube-status.js';
-import { kubeQuery } from './kube-query.js';
+import { isTrue, kubeQuery } from './kube-query.js';
 
 /** A query object as Express 5's parser makes it: no prototype, repeated keys as arrays. */
 const request = (query: string) => {
@@ -51,5 +51,17 @@ describe('kubeQuery', () => {
       expect((error as StatusError).code).toBe(400);
       expect((error as StatusError).details?.causes?.[0]?.field).toBe(query.split('=')[0]);
     }
+  });
+});
+
+describe('isTrue', () => {
+  it('reads a boolean parameter as the API server does: given, and neither false nor 0', () => {
+    expect([isTrue('true'), isTrue('1'), isTrue(''), isTrue('TRUE')]).toEqual([true, true, true, true]);
+    expect([isTrue('false'), isTrue('False'), isTrue('0'), isTrue(undefined)]).toEqual([
+      false,
+      false,
+      false,
+      false,
+    ]);
   });
 });

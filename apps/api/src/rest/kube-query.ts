@@ -57,4 +57,9 @@ export function kubeQuery(request: Request): KubeQuery {
   return query;
 }
 
-export const isTrue = (value: string | undefined): boolean => value === 'true' || value === '1';
+/**
+ * Whether a boolean parameter is on, as the API server reads it: given, and neither `false` nor `0`. So `?watch=`
+ * is a watch there, and must be one here too (a relayed "list" would stream forever).
+ */
+export const isTrue = (value: string | undefined): boolean =>
+  value !== undefined && value !== '0' && value.toLowerCase() !== 'false';
