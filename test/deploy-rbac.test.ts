@@ -270,6 +270,7 @@ describe('deploy/ RBAC for the nginx-controller service account', () => {
       ['update', 'nginxes.mycompany.com', '--subresource=finalizers'],
       ['list', 'resourcequotas', '--all-namespaces'],
       ['watch', 'resourcequotas', '--all-namespaces'],
+      ['create', 'configmaps'],
       ['get', 'pods'],
       ['list', 'pods', '--all-namespaces'],
       ['watch', 'pods', '--all-namespaces'],
@@ -291,6 +292,8 @@ describe('deploy/ RBAC for the nginx-controller service account', () => {
     rows([
       ['create', 'deployments.apps'],
       ['update', 'resourcequotas'],
+      ['update', 'configmaps'],
+      ['delete', 'configmaps'],
       ['patch', 'nginxes.mycompany.com', '--subresource=finalizers'],
       ['deletecollection', 'nginxes.mycompany.com'],
       ['update', 'pods'],

@@ -108,7 +108,7 @@ describe('the Nginx resource', () => {
 
   it('prints the Desired, Current, Ready, Image and Age columns and answers to its short name', async () => {
     const table = await kubectl('get', 'ngx', 'my-deployment');
-    expect(table.split('\n')[0]).toMatch(/^NAME\s+DESIRED\s+CURRENT\s+READY\s+IMAGE\s+AGE$/);
+    expect(table.split('\n')[0]).toMatch(/^NAME\s+DESIRED\s+READY\s+UP-TO-DATE\s+AVAILABLE\s+IMAGE\s+AGE$/);
     // Current and Ready stay empty until a controller writes status; one from another test file may have.
     expect(table).toMatch(/my-deployment\s+2\s+(\d+\s+\d+\s+)?nginx:latest/);
   });

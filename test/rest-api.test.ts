@@ -188,8 +188,9 @@ describe('nginxes', () => {
     expect(table.columnDefinitions.map((c: { name: string }) => c.name)).toEqual([
       'Name',
       'Desired',
-      'Current',
       'Ready',
+      'Up-to-date',
+      'Available',
       'Image',
       'Age',
     ]);

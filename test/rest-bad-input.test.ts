@@ -83,6 +83,30 @@ const MUTATIONS: { names: string; apply: (m: Manifest, r: ReturnType<typeof rand
     apply: (m, r) =>
       (objectAt(m, 'spec').image = r.pick(['', 7, false, ['nginx'], { name: 'x' }, 'x'.repeat(600)])),
   },
+  {
+    names: 'spec.config',
+    apply: (m, r) =>
+      (objectAt(m, 'spec').config = r.pick([
+        'server {',
+        'server { listen 80 }',
+        '}',
+        'a "b;',
+        42,
+        'x'.repeat(300_000),
+      ])),
+  },
+  { names: 'spec.port', apply: (m, r) => (objectAt(m, 'spec').port = r.pick([0, 65536, '80', -1, 8.5])) },
+  {
+    names: 'spec.strategy',
+    apply: (m, r) =>
+      (objectAt(m, 'spec').strategy = r.pick([
+        { type: 'BlueGreen' },
+        { rollingUpdate: { maxSurge: 'x' } },
+        { rollingUpdate: { maxUnavailable: '101%' } },
+        { type: 'Recreate', rollingUpdate: { maxSurge: 1 } },
+        'fast',
+      ])),
+  },
   { names: 'spec', apply: (m) => delete m.spec },
   { names: 'spec', apply: (m, r) => (m.spec = r.pick(['replicas: 2', 2, [], null])) },
   {
@@ -313,6 +337,15 @@ function handPicked(): BadRequest[] {
       contentType: JSON_PATCH,
       body: JSON.stringify([{ op: 'replace', path: '/spec/replicas', value }]),
       names,
+    });
+  for (const value of ['server {', 'server { listen 80 }', 7])
+    cases.push({
+      what: `JSON patch config ${JSON.stringify(value)}`,
+      method: 'PATCH',
+      path: victim,
+      contentType: JSON_PATCH,
+      body: JSON.stringify([{ op: 'add', path: '/spec/config', value }]),
+      names: 'spec.config',
     });
   for (const [query, names] of [
     ['fieldValidation=Bogus', 'fieldValidation'],

@@ -58,7 +58,7 @@ describe('kubectl against the control plane', () => {
     expect(await kubectl('editor', 'apply', '-f', SEED)).toContain('my-deployment unchanged');
 
     const all = await kubectl('viewer', 'get', 'ngx', '-A');
-    expect(all).toMatch(/NAMESPACE\s+NAME\s+DESIRED\s+CURRENT\s+READY\s+IMAGE\s+AGE/);
+    expect(all).toMatch(/NAMESPACE\s+NAME\s+DESIRED\s+READY\s+UP-TO-DATE\s+AVAILABLE\s+IMAGE\s+AGE/);
     expect(all).toMatch(new RegExp(`${NS}\\s+my-deployment\\s+2\\s`));
     const yaml = await kubectl('viewer', 'get', 'ngx', 'my-deployment', '-o', 'yaml');
     expect(yaml).toContain('kind: Nginx');

@@ -7,7 +7,9 @@ export NX_NO_CLOUD=true NX_DAEMON="${NX_DAEMON:-false}" NEXT_TELEMETRY_DISABLED=
 log() { printf '[setup] %s\n' "$*" >&2; }
 
 # openssl and curl run the local cluster; postgresql and chromium are for the test suite (PostgreSQL audit
-# tests, browser tests), shellcheck for `npm run lint`. All come from Debian's packages.
+# tests, browser tests), shellcheck for `npm run lint`, nginx for `nginx -t` of configurations
+# (test/nginx-config.test.ts; Debian 12's `nginx` package holds the binary, `nginx-core` only adds modules). All
+# come from Debian's packages.
 missing=()
 command -v openssl >/dev/null || missing+=(openssl)
 command -v curl >/dev/null || missing+=(curl)
@@ -15,6 +17,8 @@ command -v pg_lsclusters >/dev/null || missing+=(postgresql)
 command -v chromium >/dev/null || missing+=(chromium)
 command -v make >/dev/null && command -v g++ >/dev/null || missing+=(build-essential)
 command -v shellcheck >/dev/null || missing+=(shellcheck)
+# In /usr/sbin, which a non-root PATH may lack.
+command -v nginx >/dev/null || [ -x /usr/sbin/nginx ] || missing+=(nginx)
 if [ ${#missing[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ]; then
     log "installing ${missing[*]}"

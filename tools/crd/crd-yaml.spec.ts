@@ -32,15 +32,18 @@ describe('the committed CRD manifest', () => {
     expect(version.subresources.scale.specReplicasPath).toBe('.spec.replicas');
     expect(version.additionalPrinterColumns.map((c: { name: string }) => c.name)).toEqual([
       'Desired',
-      'Current',
       'Ready',
+      'Up-to-date',
+      'Available',
       'Image',
       'Age',
     ]);
   });
 
   it('has no image allow-list', () => {
-    expect(committed).not.toContain('x-kubernetes-validations');
+    const image = parse(committed).spec.versions[0].schema.openAPIV3Schema.properties.spec.properties.image;
+    expect(image['x-kubernetes-validations']).toBeUndefined();
+    expect(committed).not.toContain('allow-list');
   });
 });
 

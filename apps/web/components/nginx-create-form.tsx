@@ -23,7 +23,9 @@ import { Field } from './field';
 import { fromInput, SchemaField, shortMessage } from './schema-field';
 import { useReadySession } from './session-provider';
 
-const SPEC_FIELDS = Object.entries(nginxSpecSchema.properties ?? {});
+/** The form's fields: the basic ones; every other spec field is set in the YAML mode. */
+const FORM_FIELDS = new Set(['replicas', 'image']);
+const SPEC_FIELDS = Object.entries(nginxSpecSchema.properties ?? {}).filter(([key]) => FORM_FIELDS.has(key));
 const SPEC_REQUIRED = new Set(nginxSpecSchema.required ?? []);
 
 interface FormValues {

@@ -5,11 +5,13 @@
 
 /** One action a reconcile took, as the audit trail stores it. */
 export interface ReconcileAction {
-  kind: 'create' | 'delete' | 'adopt' | 'release' | 'status';
-  /** The pod acted on (none for a status write). */
+  kind: 'create' | 'delete' | 'adopt' | 'release' | 'status' | 'config';
+  /** The pod acted on (none for a status write); for `config`, the ConfigMap created. */
   pod?: string;
   /** Why a pod was deleted or released. */
   reason?: string;
+  /** The revision (pod template hash) of the pod created or deleted, or whose config was created. */
+  revision?: string;
 }
 
 /** A reconcile record as the audit endpoints answer it: times as RFC 3339, actions parsed back. */

@@ -80,15 +80,22 @@ export function nginxCrd(options: NginxCrdOptions = {}) {
               labelSelectorPath: '.status.selector',
             },
           },
+          // A Deployment's columns (its READY is "ready/desired", which a CRD column cannot compose: two columns).
           additionalPrinterColumns: [
             { name: 'Desired', type: 'integer', jsonPath: '.spec.replicas', description: 'Pods asked for' },
-            {
-              name: 'Current',
-              type: 'integer',
-              jsonPath: '.status.replicas',
-              description: 'Pods that exist',
-            },
             { name: 'Ready', type: 'integer', jsonPath: '.status.readyReplicas', description: 'Pods ready' },
+            {
+              name: 'Up-to-date',
+              type: 'integer',
+              jsonPath: '.status.updatedReplicas',
+              description: "Pods of the current spec's revision",
+            },
+            {
+              name: 'Available',
+              type: 'integer',
+              jsonPath: '.status.availableReplicas',
+              description: 'Pods ready for at least minReadySeconds',
+            },
             { name: 'Image', type: 'string', jsonPath: '.spec.image' },
             { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp' },
           ],

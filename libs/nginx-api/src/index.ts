@@ -8,3 +8,7 @@ export * from './types.js';
 export * from './validation.js';
 export * from './live.js';
 export * from './controlplane.js';
+export * from './int-or-percent.js';
+export * from './spec-rules.js';
+export * from './pod-template.js';
+export * from './nginx-config.js';

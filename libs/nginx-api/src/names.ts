@@ -13,12 +13,25 @@ export const NGINX_CRD_NAME = `${NGINX_PLURAL}.${NGINX_GROUP}`;
 export const MIN_REPLICAS = 0;
 export const MAX_REPLICAS = 1000;
 export const DEFAULT_IMAGE = 'nginx:latest';
+export const DEFAULT_PORT = 80;
+export const DEFAULT_SERVICE_PORT = 80;
+export const DEFAULT_MAX_SURGE = '25%';
+export const DEFAULT_MAX_UNAVAILABLE = '25%';
+export const DEFAULT_PROGRESS_DEADLINE_SECONDS = 600;
+export const DEFAULT_REVISION_HISTORY_LIMIT = 10;
 
 /** Labels on every pod the controller owns. */
 export const LABEL_APP_NAME = 'app.kubernetes.io/name';
 export const LABEL_MANAGED_BY = 'app.kubernetes.io/managed-by';
 export const LABEL_NGINX = 'mycompany.com/nginx';
+/** The revision (pod template hash) of a pod, ConfigMap or ControllerRevision. */
+export const LABEL_REVISION = 'mycompany.com/revision';
 
 export const CONDITION_AVAILABLE = 'Available';
 export const CONDITION_PROGRESSING = 'Progressing';
 export const CONDITION_REPLICA_FAILURE = 'ReplicaFailure';
+/** Reasons of the Progressing condition while a rollout runs or stalls. */
+export const REASON_ROLLING_UPDATE = 'RollingUpdate';
+export const REASON_PAUSED = 'Paused';
+export const REASON_DEADLINE_EXCEEDED = 'ProgressDeadlineExceeded';
+export const REASON_INVALID_CONFIG = 'InvalidConfig';

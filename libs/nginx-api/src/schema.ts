@@ -1,10 +1,20 @@
-import { DEFAULT_IMAGE, MAX_REPLICAS, MIN_REPLICAS } from './names.js';
+import {
+  DEFAULT_IMAGE,
+  DEFAULT_PORT,
+  DEFAULT_PROGRESS_DEADLINE_SECONDS,
+  DEFAULT_REVISION_HISTORY_LIMIT,
+  MAX_REPLICAS,
+  MIN_REPLICAS,
+} from './names.js';
+import { MAX_CONFIG_BYTES } from './nginx-config.js';
 
 /** A CEL validation rule of a CRD schema (`x-kubernetes-validations`); `self` is the value it sits on. */
 export interface ValidationRule {
   rule: string;
   message?: string;
   /** The cause's reason when the rule fails (FieldValueInvalid unless said). */
+  /** Where the cause points, relative to the value the rule sits on (`.progressDeadlineSeconds`). */
+  fieldPath?: string;
   reason?: 'FieldValueInvalid' | 'FieldValueForbidden' | 'FieldValueRequired' | 'FieldValueDuplicate';
 }
 
@@ -23,6 +33,9 @@ export type JsonSchema = {
   format?: string;
   enum?: string[];
   default?: unknown;
+  /** An integer or a string (`x-kubernetes-int-or-string`): minimum applies to the integer, pattern to the string. */
+  'x-kubernetes-int-or-string'?: true;
+  anyOf?: JsonSchema[];
   'x-kubernetes-list-type'?: string;
   'x-kubernetes-list-map-keys'?: string[];
   'x-kubernetes-validations'?: ValidationRule[];
@@ -37,6 +50,11 @@ const condition: JsonSchema = {
     status: { type: 'string', enum: ['True', 'False', 'Unknown'] },
     observedGeneration: { type: 'integer', format: 'int64', minimum: 0 },
     lastTransitionTime: { type: 'string', format: 'date-time' },
+    lastUpdateTime: {
+      type: 'string',
+      format: 'date-time',
+      description: 'Progressing: when the rollout last made progress.',
+    },
     reason: {
       type: 'string',
       maxLength: 1024,
@@ -46,6 +64,49 @@ const condition: JsonSchema = {
     message: { type: 'string', maxLength: 32768 },
   },
 };
+
+/** An integer count or a percentage: `maxPercent` caps the percentage (at 100 where more makes no sense). */
+const intOrPercent = (description: string, maxPercent?: 100): JsonSchema => ({
+  'x-kubernetes-int-or-string': true,
+  anyOf: [{ type: 'integer' }, { type: 'string' }],
+  minimum: 0,
+  pattern: maxPercent ? '^(100|[1-9]?[0-9])%$' : '^[0-9]+%$',
+  description,
+});
+
+/** A non-negative Kubernetes quantity: `50m`, `64Mi`, `1.5`, `2e3`, or a whole number. */
+export const QUANTITY_PATTERN =
+  '^(\\d+(\\.\\d*)?|\\.\\d+)([eE][+-]?\\d+|Ki|Mi|Gi|Ti|Pi|Ei|n|u|m|k|M|G|T|P|E)?$';
+
+const quantity = (description: string): JsonSchema => ({
+  'x-kubernetes-int-or-string': true,
+  anyOf: [{ type: 'integer' }, { type: 'string' }],
+  minimum: 0,
+  pattern: QUANTITY_PATTERN,
+  description,
+});
+
+const resourceList = (description: string): JsonSchema => ({
+  type: 'object',
+  description,
+  properties: {
+    cpu: quantity('CPU, in cores (`50m` is 0.05 of a core).'),
+    memory: quantity('Memory, in bytes (`64Mi`).'),
+    'ephemeral-storage': quantity('Local scratch space, in bytes.'),
+  },
+});
+
+/** Whether `a >= b` for two quantities (CEL's quantity library), or true when either is absent. */
+const notBelow = (a: string, b: string) =>
+  `!has(self.${a}) || !has(self.${b}) || quantity(string(self.${a})).compareTo(quantity(string(self.${b}))) >= 0`;
+
+const port = (description: string): JsonSchema => ({
+  type: 'integer',
+  format: 'int32',
+  minimum: 1,
+  maximum: 65535,
+  description,
+});
 
 const count = (description: string): JsonSchema => ({
   type: 'integer',
@@ -85,17 +146,180 @@ export const nginxSchema: JsonSchema = {
           default: DEFAULT_IMAGE,
           description: `Container image of every pod; defaults to ${DEFAULT_IMAGE}.`,
         },
+        port: port(
+          `The port nginx listens on in every pod (the container port); defaults to ${DEFAULT_PORT}.`,
+        ),
+        config: {
+          type: 'string',
+          maxLength: MAX_CONFIG_BYTES,
+          description:
+            'nginx server configuration (the http context: `server { … }` blocks), mounted as /etc/nginx/conf.d/default.conf; at most 256 KiB, and syntactically valid nginx. Without it, nginx serves its welcome page on spec.port.',
+        },
+        healthCheckPath: {
+          type: 'string',
+          maxLength: 1024,
+          pattern: '^/[^\\s]*$',
+          description:
+            'A path, from /: when set, each pod is ready once GET of it on spec.port answers 2xx or 3xx (a readiness probe).',
+        },
+        resources: {
+          type: 'object',
+          description: 'CPU and memory asked for (requests) and capped (limits), for the nginx container.',
+          properties: {
+            requests: resourceList('What the scheduler reserves for each pod.'),
+            limits: resourceList('The most each pod may use.'),
+          },
+          'x-kubernetes-validations': [
+            {
+              rule: `!has(self.requests) || !has(self.limits) || ((${notBelow('limits.cpu', 'requests.cpu')}) && (${notBelow('limits.memory', 'requests.memory')}))`,
+              message: 'limits must not be below requests',
+            },
+          ],
+        },
+        service: {
+          type: 'object',
+          description: 'A Service the controller keeps for the Nginx, selecting the pods of every revision.',
+          properties: {
+            type: {
+              type: 'string',
+              enum: ['ClusterIP', 'NodePort', 'LoadBalancer'],
+              description: 'How the Service is exposed; defaults to ClusterIP.',
+            },
+            port: port('The Service port, forwarded to spec.port; defaults to 80.'),
+            nodePort: {
+              type: 'integer',
+              format: 'int32',
+              minimum: 30000,
+              maximum: 32767,
+              description:
+                'For NodePort and LoadBalancer: the node port (picked by the API server when absent).',
+            },
+          },
+          'x-kubernetes-validations': [
+            {
+              rule: "!has(self.nodePort) || (has(self.type) && self.type != 'ClusterIP')",
+              message: 'nodePort needs type NodePort or LoadBalancer',
+              reason: 'FieldValueForbidden',
+            },
+          ],
+        },
+        strategy: {
+          type: 'object',
+          description:
+            'How pods move to a new revision; defaults to RollingUpdate with maxSurge 25% and maxUnavailable 25%.',
+          properties: {
+            type: {
+              type: 'string',
+              enum: ['RollingUpdate', 'Recreate'],
+              description:
+                'RollingUpdate replaces pods a few at a time; Recreate deletes all old pods first.',
+            },
+            rollingUpdate: {
+              type: 'object',
+              description: 'The bounds of a rolling update.',
+              properties: {
+                maxSurge: intOrPercent(
+                  'Pods above spec.replicas while rolling: a count or a percentage (rounded up); defaults to 25%.',
+                ),
+                maxUnavailable: intOrPercent(
+                  'Pods below spec.replicas that may be unavailable while rolling: a count or a percentage up to 100% (rounded down); defaults to 25%.',
+                  100,
+                ),
+              },
+              'x-kubernetes-validations': [
+                {
+                  rule: "!(has(self.maxSurge) && has(self.maxUnavailable) && string(self.maxSurge) in ['0', '0%'] && string(self.maxUnavailable) in ['0', '0%'])",
+                  message: 'maxSurge and maxUnavailable may not both be 0',
+                },
+              ],
+            },
+          },
+          'x-kubernetes-validations': [
+            {
+              rule: "!has(self.rollingUpdate) || !has(self.type) || self.type == 'RollingUpdate'",
+              message: 'rollingUpdate may not be set when type is Recreate',
+              reason: 'FieldValueForbidden',
+            },
+          ],
+        },
+        minReadySeconds: {
+          type: 'integer',
+          format: 'int32',
+          minimum: 0,
+          maximum: 86400,
+          description: 'Seconds a new pod must be ready before it counts as available; defaults to 0.',
+        },
+        progressDeadlineSeconds: {
+          type: 'integer',
+          format: 'int32',
+          minimum: 1,
+          maximum: 86400,
+          description: `Seconds a rollout may go without progress before Progressing turns False (ProgressDeadlineExceeded); defaults to ${DEFAULT_PROGRESS_DEADLINE_SECONDS}. Nothing is rolled back.`,
+        },
+        revisionHistoryLimit: {
+          type: 'integer',
+          format: 'int32',
+          minimum: 0,
+          maximum: 1000,
+          description: `Old revisions kept for rollback; defaults to ${DEFAULT_REVISION_HISTORY_LIMIT}.`,
+        },
+        paused: {
+          type: 'boolean',
+          description: 'While true, changes to the pod template do not roll out; scaling still applies.',
+        },
+        disruptionBudget: {
+          type: 'object',
+          description:
+            'A PodDisruptionBudget the controller keeps for the pods: set exactly one of minAvailable and maxUnavailable.',
+          properties: {
+            minAvailable: intOrPercent(
+              'Pods that must stay available through an eviction: a count or a percentage.',
+              100,
+            ),
+            maxUnavailable: intOrPercent(
+              'Pods an eviction may leave unavailable: a count or a percentage.',
+              100,
+            ),
+          },
+          'x-kubernetes-validations': [
+            {
+              rule: 'has(self.minAvailable) != has(self.maxUnavailable)',
+              message: 'set exactly one of minAvailable and maxUnavailable',
+            },
+          ],
+        },
       },
+      'x-kubernetes-validations': [
+        {
+          rule: `(has(self.progressDeadlineSeconds) ? self.progressDeadlineSeconds : ${DEFAULT_PROGRESS_DEADLINE_SECONDS}) > (has(self.minReadySeconds) ? self.minReadySeconds : 0)`,
+          message: 'progressDeadlineSeconds must be greater than minReadySeconds',
+          fieldPath: '.progressDeadlineSeconds',
+        },
+      ],
     },
     status: {
       type: 'object',
       description: 'What the controller observed. Written through the status subresource only.',
       properties: {
         replicas: count('Pods that exist and are not terminating or finished.'),
+        updatedReplicas: count('Of those, pods of the update revision.'),
+        currentRevision: { type: 'string', maxLength: 63, description: 'The revision every pod ran last.' },
+        updateRevision: {
+          type: 'string',
+          maxLength: 63,
+          description: "The revision of the current spec's pod template, which a rollout moves every pod to.",
+        },
+        service: {
+          type: 'object',
+          description: 'The owned Service, when spec.service is set.',
+          properties: {
+            name: { type: 'string', maxLength: 253 },
+            clusterIP: { type: 'string', maxLength: 64 },
+            readyEndpoints: count('Ready addresses in the EndpointSlices of the Service.'),
+          },
+        },
         readyReplicas: count('Of those, pods whose Ready condition is True.'),
-        availableReplicas: count(
-          'Of those, pods ready for at least minReadySeconds (0): equal to readyReplicas.',
-        ),
+        availableReplicas: count('Of those, pods ready for at least spec.minReadySeconds.'),
         observedGeneration: {
           type: 'integer',
           format: 'int64',

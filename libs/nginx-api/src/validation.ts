@@ -1,27 +1,10 @@
 import { NGINX_API_VERSION, NGINX_KIND } from './names.js';
 import { nginxSchema, type JsonSchema } from './schema.js';
+import type { FieldError, ValidateOptions } from './field-error.js';
+import { specRuleErrors } from './spec-rules.js';
+import type { NginxSpec } from './types.js';
 
-/** One problem with one field, in the shape of a Kubernetes `StatusCause`. */
-export interface FieldError {
-  /** The field's path, as the API server writes it: `spec.replicas`, `metadata.name`. */
-  field: string;
-  reason:
-    | 'FieldValueRequired'
-    | 'FieldValueInvalid'
-    | 'FieldValueNotSupported'
-    | 'FieldValueForbidden'
-    | 'FieldValueTooLong'
-    | 'FieldValueUnknown';
-  message: string;
-}
-
-export interface ValidateOptions {
-  /**
-   * A patch document (merge patch or apply configuration) rather than a whole object: required fields may be
-   * absent, and `null` means "remove", which is refused only for required fields.
-   */
-  partial?: boolean;
-}
+export type { FieldError, ValidateOptions } from './field-error.js';
 
 const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 const DNS1123_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
@@ -66,6 +49,8 @@ const shown = (value: unknown): string => {
 };
 
 function matchesType(schema: JsonSchema, value: unknown): boolean {
+  if (schema['x-kubernetes-int-or-string'])
+    return typeof value === 'string' || (typeof value === 'number' && Number.isInteger(value));
   switch (schema.type) {
     case 'object':
       return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -100,7 +85,9 @@ export function validateAgainst(
     errors.push({ field: path, reason, message: `Invalid value: ${shown(value)}: ${path} ${message}` });
 
   if (!matchesType(schema, value)) {
-    invalid(`must be of type ${schema.type}, not ${typeName(value)}`);
+    invalid(
+      `must be of type ${schema['x-kubernetes-int-or-string'] ? 'integer or string' : schema.type}, not ${typeName(value)}`,
+    );
     return errors;
   }
   if (typeof value === 'number') {
@@ -201,7 +188,12 @@ export function validateNginx(object: unknown, options: ValidateOptions = {}): F
   if (spec === undefined || spec === null) {
     if (!options.partial || spec === null)
       errors.push({ field: 'spec', reason: 'FieldValueRequired', message: 'Required value' });
-  } else validateAgainst(schema.spec!, spec, 'spec', options, errors);
+  } else {
+    const before = errors.length;
+    validateAgainst(schema.spec!, spec, 'spec', options, errors);
+    // The rules read fields the schema has already vouched for; after a schema error they would only repeat it.
+    if (errors.length === before) errors.push(...specRuleErrors(spec as Partial<NginxSpec>, options));
+  }
   for (const key of Object.keys(object))
     if (!Object.hasOwn(schema, key))
       errors.push({ field: key, reason: 'FieldValueUnknown', message: `unknown field "${key}"` });

@@ -1,5 +1,5 @@
 import type { V1Pod } from '@kubernetes/client-node';
-import type { Nginx } from '@ngx/nginx-api';
+import { podTemplateOf, revisionOf, type Nginx } from '@ngx/nginx-api';
 import { describe, expect, it } from 'vitest';
 import { isSettled, nginxStatus, statusChanged } from './nginx-status.js';
 import { MANAGED_BY, podFor, selectorString } from './pod-template.js';
@@ -12,17 +12,29 @@ const nginx = (replicas: number, status?: Nginx['status']): Nginx => ({
   ...(status ? { status } : {}),
 });
 
-const pod = (ready: boolean, phase = 'Running'): V1Pod => ({
-  metadata: { name: `web-${Math.random().toString(36).slice(2, 7)}` },
+/** The revision of every Nginx here (none sets anything but replicas). */
+const REVISION = revisionOf(podTemplateOf({ replicas: 1 }));
+
+const pod = (ready: boolean, phase = 'Running', revision = REVISION): V1Pod => ({
+  metadata: {
+    name: `web-${Math.random().toString(36).slice(2, 7)}`,
+    labels: { 'mycompany.com/revision': revision },
+  },
   status: { phase, conditions: [{ type: 'Ready', status: ready ? 'True' : 'False' }] },
 });
+
+/** A pod of the Nginx's current revision, as the controller would create it. */
+const podOf = (owner: Nginx): V1Pod => {
+  const template = podTemplateOf(owner.spec);
+  return podFor(owner, template, revisionOf(template));
+};
 
 const T1 = '2026-11-22T10:00:00Z';
 const T2 = '2026-11-22T10:05:00Z';
 
 describe('podFor', () => {
   it('builds a pod with a generated name, our labels, a blocking controller reference and port 80', () => {
-    const built = podFor({ ...nginx(1), spec: { replicas: 1, image: 'nginx:1.27' } });
+    const built = podOf({ ...nginx(1), spec: { replicas: 1, image: 'nginx:1.27' } });
     expect(built.metadata).toEqual({
       generateName: 'web-',
       namespace: 'default',
@@ -30,6 +42,7 @@ describe('podFor', () => {
         'app.kubernetes.io/name': 'nginx',
         'mycompany.com/nginx': 'web',
         'app.kubernetes.io/managed-by': MANAGED_BY,
+        'mycompany.com/revision': revisionOf(podTemplateOf({ replicas: 1, image: 'nginx:1.27' })),
       },
       ownerReferences: [
         {
@@ -48,7 +61,7 @@ describe('podFor', () => {
   });
 
   it('passes the restricted Pod Security Standard with no ServiceAccount token, nginx writing to emptyDirs', () => {
-    const { spec } = podFor({ ...nginx(1), spec: { replicas: 1, image: 'nginx:1.27' } });
+    const { spec } = podOf({ ...nginx(1), spec: { replicas: 1, image: 'nginx:1.27' } });
     expect(spec).toEqual({
       automountServiceAccountToken: false,
       securityContext: {
@@ -78,18 +91,18 @@ describe('podFor', () => {
   });
 
   it('builds every pod from new objects', () => {
-    const first = podFor(nginx(1));
+    const first = podOf(nginx(1));
     first.spec!.securityContext!.runAsUser = 0;
     first.spec!.containers[0]!.securityContext!.capabilities!.drop!.pop();
     first.spec!.volumes!.pop();
-    const second = podFor(nginx(1));
+    const second = podOf(nginx(1));
     expect(second.spec?.securityContext?.runAsUser).toBe(101);
     expect(second.spec?.containers[0]?.securityContext?.capabilities?.drop).toEqual(['ALL']);
     expect(second.spec?.volumes).toHaveLength(2);
   });
 
   it('defaults the image to nginx:latest', () => {
-    expect(podFor(nginx(1)).spec?.containers[0]?.image).toBe('nginx:latest');
+    expect(podOf(nginx(1)).spec?.containers[0]?.image).toBe('nginx:latest');
   });
 
   it('has a selector string for the scale subresource', () => {

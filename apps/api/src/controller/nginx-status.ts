@@ -3,11 +3,20 @@ import {
   CONDITION_AVAILABLE,
   CONDITION_PROGRESSING,
   CONDITION_REPLICA_FAILURE,
+  DEFAULT_PROGRESS_DEADLINE_SECONDS,
+  LABEL_REVISION,
+  REASON_DEADLINE_EXCEEDED,
+  REASON_PAUSED,
+  REASON_ROLLING_UPDATE,
+  podTemplateOf,
+  revisionOf,
   type Nginx,
   type NginxCondition,
+  type NginxPodTemplate,
   type NginxStatus,
 } from '@ngx/nginx-api';
 import { isActive, isReady } from './pod-plan.js';
+import { isAvailable, runsRevision } from './rollout-plan.js';
 import { selectorString } from './pod-template.js';
 
 /** A pod creation or deletion the API server refused during this sync. */
@@ -38,27 +47,63 @@ function condition(
   };
 }
 
+/** What the reconcile knows of the rollout besides the pods: the spec's revision, and the clock. */
+export interface RolloutView {
+  updateRevision: string;
+  template: NginxPodTemplate;
+  /** Epoch milliseconds. */
+  now: number;
+}
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
 /**
- * The status an Nginx should show for its pods: counts, the selector, a short sentence, and the Available,
- * Progressing and (only while something fails) ReplicaFailure conditions.
+ * Whether the rollout moved since `previous` was written — more pods updated or available, fewer old ones, a new
+ * revision or generation to roll to — which restarts the progress deadline, as the Deployment controller's
+ * Progressing condition does.
+ */
+function madeProgress(previous: NginxStatus | undefined, next: NginxStatus): boolean {
+  if (!previous) return true;
+  const old = (status: NginxStatus) => (status.replicas ?? 0) - (status.updatedReplicas ?? 0);
+  return (
+    previous.updateRevision !== next.updateRevision ||
+    previous.observedGeneration !== next.observedGeneration ||
+    (next.updatedReplicas ?? 0) > (previous.updatedReplicas ?? 0) ||
+    (next.availableReplicas ?? 0) > (previous.availableReplicas ?? 0) ||
+    old(next) < old(previous)
+  );
+}
+
+/**
+ * The status an Nginx should show for its pods: counts (updated: of the spec's revision; available: ready for
+ * minReadySeconds), the revisions, the selector, a short sentence, and the Available, Progressing and (only while
+ * something fails) ReplicaFailure conditions. Progressing carries `lastUpdateTime`, the rollout's last progress:
+ * when nothing moved for progressDeadlineSeconds short of the goal, it turns False with ProgressDeadlineExceeded
+ * (nothing is rolled back).
  */
 export function nginxStatus(
   nginx: Nginx,
   pods: readonly V1Pod[],
   refusal: ReplicaFailure | undefined,
   now: string,
+  view: RolloutView = rolloutView(nginx, Date.parse(now)),
 ): NginxStatus {
   const desired = nginx.spec.replicas;
+  const minReadySeconds = nginx.spec.minReadySeconds ?? 0;
   const active = pods.filter(isActive);
   const ready = active.filter(isReady).length;
+  const availableCount = active.filter((pod) => isAvailable(pod, minReadySeconds, view.now)).length;
+  const updated = active.filter((pod) => runsRevision(pod, view.updateRevision, view.template));
   const generation = nginx.metadata.generation;
   const previous = nginx.status?.conditions;
   const failure = refusal && stableFailure(refusal, previous);
 
-  const available = ready >= desired;
-  const converged = active.length === desired && available;
-  const progressingReason =
-    active.length < desired
+  const available = availableCount >= desired;
+  const rolledOut = updated.length === active.length;
+  const converged = active.length === desired && available && rolledOut;
+  const progressingReason = !rolledOut
+    ? REASON_ROLLING_UPDATE
+    : active.length < desired
       ? 'ScalingUp'
       : active.length > desired
         ? 'ScalingDown'
@@ -68,29 +113,53 @@ export function nginxStatus(
   let message =
     desired === 0 && active.length === 0
       ? 'Scaled to 0 pods.'
-      : `${ready} of ${desired} pod${desired === 1 ? '' : 's'} ready${active.length !== desired ? ` (${active.length} running)` : ''}.`;
+      : `${ready} of ${plural(desired, 'pod')} ready${active.length !== desired ? ` (${active.length} running)` : ''}.`;
+  if (!rolledOut) message = `${message} Rolling out: ${updated.length} of ${desired} updated.`;
   if (failure)
     message = `${message} ${failure.reason === 'FailedCreate' ? 'Creating' : 'Deleting'} pods failed: ${failure.message}`;
 
+  const status: NginxStatus = {
+    replicas: active.length,
+    updatedReplicas: updated.length,
+    readyReplicas: ready,
+    availableReplicas: availableCount,
+    observedGeneration: generation,
+    currentRevision: converged
+      ? view.updateRevision
+      : (nginx.status?.currentRevision ?? commonRevision(active) ?? view.updateRevision),
+    updateRevision: view.updateRevision,
+    selector: selectorString(nginx.metadata.name!),
+  };
+
+  const before = previous?.find((c) => c.type === CONDITION_PROGRESSING);
+  const lastProgress =
+    madeProgress(nginx.status, status) || !before?.lastUpdateTime ? now : before.lastUpdateTime;
+  const deadlineSeconds = nginx.spec.progressDeadlineSeconds ?? DEFAULT_PROGRESS_DEADLINE_SECONDS;
+  const paused = nginx.spec.paused === true && !rolledOut;
+  // As a Deployment's: a paused rollout is not stalled; the deadline counts again from the resume.
+  const stalled = !converged && !paused && view.now - Date.parse(lastProgress) >= deadlineSeconds * 1000;
+  if (paused) message = `${message} Paused.`;
+  if (stalled) message = `${message} No progress for ${deadlineSeconds} s.`;
+  const progressing = condition(
+    CONDITION_PROGRESSING,
+    paused ? 'Unknown' : converged || stalled ? 'False' : 'True',
+    paused ? REASON_PAUSED : stalled ? REASON_DEADLINE_EXCEEDED : progressingReason,
+    message,
+    generation,
+    previous,
+    now,
+  );
   const conditions = [
     condition(
       CONDITION_AVAILABLE,
       available ? 'True' : 'False',
       available ? 'MinimumReplicasAvailable' : 'MinimumReplicasUnavailable',
-      `${ready} of ${desired} ready`,
+      `${availableCount} of ${desired} available`,
       generation,
       previous,
       now,
     ),
-    condition(
-      CONDITION_PROGRESSING,
-      converged ? 'False' : 'True',
-      progressingReason,
-      message,
-      generation,
-      previous,
-      now,
-    ),
+    converged ? progressing : { ...progressing, lastUpdateTime: lastProgress },
   ];
   if (failure)
     conditions.push(
@@ -104,16 +173,31 @@ export function nginxStatus(
         now,
       ),
     );
+  return { ...status, message: message.slice(0, 1024), conditions };
+}
 
-  return {
-    replicas: active.length,
-    readyReplicas: ready,
-    availableReplicas: ready,
-    observedGeneration: generation,
-    selector: selectorString(nginx.metadata.name!),
-    message: message.slice(0, 1024),
-    conditions,
-  };
+/** The spec's revision, as the status and the rollout plan see it. */
+export function rolloutView(nginx: Nginx, now: number): RolloutView {
+  const template = podTemplateOf(nginx.spec);
+  return { template, updateRevision: revisionOf(template), now };
+}
+
+/**
+ * When a status that is still rolling out or scaling should be looked at again for the progress deadline, in ms
+ * from `now`; undefined when the status is settled.
+ */
+export function deadlineIn(nginx: Nginx, status: NginxStatus, now: number): number | undefined {
+  const progressing = status.conditions?.find((c) => c.type === CONDITION_PROGRESSING);
+  if (progressing?.status !== 'True' || !progressing.lastUpdateTime) return undefined;
+  const deadlineSeconds = nginx.spec.progressDeadlineSeconds ?? DEFAULT_PROGRESS_DEADLINE_SECONDS;
+  return Math.max(0, Date.parse(progressing.lastUpdateTime) + deadlineSeconds * 1000 - now);
+}
+
+/** The revision every one of `pods` carries, if they agree (the starting point of a rollout seen mid-way). */
+function commonRevision(pods: readonly V1Pod[]): string | undefined {
+  const revisions = new Set(pods.map((pod) => pod.metadata?.labels?.[LABEL_REVISION]));
+  const [only] = revisions;
+  return revisions.size === 1 ? only : undefined;
 }
 
 /**
@@ -148,9 +232,20 @@ export function isSettled(status: NginxStatus): boolean {
 function normalise(status: NginxStatus) {
   const conditions = [...(status.conditions ?? [])]
     .sort((a, b) => a.type.localeCompare(b.type))
-    .map((c) => [c.type, c.status, c.reason, c.message, c.lastTransitionTime, c.observedGeneration]);
+    .map((c) => [
+      c.type,
+      c.status,
+      c.reason,
+      c.message,
+      c.lastTransitionTime,
+      c.lastUpdateTime,
+      c.observedGeneration,
+    ]);
   return [
     status.replicas ?? 0,
+    status.updatedReplicas ?? 0,
+    status.currentRevision,
+    status.updateRevision,
     status.readyReplicas ?? 0,
     status.availableReplicas ?? 0,
     status.observedGeneration,

@@ -1,5 +1,9 @@
 import type {
+  V1ConfigMap,
+  V1ObjectMeta,
   V1OwnerReference,
+  V1Probe,
+  V1ResourceRequirements,
   V1Pod,
   V1PodSecurityContext,
   V1SecurityContext,
@@ -7,13 +11,17 @@ import type {
   V1VolumeMount,
 } from '@kubernetes/client-node';
 import {
-  DEFAULT_IMAGE,
+  DEFAULT_PORT,
   LABEL_APP_NAME,
   LABEL_MANAGED_BY,
   LABEL_NGINX,
+  LABEL_REVISION,
   NGINX_API_VERSION,
   NGINX_KIND,
+  mountedConfig,
+  shortHash,
   type Nginx,
+  type NginxPodTemplate,
 } from '@ngx/nginx-api';
 
 /** The value of app.kubernetes.io/managed-by on every pod this controller creates. */
@@ -52,17 +60,19 @@ export const NGINX_USER_ID = 101;
 
 /**
  * The pod's part of the Pod Security Standard `restricted` profile: never root, the runtime's default seccomp
- * profile. Port 80 as a non-root user needs the sysctl, not NET_BIND_SERVICE: Kubernetes sets no ambient
+ * profile. Port 80 (or spec.port, when lower) as a non-root user needs the sysctl, not NET_BIND_SERVICE: Kubernetes sets no ambient
  * capabilities, so added ones are lost when a non-root process starts (and no_new_privs keeps file capabilities
  * out), whereas ip_unprivileged_port_start is a namespaced sysctl the profile allows, for this pod's network alone.
  */
-const POD_SECURITY: V1PodSecurityContext = {
-  runAsNonRoot: true,
-  runAsUser: NGINX_USER_ID,
-  runAsGroup: NGINX_USER_ID,
-  seccompProfile: { type: 'RuntimeDefault' },
-  sysctls: [{ name: 'net.ipv4.ip_unprivileged_port_start', value: '80' }],
-};
+function podSecurity(port: number): V1PodSecurityContext {
+  return {
+    runAsNonRoot: true,
+    runAsUser: NGINX_USER_ID,
+    runAsGroup: NGINX_USER_ID,
+    seccompProfile: { type: 'RuntimeDefault' },
+    sysctls: [{ name: 'net.ipv4.ip_unprivileged_port_start', value: String(Math.min(port, DEFAULT_PORT)) }],
+  };
+}
 
 /** The container's part of the `restricted` profile: no privilege escalation, every capability dropped. */
 const CONTAINER_SECURITY: V1SecurityContext = {
@@ -80,37 +90,130 @@ const WRITABLE_DIRECTORIES: V1VolumeMount[] = [
 ];
 const WRITABLE_VOLUMES: V1Volume[] = WRITABLE_DIRECTORIES.map(({ name }) => ({ name, emptyDir: {} }));
 
+/** The name of the immutable ConfigMap holding `config`: after the Nginx and the config's hash, so equal configs share it. */
+export function configMapName(nginxName: string, config: string): string {
+  return `${nginxName}-config-${shortHash(config)}`;
+}
+
+const CONFIG_KEY = 'default.conf';
+const CONFIG_VOLUME = 'nginx-config';
+
 /**
- * A new pod for `nginx`: a server-generated name after the Nginx's (no process-local counter to collide after a
- * restart), our labels, and a controller owner reference that blocks the owner's deletion until the garbage
+ * The ConfigMap a pod of `template` mounts, or undefined when it mounts none: immutable (a new config is a new
+ * ConfigMap, so pods of older revisions keep theirs and a rollback finds it still there), owned by the Nginx.
+ */
+export function configMapFor(nginx: Nginx, template: NginxPodTemplate): V1ConfigMap | undefined {
+  const config = mountedConfig(template);
+  if (config === undefined) return undefined;
+  const { name, namespace } = nginx.metadata;
+  return {
+    apiVersion: 'v1',
+    kind: 'ConfigMap',
+    metadata: {
+      name: configMapName(name!, config),
+      namespace,
+      labels: { ...podSelector(name!), [LABEL_MANAGED_BY]: MANAGED_BY },
+      ownerReferences: [{ ...controllerReference(nginx), blockOwnerDeletion: false }],
+    },
+    immutable: true,
+    data: { [CONFIG_KEY]: config },
+  };
+}
+
+function readinessProbe(template: NginxPodTemplate): V1Probe | undefined {
+  if (template.healthCheckPath === undefined) return undefined;
+  return {
+    httpGet: { path: template.healthCheckPath, port: template.port },
+    periodSeconds: 5,
+    failureThreshold: 3,
+  };
+}
+
+function resourcesOf(template: NginxPodTemplate): V1ResourceRequirements | undefined {
+  const { requests, limits } = template.resources ?? {};
+  if (!requests && !limits) return undefined;
+  const text = (list: Record<string, unknown> | undefined) =>
+    list && Object.fromEntries(Object.entries(list).map(([key, value]) => [key, String(value)]));
+  return {
+    ...(requests ? { requests: text(requests as Record<string, unknown>) } : {}),
+    ...(limits ? { limits: text(limits as Record<string, unknown>) } : {}),
+  };
+}
+
+/**
+ * A new pod for `nginx` running `template` (whose hash is `revision`): a server-generated name after the Nginx's
+ * (no process-local counter to collide after a restart), our labels and the revision's, and a controller owner reference that blocks the owner's deletion until the garbage
  * collector has removed the pod. It passes the Pod Security Standard `restricted` profile and gets no
  * ServiceAccount token: whatever image an editor names runs as an unprivileged user with no access to the API.
  * Each call builds new objects (nothing shared between pods to mutate).
  */
-export function podFor(nginx: Nginx): V1Pod {
-  const { name, namespace } = nginx.metadata;
+export function podFor(nginx: Nginx, template: NginxPodTemplate, revision: string): V1Pod {
+  const name = nginx.metadata.name!;
+  const config = mountedConfig(template);
+  const probe = readinessProbe(template);
+  const resources = resourcesOf(template);
   return {
     apiVersion: 'v1',
     kind: 'Pod',
-    metadata: {
-      generateName: `${name}-`,
-      namespace,
-      labels: { ...podSelector(name!), [LABEL_MANAGED_BY]: MANAGED_BY },
-      ownerReferences: [controllerReference(nginx)],
-    },
+    metadata: newPodMetadata(nginx, {
+      ...podSelector(name),
+      [LABEL_MANAGED_BY]: MANAGED_BY,
+      [LABEL_REVISION]: revision,
+    }),
     spec: {
       automountServiceAccountToken: false,
-      securityContext: structuredClone(POD_SECURITY),
+      securityContext: podSecurity(template.port),
       containers: [
         {
           name: 'nginx',
-          image: nginx.spec.image || DEFAULT_IMAGE,
-          ports: [{ name: 'http', containerPort: 80 }],
+          image: template.image,
+          ports: [{ name: 'http', containerPort: template.port }],
           securityContext: structuredClone(CONTAINER_SECURITY),
-          volumeMounts: structuredClone(WRITABLE_DIRECTORIES),
+          ...(probe ? { readinessProbe: probe } : {}),
+          ...(resources ? { resources } : {}),
+          volumeMounts: [
+            ...structuredClone(WRITABLE_DIRECTORIES),
+            ...(config !== undefined
+              ? [{ name: CONFIG_VOLUME, mountPath: '/etc/nginx/conf.d', readOnly: true }]
+              : []),
+          ],
         },
       ],
-      volumes: structuredClone(WRITABLE_VOLUMES),
+      volumes: [
+        ...structuredClone(WRITABLE_VOLUMES),
+        ...(config !== undefined
+          ? [
+              {
+                name: CONFIG_VOLUME,
+                configMap: {
+                  name: configMapName(name!, config),
+                  items: [{ key: CONFIG_KEY, path: CONFIG_KEY }],
+                },
+              },
+            ]
+          : []),
+      ],
     },
   };
+}
+
+/**
+ * A new pod for `nginx` that runs what `model` runs (a pod of an older revision, copied while the Nginx is paused):
+ * its labels and spec, without what the scheduler and the kubelet filled in for that one pod.
+ */
+export function podLike(nginx: Nginx, model: V1Pod): V1Pod {
+  const spec = structuredClone(model.spec!);
+  delete spec.nodeName;
+  return {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: newPodMetadata(nginx, { ...model.metadata?.labels }),
+    spec,
+  };
+}
+
+/** A new pod's metadata: a name generated after the Nginx's, `labels`, and the Nginx as its controller. */
+function newPodMetadata(nginx: Nginx, labels: Record<string, string>): V1ObjectMeta {
+  const { name, namespace } = nginx.metadata;
+  return { generateName: `${name}-`, namespace, labels, ownerReferences: [controllerReference(nginx)] };
 }

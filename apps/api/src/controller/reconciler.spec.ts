@@ -10,7 +10,7 @@ import {
   type KubeRequest,
   type KubeRequester,
 } from '@ngx/kube-runtime';
-import type { Nginx } from '@ngx/nginx-api';
+import { LABEL_REVISION, podTemplateOf, revisionOf, type Nginx } from '@ngx/nginx-api';
 import { describe, expect, it } from 'vitest';
 import { owningNginxKey, PODS_BY_NGINX } from '../kube/pod-index.js';
 import { podSelector } from './pod-template.js';
@@ -30,6 +30,9 @@ const nginx = (replicas: number, extra: Partial<Nginx> = {}): Nginx & KubeObject
   ...extra,
 });
 
+/** The revision of nginx(n): only replicas differ between them. */
+const REVISION = revisionOf(podTemplateOf({ replicas: 1 }));
+
 let podCount = 0;
 function pod(
   options: { owner?: string | null; labels?: Record<string, string>; ready?: boolean; name?: string } = {},
@@ -43,7 +46,7 @@ function pod(
       namespace: 'default',
       uid: `uid-${name}`,
       resourceVersion: '5',
-      labels: options.labels ?? podSelector('web'),
+      labels: options.labels ?? { ...podSelector('web'), [LABEL_REVISION]: REVISION },
       ...(options.owner === null
         ? {}
         : {
@@ -215,6 +218,7 @@ describe('NginxReconciler', () => {
     const orphan = pod({ owner: null });
     const { api, reconciler } = setup({ nginx: nginx(1), pods: [orphan] });
     api.on(`GET ${NGINX_PATH}`, () => nginx(1));
+    api.on(`PATCH ${PODS_PATH}/${orphan.metadata!.name}`, () => pod({ name: orphan.metadata!.name }));
     const report = new ReconcileReport();
     await reconciler.reconcile(KEY, report);
     expect(api.made('GET', NGINX_PATH)).toHaveLength(1);

@@ -13,17 +13,27 @@ import {
   type RuntimeLogger,
   errorMessage,
 } from '@ngx/kube-runtime';
-import { NGINX_GROUP, NGINX_PLURAL, NGINX_VERSION, type Nginx } from '@ngx/nginx-api';
-import { isSettled, nginxStatus, statusChanged, type ReplicaFailure } from './nginx-status.js';
+import { LABEL_REVISION, NGINX_GROUP, NGINX_PLURAL, NGINX_VERSION, type Nginx } from '@ngx/nginx-api';
+import {
+  deadlineIn,
+  isSettled,
+  nginxStatus,
+  rolloutView,
+  statusChanged,
+  type ReplicaFailure,
+  type RolloutView,
+} from './nginx-status.js';
 import { PODS_BY_NGINX } from '../kube/pod-index.js';
 import { claimPods, isMislabelled } from './pod-ownership.js';
-import { planPods, slowStartBatches } from './pod-plan.js';
-import { controllerReference, podFor } from './pod-template.js';
+import { slowStartBatches } from './pod-plan.js';
+import { configMapFor, controllerReference, podFor, podLike } from './pod-template.js';
+import { planRollout } from './rollout-plan.js';
 import { ReconcileReport } from './reconcile-report.js';
 import type { StrayPods } from './stray-pods.js';
 
 const NGINXES = { group: NGINX_GROUP, version: NGINX_VERSION, plural: NGINX_PLURAL };
 const PODS = { group: '', version: 'v1', plural: 'pods' };
+const CONFIG_MAPS = { group: '', version: 'v1', plural: 'configmaps' };
 const STRATEGIC_MERGE = 'application/strategic-merge-patch+json';
 const NEVER = new AbortController().signal;
 
@@ -70,6 +80,8 @@ export class ReconcileError extends Error {
 export class NginxReconciler {
   /** When each Nginx's status was last written or its pods last created or deleted, for pacing progress writes. */
   private readonly lastWriteAt = new Map<string, number>();
+  /** ConfigMaps (namespace/name) known to exist: created, or found there, during this reconciler's life. */
+  private readonly configMaps = new Set<string>();
 
   constructor(private readonly deps: ReconcilerDeps) {}
 
@@ -102,11 +114,15 @@ export class NginxReconciler {
     }
     signal.throwIfAborted();
 
+    const now = this.now();
+    const view = rolloutView(nginx, now);
     let failure: ReplicaFailure | undefined;
-    if (expectations.satisfied(key)) failure = await this.managePods(key, nginx, owned, report, signal);
+    let recheckInMs: number | undefined;
+    if (expectations.satisfied(key))
+      ({ failure, recheckInMs } = await this.managePods(key, nginx, owned, view, report, signal));
     signal.throwIfAborted();
 
-    const status = nginxStatus(nginx, owned, failure, new Date().toISOString());
+    const status = nginxStatus(nginx, owned, failure, new Date(now).toISOString(), view);
     report.counts = {
       desired: nginx.spec.replicas,
       active: status.replicas ?? 0,
@@ -117,14 +133,18 @@ export class NginxReconciler {
         report.record({ kind: 'status' });
       throw new ReconcileError(failure.message);
     }
-    if (!statusChanged(nginx.status, status)) return;
+    // A pod turning available (minReadySeconds) and the progress deadline are moments no event announces.
+    const due = earliest(recheckInMs, deadlineIn(nginx, status, now));
+    const later = due === undefined ? undefined : { requeueAfterMs: Math.max(1, due) };
+    if (!statusChanged(nginx.status, status)) return later;
     const wait = isSettled(status) ? 0 : this.progressWait(key);
-    if (wait > 0) return { requeueAfterMs: wait };
+    if (wait > 0) return { requeueAfterMs: earliest(wait, due)! };
     const written = await this.writeStatus(key, nginx, status);
     if (written === 'written') report.record({ kind: 'status' });
     // Our cache is behind: look again with the key's backoff (no update event is sure to wake us: a status-only
     // change of an Nginx does not trigger a sync).
     if (written === 'conflict') return { requeue: true };
+    return later;
   }
 
   /** How long a progress status write of `key` should wait (0: write now). */
@@ -143,11 +163,22 @@ export class NginxReconciler {
     key: string,
     nginx: Nginx,
     owned: V1Pod[],
+    view: RolloutView,
     report: ReconcileReport,
     signal: AbortSignal,
-  ): Promise<ReplicaFailure | undefined> {
+  ): Promise<{ failure?: ReplicaFailure; recheckInMs?: number }> {
     const { expectations } = this.deps;
-    const plan = planPods(nginx.spec.replicas, owned, this.deps.burst);
+    const plan = planRollout({
+      replicas: nginx.spec.replicas,
+      strategy: nginx.spec.strategy,
+      updateRevision: view.updateRevision,
+      template: view.template,
+      pods: owned,
+      minReadySeconds: nginx.spec.minReadySeconds ?? 0,
+      now: view.now,
+      burst: this.deps.burst,
+      paused: nginx.spec.paused === true,
+    });
     if (plan.delete.length > 0 || plan.create > 0) this.lastWriteAt.set(key, this.now());
     let failure: ReplicaFailure | undefined;
 
@@ -166,13 +197,22 @@ export class NginxReconciler {
       });
     }
 
-    if (plan.create > 0) {
+    if (plan.create > 0 && !failure) {
+      try {
+        if (!plan.createLike) await this.ensureConfigMap(nginx, view, report);
+      } catch (error) {
+        if (endsTerm(error)) throw error;
+        return {
+          failure: { reason: 'FailedCreate', message: errorMessage(error) },
+          recheckInMs: plan.availableInMs,
+        };
+      }
       expectations.expectCreations(key, plan.create);
       let remaining = plan.create;
       for (const batch of slowStartBatches(plan.create)) {
         if (signal.aborted) break;
         const results = await Promise.allSettled(
-          Array.from({ length: batch }, () => this.createPod(nginx, report)),
+          Array.from({ length: batch }, () => this.createPod(nginx, view, report, plan.createLike)),
         );
         remaining -= batch;
         const failed = results.filter((r) => r.status === 'rejected') as PromiseRejectedResult[];
@@ -185,18 +225,57 @@ export class NginxReconciler {
         }
       }
     }
-    return failure;
+    return { failure, recheckInMs: plan.availableInMs };
   }
 
-  private async createPod(nginx: Nginx, report: ReconcileReport): Promise<void> {
+  /**
+   * Creates the ConfigMap the update revision's pods mount, unless it is known to exist. It is immutable and named
+   * by its content's hash, so one that exists already (409) is the right one.
+   */
+  private async ensureConfigMap(nginx: Nginx, view: RolloutView, report: ReconcileReport): Promise<void> {
+    const configMap = configMapFor(nginx, view.template);
+    if (!configMap) return;
+    const { name, namespace } = configMap.metadata!;
+    const known = `${namespace}/${name}`;
+    if (this.configMaps.has(known)) return;
+    try {
+      await this.deps.client.request({
+        method: 'POST',
+        path: collectionPath({ ...CONFIG_MAPS, namespace }),
+        body: configMap,
+      });
+      report.record({ kind: 'config', pod: name, revision: view.updateRevision });
+    } catch (error) {
+      if (!(error instanceof KubeApiError && error.code === 409)) {
+        if (!endsTerm(error))
+          this.deps.events.event(
+            nginx,
+            'Warning',
+            'FailedCreate',
+            `Error creating ConfigMap ${name}: ${errorMessage(error)}`,
+          );
+        throw error;
+      }
+    }
+    this.configMaps.add(known);
+  }
+
+  /** Creates a pod of the update revision, or one like `model` (paused mid-rollout). */
+  private async createPod(
+    nginx: Nginx,
+    view: RolloutView,
+    report: ReconcileReport,
+    model?: V1Pod,
+  ): Promise<void> {
     const namespace = nginx.metadata.namespace!;
     try {
       const pod = await this.deps.client.request<V1Pod>({
         method: 'POST',
         path: collectionPath({ ...PODS, namespace }),
-        body: podFor(nginx),
+        body: model ? podLike(nginx, model) : podFor(nginx, view.template, view.updateRevision),
       });
-      report.record({ kind: 'create', pod: pod.metadata?.name });
+      const revision = pod.metadata?.labels?.[LABEL_REVISION];
+      report.record({ kind: 'create', pod: pod.metadata?.name, ...(revision ? { revision } : {}) });
       this.deps.metrics?.podCreated();
       this.deps.events.event(nginx, 'Normal', 'SuccessfulCreate', `Created pod: ${pod.metadata?.name}`);
     } catch (error) {
@@ -216,7 +295,8 @@ export class NginxReconciler {
         path: objectPath({ ...PODS, namespace }, name!),
         body: { apiVersion: 'v1', kind: 'DeleteOptions', preconditions: { uid } },
       });
-      report.record({ kind: 'delete', pod: name, reason });
+      const revision = pod.metadata?.labels?.[LABEL_REVISION];
+      report.record({ kind: 'delete', pod: name, reason, ...(revision ? { revision } : {}) });
       this.deps.metrics?.podDeleted(reason);
       this.deps.events.event(nginx, 'Normal', 'SuccessfulDelete', `Deleted pod: ${name} (${reason})`);
     } catch (error) {
@@ -346,6 +426,11 @@ export class NginxReconciler {
       throw error;
     }
   }
+}
+
+function earliest(...delays: (number | undefined)[]): number | undefined {
+  const known = delays.filter((delay): delay is number => delay !== undefined);
+  return known.length ? Math.min(...known) : undefined;
 }
 
 /** The request was not made, or cut off, because the controller stopped (not the API server's answer). */

@@ -95,9 +95,10 @@ const reconcileRecord = {
       items: {
         type: 'object',
         properties: {
-          kind: { type: 'string', enum: ['create', 'delete', 'adopt', 'release', 'status'] },
+          kind: { type: 'string', enum: ['create', 'delete', 'adopt', 'release', 'status', 'config'] },
           pod: { type: 'string' },
           reason: { type: 'string' },
+          revision: { type: 'string' },
         },
       },
     },

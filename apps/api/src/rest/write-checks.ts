@@ -3,6 +3,7 @@ import {
   NGINX_KIND,
   describeFieldErrors,
   imageAllowlistErrors,
+  configErrors,
   nginxSpecSchema,
   validateAgainst,
   validateNginx,
@@ -200,6 +201,10 @@ function checkJsonPatch(patch: unknown, target: Target & { name: string }): void
       if (op.path === '/spec/replicas') errors.push(...replicasErrors(op.value, false));
       if (op.path === '/spec/image')
         errors.push(...validateAgainst(nginxSpecSchema.properties!.image!, op.value, 'spec.image'));
+      if (op.path === '/spec/config') {
+        const schemaErrors = validateAgainst(nginxSpecSchema.properties!.config!, op.value, 'spec.config');
+        errors.push(...(schemaErrors.length ? schemaErrors : configErrors(op.value as string)));
+      }
       if (op.path === '/spec' && isObject(op.value))
         errors.push(...validateAgainst(nginxSpecSchema, op.value, 'spec'));
     }

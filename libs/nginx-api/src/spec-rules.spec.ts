@@ -1,0 +1,122 @@
+import { describe, expect, it } from 'vitest';
+import { scaledValue } from './int-or-percent.js';
+import { podTemplateOf, revisionOf, mountedConfig } from './pod-template.js';
+import { validateNginx } from './validation.js';
+import type { NginxSpec } from './types.js';
+
+const nginx = (spec: Record<string, unknown>) => ({
+  apiVersion: 'mycompany.com/v1',
+  kind: 'Nginx',
+  metadata: { name: 'web' },
+  spec: { replicas: 3, ...spec },
+});
+const fields = (spec: Record<string, unknown>) => validateNginx(nginx(spec)).map((e) => e.field);
+
+describe('the rollout fields', () => {
+  it('accepts the issue example in full', () => {
+    expect(
+      validateNginx(
+        nginx({
+          image: 'nginx:1.27',
+          port: 80,
+          config: "server { listen 80; location / { return 200 'ok'; } }",
+          healthCheckPath: '/',
+          resources: { requests: { cpu: '50m', memory: '64Mi' }, limits: { memory: '128Mi' } },
+          service: { type: 'ClusterIP', port: 80 },
+          strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: '25%', maxUnavailable: 0 } },
+          minReadySeconds: 0,
+          progressDeadlineSeconds: 600,
+          revisionHistoryLimit: 10,
+          paused: false,
+          disruptionBudget: { minAvailable: 1 },
+        }),
+      ),
+    ).toEqual([]);
+  });
+
+  it.each([
+    [{ port: 0 }, 'spec.port'],
+    [{ port: 65536 }, 'spec.port'],
+    [{ strategy: { rollingUpdate: { maxSurge: '25' } } }, 'spec.strategy.rollingUpdate.maxSurge'],
+    [
+      { strategy: { rollingUpdate: { maxUnavailable: '101%' } } },
+      'spec.strategy.rollingUpdate.maxUnavailable',
+    ],
+    [{ strategy: { rollingUpdate: { maxSurge: 1.5 } } }, 'spec.strategy.rollingUpdate.maxSurge'],
+    [{ strategy: { rollingUpdate: { maxSurge: 0, maxUnavailable: '0%' } } }, 'spec.strategy.rollingUpdate'],
+    [{ strategy: { type: 'Recreate', rollingUpdate: { maxSurge: 1 } } }, 'spec.strategy'],
+    [{ strategy: { type: 'BlueGreen' } }, 'spec.strategy.type'],
+    [{ resources: { requests: { cpu: 'lots' } } }, 'spec.resources.requests.cpu'],
+    [{ resources: { requests: { memory: '128Mi' }, limits: { memory: '64Mi' } } }, 'spec.resources'],
+    [{ service: { nodePort: 30080 } }, 'spec.service'],
+    [{ service: { type: 'NodePort', nodePort: 80 } }, 'spec.service.nodePort'],
+    [{ disruptionBudget: {} }, 'spec.disruptionBudget'],
+    [{ disruptionBudget: { minAvailable: 1, maxUnavailable: 1 } }, 'spec.disruptionBudget'],
+    [{ minReadySeconds: 700 }, 'spec.progressDeadlineSeconds'],
+    [{ healthCheckPath: 'healthz' }, 'spec.healthCheckPath'],
+    [{ config: 'server { listen 80 }' }, 'spec.config'],
+  ])('refuses %j at %s', (spec, field) => {
+    expect(fields(spec)).toEqual([field]);
+  });
+
+  it('names the line of a config that is not valid nginx', () => {
+    const [error] = validateNginx(nginx({ config: 'server {\n  listen 80;\n  return 200 "ok"\n}\n' }));
+    expect(error).toMatchObject({ field: 'spec.config', reason: 'FieldValueInvalid' });
+    expect(error!.message).toMatch(/line 4/);
+  });
+
+  it('refuses a config over 256 KiB of UTF-8', () => {
+    const big = `# ${'é'.repeat(140 * 1024)}\n`;
+    expect(validateNginx(nginx({ config: big }))).toEqual([
+      expect.objectContaining({ field: 'spec.config', reason: 'FieldValueTooLong' }),
+    ]);
+  });
+
+  it('checks only the config of a patch, whose other fields may relate to what it does not carry', () => {
+    const patch = { spec: { config: 'server {', minReadySeconds: 900 } };
+    expect(validateNginx(patch, { partial: true }).map((e) => e.field)).toEqual(['spec.config']);
+  });
+});
+
+describe('scaledValue', () => {
+  it("reads counts and percentages with a Deployment's rounding", () => {
+    expect(scaledValue(2, 10, 'up')).toBe(2);
+    expect(scaledValue('25%', 10, 'up')).toBe(3);
+    expect(scaledValue('25%', 10, 'down')).toBe(2);
+    expect(scaledValue('10%', 30, 'up')).toBe(3);
+    expect(scaledValue('abc', 10, 'up')).toBeUndefined();
+  });
+});
+
+describe('revisionOf', () => {
+  const revision = (spec: Partial<NginxSpec>) => revisionOf(podTemplateOf({ replicas: 1, ...spec }));
+
+  it('is the same for the same template, whatever else differs, and defaults count as given', () => {
+    expect(revision({ image: 'nginx:latest', port: 80 })).toBe(revision({}));
+    expect(revision({ paused: true, minReadySeconds: 5 })).toBe(revision({}));
+    expect(revision({ resources: { requests: { cpu: '1' } } })).toBe(
+      revisionOf(
+        podTemplateOf({ replicas: 9, resources: { requests: { cpu: '1' } }, revisionHistoryLimit: 2 }),
+      ),
+    );
+    expect(revision({})).toMatch(/^[0-9a-z]{14}$/);
+  });
+
+  it('changes with the image, port, config, probe or resources', () => {
+    const all = [
+      revision({}),
+      revision({ image: 'nginx:1.27' }),
+      revision({ port: 8080 }),
+      revision({ config: 'server {}' }),
+      revision({ healthCheckPath: '/' }),
+      revision({ resources: { limits: { memory: '64Mi' } } }),
+    ];
+    expect(new Set(all).size).toBe(all.length);
+  });
+
+  it('mounts the default server on a port other than 80, and nothing on 80', () => {
+    expect(mountedConfig(podTemplateOf({ replicas: 1 }))).toBeUndefined();
+    expect(mountedConfig(podTemplateOf({ replicas: 1, port: 8080 }))).toContain('listen 8080;');
+    expect(mountedConfig(podTemplateOf({ replicas: 1, port: 8080, config: 'x;' }))).toBe('x;');
+  });
+});

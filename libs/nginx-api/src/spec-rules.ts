@@ -1,0 +1,93 @@
+import { isZero } from './int-or-percent.js';
+import { describeConfigProblem, MAX_CONFIG_BYTES, nginxConfigProblems } from './nginx-config.js';
+import { DEFAULT_PROGRESS_DEADLINE_SECONDS } from './names.js';
+import { quantityValue } from './quantity.js';
+import type { NginxResourceList, NginxSpec } from './types.js';
+import type { FieldError, ValidateOptions } from './field-error.js';
+
+const ruleError = (field: string, message: string, reason: FieldError['reason'] = 'FieldValueInvalid') => ({
+  field,
+  reason,
+  message: `Invalid value: "object": ${message}`,
+});
+
+/** Bytes of `text` in UTF-8, counted without an encoder (this module also runs in the browser). */
+function utf8Length(text: string): number {
+  let bytes = 0;
+  for (const char of text) {
+    const code = char.codePointAt(0)!;
+    bytes += code < 0x80 ? 1 : code < 0x800 ? 2 : code < 0x10000 ? 3 : 4;
+  }
+  return bytes;
+}
+
+/** Why spec.config cannot be mounted: too large, or not syntactically valid nginx (naming the line). */
+export function configErrors(config: string): FieldError[] {
+  if (utf8Length(config) > MAX_CONFIG_BYTES)
+    return [
+      {
+        field: 'spec.config',
+        reason: 'FieldValueTooLong',
+        message: `Too long: may not be more than ${MAX_CONFIG_BYTES} bytes`,
+      },
+    ];
+  const [problem] = nginxConfigProblems(config);
+  return problem
+    ? [
+        {
+          field: 'spec.config',
+          reason: 'FieldValueInvalid',
+          message: `Invalid value: "…": not valid nginx configuration: ${describeConfigProblem(problem)}`,
+        },
+      ]
+    : [];
+}
+
+function limitsBelowRequests(requests: NginxResourceList, limits: NginxResourceList): boolean {
+  return (['cpu', 'memory'] as const).some(
+    (name) =>
+      requests[name] !== undefined &&
+      limits[name] !== undefined &&
+      quantityValue(String(limits[name])) < quantityValue(String(requests[name])),
+  );
+}
+
+/**
+ * The spec's rules that its schema alone cannot state: the CRD carries each as a CEL rule with the same message
+ * (`x-kubernetes-validations` in schema.ts), so the API server enforces them too; spec.config's nginx syntax is
+ * checked here only. `spec` has already passed the schema. A partial spec (a patch) is checked only for what
+ * it holds by itself — spec.config — as the others relate fields the patch may not carry.
+ */
+export function specRuleErrors(spec: Partial<NginxSpec>, options: ValidateOptions = {}): FieldError[] {
+  const errors: FieldError[] = [];
+  if (typeof spec.config === 'string') errors.push(...configErrors(spec.config));
+  if (options.partial) return errors;
+
+  const { requests, limits } = spec.resources ?? {};
+  if (requests && limits && limitsBelowRequests(requests, limits))
+    errors.push(ruleError('spec.resources', 'limits must not be below requests'));
+  if (spec.service?.nodePort !== undefined && (spec.service.type ?? 'ClusterIP') === 'ClusterIP')
+    errors.push(
+      ruleError('spec.service', 'nodePort needs type NodePort or LoadBalancer', 'FieldValueForbidden'),
+    );
+  const strategy = spec.strategy;
+  if (strategy?.rollingUpdate && strategy.type === 'Recreate')
+    errors.push(
+      ruleError('spec.strategy', 'rollingUpdate may not be set when type is Recreate', 'FieldValueForbidden'),
+    );
+  const rolling = strategy?.rollingUpdate;
+  if (rolling && isZero(rolling.maxSurge) && isZero(rolling.maxUnavailable))
+    errors.push(ruleError('spec.strategy.rollingUpdate', 'maxSurge and maxUnavailable may not both be 0'));
+  const budget = spec.disruptionBudget;
+  if (budget && (budget.minAvailable === undefined) === (budget.maxUnavailable === undefined))
+    errors.push(ruleError('spec.disruptionBudget', 'set exactly one of minAvailable and maxUnavailable'));
+  const deadline = spec.progressDeadlineSeconds ?? DEFAULT_PROGRESS_DEADLINE_SECONDS;
+  if (deadline <= (spec.minReadySeconds ?? 0))
+    errors.push(
+      ruleError(
+        'spec.progressDeadlineSeconds',
+        'progressDeadlineSeconds must be greater than minReadySeconds',
+      ),
+    );
+  return errors;
+}
