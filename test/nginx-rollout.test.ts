@@ -1,19 +1,17 @@
 // Rollouts on the local cluster: an image or config change moves every pod to the new revision within the
 // strategy's bounds, as a watch of the pods sees them (pods not terminating and not finished count; available is
 // ready, minReadySeconds being 0). One controller watches only this file's namespace.
-import type { V1ConfigMap, V1Pod } from '@kubernetes/client-node';
+import type {
+  V1ConfigMap,
+  V1ControllerRevision,
+  V1PodDisruptionBudget,
+  V1Service,
+} from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
-import { SharedInformer, type KubeObject } from '../libs/kube-runtime/src/index.js';
-import {
-  LABEL_REVISION,
-  podTemplateOf,
-  revisionOf,
-  validateNginx,
-  type Nginx,
-  type NginxSpec,
-} from '../libs/nginx-api/src/index.js';
+import { LABEL_REVISION, validateNginx, type Nginx, type NginxSpec } from '../libs/nginx-api/src/index.js';
 import { KubeApiError } from '../libs/kube-runtime/src/index.js';
-import { isActive, isReady } from '../apps/api/src/controller/pod-plan.js';
+import { isActive } from '../apps/api/src/controller/pod-plan.js';
+import { revisionOfSpec, rolloutsIn } from './support/rollouts.js';
 import { HEADLESS, startApp, type AppProcess } from './support/app-process.js';
 import { createNamespace } from './support/operations.js';
 import { runtimeClient } from './support/runtime.js';
@@ -23,101 +21,31 @@ const client = runtimeClient();
 const cleanups: (() => Promise<unknown>)[] = [];
 let ns: string;
 let controller: AppProcess;
-let pods: SharedInformer<V1Pod & KubeObject>;
-const stopPods = new AbortController();
+let rollouts: Awaited<ReturnType<typeof rolloutsIn>>;
 
 beforeAll(async () => {
   ns = await createNamespace(client, 'rollout', cleanups);
   controller = await startApp({ ...HEADLESS, WATCH_NAMESPACE: ns, LEASE_NAMESPACE: ns });
-  pods = new SharedInformer<V1Pod & KubeObject>({
-    client,
-    resource: { group: '', version: 'v1', plural: 'pods', namespace: ns },
-    kind: 'Pod',
-  });
-  void pods.run(stopPods.signal);
-  await pods.waitForCacheSync();
+  rollouts = await rolloutsIn(client, ns);
 }, 90_000);
 
 afterAll(async () => {
-  stopPods.abort();
+  await rollouts?.stop();
   await controller?.terminate();
   for (const cleanup of cleanups.reverse()) await cleanup().catch(() => {});
   client.close();
 });
 
-const collection = () => `/apis/mycompany.com/v1/namespaces/${ns}/nginxes`;
-const podsOf = (name: string) =>
-  pods.cache.list().filter((p) => p.metadata?.labels?.['mycompany.com/nginx'] === name);
-const revisionOfSpec = (spec: NginxSpec) => revisionOf(podTemplateOf(spec));
+const collection = () => rollouts.collection;
+const podsOf = (name: string) => rollouts.podsOf(name);
+const rolledOut = (name: string, replicas: number, revision: string) =>
+  rollouts.rolledOut(name, replicas, revision);
+const boundsWatch = (name: string) => rollouts.boundsWatch(name);
+const patchSpec = (name: string, spec: Partial<NginxSpec>) => rollouts.patchSpec(name, spec);
 
-async function create(name: string, spec: NginxSpec): Promise<Nginx> {
+function create(name: string, spec: NginxSpec): Promise<Nginx> {
   onTestFailed(() => console.log(`--- controller:\n${controller.output().slice(-6000)}`));
-  return client.request<Nginx>({
-    method: 'POST',
-    path: collection(),
-    body: { apiVersion: 'mycompany.com/v1', kind: 'Nginx', metadata: { name }, spec },
-  });
-}
-
-function patchSpec(name: string, spec: Partial<NginxSpec>): Promise<Nginx> {
-  return client.request<Nginx>({
-    method: 'PATCH',
-    path: `${collection()}/${name}`,
-    contentType: 'application/merge-patch+json',
-    body: { spec },
-  });
-}
-
-/** Waits until `replicas` ready pods of `revision` are the only pods, and the status says the rollout is done. */
-async function rolledOut(
-  name: string,
-  replicas: number,
-  revision: string,
-  timeoutMs = 90_000,
-): Promise<Nginx> {
-  return waitFor(
-    `${ns}/${name}: ${replicas} ready pods of revision ${revision}, and nothing else`,
-    async () => {
-      const all = podsOf(name);
-      const nginx = await client.request<Nginx>({ path: `${collection()}/${name}` });
-      const done =
-        all.length === replicas &&
-        all.every((p) => isActive(p) && isReady(p) && p.metadata?.labels?.[LABEL_REVISION] === revision) &&
-        nginx.status?.updatedReplicas === replicas &&
-        nginx.status?.availableReplicas === replicas &&
-        nginx.status?.updateRevision === revision &&
-        nginx.status?.currentRevision === revision &&
-        nginx.status?.observedGeneration === nginx.metadata.generation;
-      return done && nginx;
-    },
-    { timeoutMs, intervalMs: 200 },
-  );
-}
-
-/** Watches one Nginx's pods and keeps the extremes of what every event left: active pods, available pods. */
-function boundsWatch(name: string) {
-  const seen = { maxActive: 0, minAvailable: Number.POSITIVE_INFINITY, events: 0, mixedRevisions: false };
-  const timeline: string[] = [];
-  onTestFailed(() => console.log(`--- what the watch saw of ${name}:\n${timeline.join('\n')}`));
-  const check = () => {
-    const mine = podsOf(name);
-    const active = mine.filter(isActive);
-    seen.events++;
-    seen.maxActive = Math.max(seen.maxActive, active.length);
-    seen.minAvailable = Math.min(seen.minAvailable, active.filter(isReady).length);
-    timeline.push(
-      `${seen.events}: active ${active.length}, available ${active.filter(isReady).length}: ${mine
-        .map(
-          (p) =>
-            `${p.metadata!.name!.slice(-5)}/${p.metadata?.labels?.[LABEL_REVISION]?.slice(0, 4)}${isReady(p) ? '+' : '-'}${p.metadata?.deletionTimestamp ? 'x' : ''}`,
-        )
-        .join(' ')}`,
-    );
-    // Recreate: a new pod never exists beside an old one, terminating or not.
-    if (new Set(mine.map((p) => p.metadata?.labels?.[LABEL_REVISION])).size > 1) seen.mixedRevisions = true;
-  };
-  const remove = pods.addEventHandler({ add: check, update: check, delete: check });
-  return { seen, stop: remove };
+  return rollouts.create(name, spec);
 }
 
 describe('rolling updates', () => {
@@ -142,7 +70,7 @@ describe('rolling updates', () => {
       const done = await rolledOut(name, 10, revisionOfSpec(next));
       watch.stop();
       expect(watch.seen.maxActive).toBeLessThanOrEqual(maxTotal);
-      expect(watch.seen.minAvailable).toBeGreaterThanOrEqual(minAvailable);
+      expect(watch.seen.minAvailableAfterDelete).toBeGreaterThanOrEqual(minAvailable);
       expect(watch.seen.mixedRevisions).toBe(true); // it did roll, not swap
       expect(podsOf(name).every((p) => p.spec?.containers[0]?.image === 'nginx:1.28')).toBe(true);
       expect(done.status?.conditions?.find((c) => c.type === 'Progressing')).toMatchObject({
@@ -201,7 +129,7 @@ describe('rolling updates', () => {
     await rolledOut(name, 4, revisionOfSpec(next));
     watch.stop();
     expect(watch.seen.maxActive).toBeLessThanOrEqual(5);
-    expect(watch.seen.minAvailable).toBeGreaterThanOrEqual(4);
+    expect(watch.seen.minAvailableAfterDelete).toBeGreaterThanOrEqual(4);
     const mounted = podsOf(name).map((p) => p.spec!.volumes!.find((v) => v.configMap)!.configMap!.name);
     expect(new Set(mounted).size).toBe(1);
     expect(mounted[0]).not.toBe(volume.configMap!.name);
@@ -257,6 +185,161 @@ describe('rolling updates', () => {
     await rolledOut(name, 2, revision);
     await patchSpec(name, { replicas: 3 });
     await rolledOut(name, 3, revision);
+  }, 120_000);
+});
+
+describe('what an Nginx owns besides pods', () => {
+  const revisionsOf = async (name: string) =>
+    (
+      await client.request<{ items: V1ControllerRevision[] }>({
+        path: `/apis/apps/v1/namespaces/${ns}/controllerrevisions`,
+        query: { labelSelector: `mycompany.com/nginx=${name}` },
+      })
+    ).items
+      .map((r) => ({
+        number: r.revision,
+        hash: r.metadata!.labels![LABEL_REVISION],
+        image: (r.data as { template: { image: string } }).template.image,
+      }))
+      .sort((a, b) => a.number - b.number);
+
+  it('records each revision, renumbers one rolled back to, prunes beyond revisionHistoryLimit, and reuses a kept config', async () => {
+    const name = uniqueName('history');
+    const config = (text: string) =>
+      `server {\n    listen 80;\n    location / { return 200 '${text}'; }\n}\n`;
+    const spec: NginxSpec = {
+      replicas: 2,
+      image: 'nginx:1.27',
+      config: config('a'),
+      revisionHistoryLimit: 1,
+    };
+    await create(name, spec);
+    await rolledOut(name, 2, revisionOfSpec(spec));
+    const second = { ...spec, image: 'nginx:1.28', config: config('b') };
+    await patchSpec(name, { image: 'nginx:1.28', config: config('b') });
+    await rolledOut(name, 2, revisionOfSpec(second));
+    await waitFor('two revisions', async () => (await revisionsOf(name)).length === 2);
+    expect(await revisionsOf(name)).toEqual([
+      { number: 1, hash: revisionOfSpec(spec), image: 'nginx:1.27' },
+      { number: 2, hash: revisionOfSpec(second), image: 'nginx:1.28' },
+    ]);
+    const configMaps = async () =>
+      (
+        await client.request<{ items: V1ConfigMap[] }>({
+          path: `/api/v1/namespaces/${ns}/configmaps`,
+          query: { labelSelector: `mycompany.com/nginx=${name}` },
+        })
+      ).items
+        .map((c) => c.metadata!.name!)
+        .sort();
+    const [firstConfigMaps] = [await configMaps()];
+    expect(firstConfigMaps).toHaveLength(2);
+
+    // Back to the first template: the same revision, renumbered as the newest; its ConfigMap is the old one.
+    await patchSpec(name, { image: 'nginx:1.27', config: config('a') });
+    await rolledOut(name, 2, revisionOfSpec(spec));
+    await waitFor('revision 1 renumbered 3', async () =>
+      (await revisionsOf(name)).some((r) => r.number === 3 && r.hash === revisionOfSpec(spec)),
+    );
+    expect(await configMaps()).toEqual(firstConfigMaps);
+
+    // A third template: with revisionHistoryLimit 1, the oldest (2) goes, and with it config b.
+    const third = { ...spec, image: 'nginx:1.29' };
+    await patchSpec(name, { image: 'nginx:1.29' });
+    await rolledOut(name, 2, revisionOfSpec(third));
+    await waitFor('the history pruned to one old revision', async () => {
+      const revisions = await revisionsOf(name);
+      return revisions.length === 2 && revisions.map((r) => r.number).join() === '3,4';
+    });
+    await waitFor('config b deleted with its revision', async () => (await configMaps()).length === 1);
+  }, 180_000);
+
+  it('keeps a Service over every revision, reports its endpoints, and removes it with the spec', async () => {
+    const name = uniqueName('svc');
+    const spec: NginxSpec = { replicas: 3, port: 8080, service: { type: 'ClusterIP', port: 80 } };
+    await create(name, spec);
+    await rolledOut(name, 3, revisionOfSpec(spec));
+    const service = await client.request<V1Service>({ path: `/api/v1/namespaces/${ns}/services/${name}` });
+    expect(service.spec).toMatchObject({
+      type: 'ClusterIP',
+      selector: { 'app.kubernetes.io/name': 'nginx', 'mycompany.com/nginx': name },
+      ports: [{ port: 80, targetPort: 8080 }],
+    });
+    const withEndpoints = await waitFor(
+      'status.service with 3 ready endpoints',
+      async () => {
+        const nginx = await client.request<Nginx>({ path: `${collection()}/${name}` });
+        return nginx.status?.service?.readyEndpoints === 3 && nginx;
+      },
+      { timeoutMs: 60_000, intervalMs: 250 },
+    );
+    expect(withEndpoints.status?.service).toMatchObject({ name, clusterIP: service.spec!.clusterIP });
+
+    // Endpoints follow the pods: one fewer replica, one fewer endpoint.
+    await patchSpec(name, { replicas: 2 });
+    await waitFor(
+      'status.service with 2 ready endpoints',
+      async () =>
+        (await client.request<Nginx>({ path: `${collection()}/${name}` })).status?.service?.readyEndpoints ===
+        2,
+      { timeoutMs: 60_000, intervalMs: 250 },
+    );
+
+    await patchSpec(name, { service: null as unknown as undefined });
+    await waitFor('the Service to go', async () =>
+      client.request({ path: `/api/v1/namespaces/${ns}/services/${name}` }).then(
+        () => false,
+        (error: unknown) => error instanceof KubeApiError && error.code === 404,
+      ),
+    );
+  }, 120_000);
+
+  it('keeps a PodDisruptionBudget that the API server enforces on evictions', async () => {
+    const name = uniqueName('pdb');
+    const spec: NginxSpec = { replicas: 2, disruptionBudget: { minAvailable: 2 } };
+    await create(name, spec);
+    await rolledOut(name, 2, revisionOfSpec(spec));
+    const budgetPath = `/apis/policy/v1/namespaces/${ns}/poddisruptionbudgets/${name}`;
+    await waitFor(
+      'the disruption controller to count the pods',
+      async () => {
+        const budget = await client
+          .request<V1PodDisruptionBudget>({ path: budgetPath })
+          .catch(() => undefined);
+        return (
+          budget?.status?.currentHealthy === 2 &&
+          budget.status.observedGeneration === budget.metadata?.generation
+        );
+      },
+      { timeoutMs: 60_000 },
+    );
+    const evict = (pod: string) =>
+      client.request({
+        method: 'POST',
+        path: `/api/v1/namespaces/${ns}/pods/${pod}/eviction`,
+        body: { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name: pod, namespace: ns } },
+      });
+    const [victim] = podsOf(name).map((p) => p.metadata!.name!);
+    const refused = await evict(victim!).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect(refused).toBeInstanceOf(KubeApiError);
+    expect((refused as KubeApiError).code).toBe(429);
+
+    await patchSpec(name, {
+      disruptionBudget: { minAvailable: null as unknown as undefined, maxUnavailable: 1 },
+    });
+    await waitFor(
+      'the budget to allow one disruption',
+      async () => {
+        const budget = await client.request<V1PodDisruptionBudget>({ path: budgetPath });
+        return budget.spec?.maxUnavailable === 1 && budget.status?.disruptionsAllowed === 1;
+      },
+      { timeoutMs: 60_000 },
+    );
+    await evict(victim!);
+    await rolledOut(name, 2, revisionOfSpec(spec)); // the evicted pod is replaced
   }, 120_000);
 });
 

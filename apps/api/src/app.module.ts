@@ -21,7 +21,7 @@ import { RestModule } from './rest/rest.module.js';
     HealthModule,
     ControllerModule,
     RestModule,
-    ControlPlaneModule,
+    ControlPlaneModule.withWrites(RestModule),
     LiveModule,
   ],
 })

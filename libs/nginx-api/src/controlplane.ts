@@ -3,12 +3,19 @@
  * and the UI that reads them.
  */
 
+import type { NginxPodTemplate } from './pod-template.js';
+
 /** One action a reconcile took, as the audit trail stores it. */
 export interface ReconcileAction {
-  kind: 'create' | 'delete' | 'adopt' | 'release' | 'status' | 'config';
-  /** The pod acted on (none for a status write); for `config`, the ConfigMap created. */
+  kind: 'create' | 'delete' | 'adopt' | 'release' | 'status' | 'config' | 'revision' | 'service' | 'budget';
+  /** The pod acted on (none for a status write). */
   pod?: string;
-  /** Why a pod was deleted or released. */
+  /**
+   * Any other object acted on: the ConfigMap of `config`, the ControllerRevision of `revision`, the Service of
+   * `service`, the PodDisruptionBudget of `budget`, and what a `delete` without a pod deleted.
+   */
+  object?: string;
+  /** Why a pod (or object) was deleted or released, or what was done to it. */
   reason?: string;
   /** The revision (pod template hash) of the pod created or deleted, or whose config was created. */
   revision?: string;
@@ -86,4 +93,19 @@ export interface Identity {
   watchNamespace: string | null;
   /** The normalised prefixes spec.image must fall under (IMAGE_ALLOWLIST); null: any image. Older servers omit it. */
   imageAllowlist?: string[] | null;
+}
+
+/** One revision of an Nginx, as `/controlplane/v1/namespaces/{ns}/nginxes/{name}/revisions` lists it. */
+export interface RevisionItem {
+  /** 1, 2, 3 … in the order the revisions were (last) rolled out to. */
+  revision: number;
+  /** The pod template hash: the pods' `mycompany.com/revision`. */
+  hash: string;
+  template: NginxPodTemplate;
+  /** When the ControllerRevision was created (RFC 3339). */
+  created: string;
+  /** Whether this is the spec's revision now. */
+  current: boolean;
+  /** The change through the API that introduced it (the latest that moved the template to it), when audited. */
+  change: { actor: string; role: string; verb: string; at: string } | null;
 }

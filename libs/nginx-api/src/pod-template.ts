@@ -103,3 +103,27 @@ export function mountedConfig(template: NginxPodTemplate): string | undefined {
   if (template.config !== undefined) return template.config;
   return template.port === DEFAULT_PORT ? undefined : defaultServerConfig(template.port);
 }
+
+/**
+ * The name of the apps/v1 ControllerRevision that records `revision` (a hash) of the Nginx `nginxName`. It holds
+ * `{ template: NginxPodTemplate }` in `data`, its number in `revision`, the labels of the Nginx's pods plus
+ * `mycompany.com/revision`, and the Nginx as its controller.
+ */
+export function controllerRevisionName(nginxName: string, revision: string): string {
+  return `${nginxName}-${revision}`;
+}
+
+/** What a ControllerRevision of an Nginx holds in `data`. */
+export interface NginxRevisionData {
+  template: NginxPodTemplate;
+}
+
+/**
+ * The spec after a rollback to `template`: the template's fields replaced, every other field (replicas, strategy,
+ * paused …) kept; optional template fields the revision did not set are removed.
+ */
+export function specWithTemplate(spec: NginxSpec, template: NginxPodTemplate): NginxSpec {
+  const next: NginxSpec = { ...spec };
+  for (const field of TEMPLATE_FIELDS) delete next[field];
+  return { ...next, ...structuredClone(template) };
+}

@@ -3,6 +3,7 @@ import { encodeCursor, type AuditListKind, type CursorPosition } from './audit-c
 import {
   changeItem,
   noopItem,
+  parseJsonColumn,
   reconcileItem,
   type ChangeItem,
   type NoopItem,
@@ -21,6 +22,17 @@ import type { AuditPrismaClient } from './prisma-client.js';
 
 /** Rows read per query while exporting, so an export of any size holds one batch in memory. */
 export const EXPORT_BATCH = 500;
+
+/** A successful write of an Nginx that left a spec: what the revisions endpoint matches revisions with. */
+export interface SpecChange {
+  at: string;
+  actor: string;
+  role: string;
+  verb: string;
+  /** The specs parsed back from JSON (null: none recorded; a string: text cut to fit, no longer JSON). */
+  specBefore: unknown;
+  specAfter: unknown;
+}
 
 export interface Page<Item> {
   items: Item[];
@@ -70,6 +82,51 @@ export class AuditReader {
 
   changeBatches(filters: ChangeFilters, size = EXPORT_BATCH): AsyncGenerator<ChangeItem[]> {
     return batches(this.changeSource, filters, size);
+  }
+
+  /**
+   * The successful writes of one Nginx (this uid, so not those of an earlier object of the same name) that left
+   * a spec, newest first, `size` rows a batch: the caller reads only as far as it needs.
+   */
+  async *specChanges(
+    nginx: { namespace: string; name: string; uid: string },
+    size = 100,
+  ): AsyncGenerator<SpecChange[]> {
+    const { namespace, name, uid } = nginx;
+    let after: CursorPosition | undefined;
+    for (;;) {
+      const rows = await this.prisma.changeRecord.findMany({
+        where: {
+          AND: [
+            changeWhere({ namespace, name, result: 'success' }, after),
+            { uid, specAfter: { not: null } },
+          ],
+        },
+        orderBy: [...CHANGE_ORDER],
+        take: size,
+        select: {
+          id: true,
+          at: true,
+          actor: true,
+          role: true,
+          verb: true,
+          specBefore: true,
+          specAfter: true,
+        },
+      });
+      if (rows.length > 0)
+        yield rows.map((row) => ({
+          at: row.at.toISOString(),
+          actor: row.actor,
+          role: row.role,
+          verb: row.verb,
+          specBefore: parseJsonColumn(row.specBefore),
+          specAfter: parseJsonColumn(row.specAfter),
+        }));
+      const last = rows[rows.length - 1];
+      if (rows.length < size || last === undefined) return;
+      after = { at: last.at, id: last.id };
+    }
   }
 
   /** The no-op counts, one per Nginx, by namespace and name. */

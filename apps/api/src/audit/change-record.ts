@@ -1,5 +1,8 @@
-/** The writes our REST API makes to an Nginx, as recorded in the audit trail. */
-export const CHANGE_VERBS = ['create', 'update', 'patch', 'apply', 'delete'] as const;
+/**
+ * The writes our API makes to an Nginx, as recorded in the audit trail: the REST verbs, and `rollback` (the
+ * control plane's `POST …/revisions/{n}/rollback`, which patches the spec back to an old revision's template).
+ */
+export const CHANGE_VERBS = ['create', 'update', 'patch', 'apply', 'delete', 'rollback'] as const;
 export type ChangeVerb = (typeof CHANGE_VERBS)[number];
 
 export const CHANGE_SUBRESOURCES = ['status', 'scale'] as const;

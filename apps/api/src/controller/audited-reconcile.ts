@@ -10,6 +10,7 @@ export type ReconcileTrigger =
   | 'nginx-deleted'
   | 'pod-event'
   | 'quota-changed'
+  | 'owned-changed'
   | 'resync'
   | 'retry'
   | 'requeue';

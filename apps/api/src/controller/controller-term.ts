@@ -101,6 +101,13 @@ export class ControllerTerm {
       client: this.client,
       nginxes: deps.informers.nginxes.cache,
       pods: deps.informers.pods.cache,
+      owned: {
+        revisions: deps.informers.owned.revisions.cache,
+        configMaps: deps.informers.owned.configMaps.cache,
+        services: deps.informers.owned.services.cache,
+        budgets: deps.informers.owned.budgets.cache,
+        endpointSlices: deps.informers.owned.endpointSlices.cache,
+      },
       expectations: this.expectations,
       strays: deps.strays,
       events: this.events,
@@ -120,10 +127,11 @@ export class ControllerTerm {
         logger: deps.logger,
         instanceId: deps.identity,
       }),
-      // The Nginx and pod caches only: the quota informer merely wakes refused Nginxes early, and a cluster
-      // that does not let us watch quotas should still have its Nginxes reconciled.
+      // Not the quota cache: the quota informer merely wakes refused Nginxes early, and a cluster that does not
+      // let us watch quotas should still have its Nginxes reconciled. The owned objects' caches are needed: a
+      // revision number or a Service decided from an empty cache would be wrong.
       waitForSync: async (syncSignal) => {
-        const caches = [deps.informers.nginxes, deps.informers.pods];
+        const caches = [deps.informers.nginxes, deps.informers.pods, ...deps.informers.ownedInformers()];
         const synced = await Promise.all(caches.map((informer) => informer.waitForCacheSync(syncSignal)));
         if (!synced.every(Boolean)) return false;
         if (!(await this.caughtUpWith(previousNote, syncSignal))) return false;

@@ -2,7 +2,7 @@ import type { V1Pod, V1ResourceQuota } from '@kubernetes/client-node';
 import { DeletedFinalStateUnknown, objectKey, type EventHandlers } from '@ngx/kube-runtime';
 import { CONDITION_REPLICA_FAILURE, quantityValue, type Nginx } from '@ngx/nginx-api';
 import type { ReconcileTrigger } from './audited-reconcile.js';
-import { controllerOf, owningNginxKey } from '../kube/pod-index.js';
+import { byNginxLabel, controllerOf, owningNginxKey } from '../kube/pod-index.js';
 
 /**
  * What the informer handlers tell the controller. The host routes it: queue and expectations belong to the
@@ -133,5 +133,30 @@ export function quotaEventHandlers(
       if (previous !== quota && quotaFreedRoom(previous, quota)) wake(quota);
     },
     delete: (deleted) => wake(deleted instanceof DeletedFinalStateUnknown ? deleted.object : deleted),
+  };
+}
+
+type Labelled = { metadata?: { namespace?: string; generation?: number; labels?: Record<string, string> } };
+
+/**
+ * Events of what the controller makes besides pods (ControllerRevisions, ConfigMaps, the Service and its
+ * EndpointSlices, the budget) wake the Nginx their label names: a deleted Service is made again, a new ready
+ * endpoint reaches the status. A budget's status moves with every pod, so only a new generation of it counts.
+ */
+export function ownedEventHandlers<T extends Labelled>(
+  events: ControllerEvents,
+  options: { specChangesOnly?: boolean } = {},
+): EventHandlers<T> {
+  const wake = (object: T) => {
+    const [key] = byNginxLabel(object);
+    if (key) events.enqueue(key, 'owned-changed');
+  };
+  return {
+    add: wake,
+    update: (previous, object) => {
+      if (!options.specChangesOnly || previous.metadata?.generation !== object.metadata?.generation)
+        wake(object);
+    },
+    delete: (deleted) => wake(deleted instanceof DeletedFinalStateUnknown ? (deleted.object as T) : deleted),
   };
 }

@@ -25,6 +25,7 @@ import { ControllerTerm } from './controller-term.js';
 import { controllerMetrics, type ControllerMetrics } from './controller-metrics.js';
 import {
   nginxEventHandlers,
+  ownedEventHandlers,
   podEventHandlers,
   quotaEventHandlers,
   refusedCreation,
@@ -78,6 +79,12 @@ export class NginxControllerService implements OnApplicationBootstrap, OnModuleD
           .map((nginx) => `${namespace}/${nginx.metadata.name}`),
       ),
     );
+    const { revisions, configMaps, services, endpointSlices, budgets } = this.informers.owned;
+    revisions.addEventHandler(ownedEventHandlers(events));
+    configMaps.addEventHandler(ownedEventHandlers(events));
+    services.addEventHandler(ownedEventHandlers(events));
+    endpointSlices.addEventHandler(ownedEventHandlers(events));
+    budgets.addEventHandler(ownedEventHandlers(events, { specChangesOnly: true }));
   }
 
   onApplicationBootstrap(): void {

@@ -13,6 +13,7 @@ import {
   type Nginx,
   type NginxCondition,
   type NginxPodTemplate,
+  type NginxServiceStatus,
   type NginxStatus,
 } from '@ngx/nginx-api';
 import { isActive, isReady } from './pod-plan.js';
@@ -87,6 +88,7 @@ export function nginxStatus(
   refusal: ReplicaFailure | undefined,
   now: string,
   view: RolloutView = rolloutView(nginx, Date.parse(now)),
+  service?: NginxServiceStatus,
 ): NginxStatus {
   const desired = nginx.spec.replicas;
   const minReadySeconds = nginx.spec.minReadySeconds ?? 0;
@@ -128,6 +130,7 @@ export function nginxStatus(
       ? view.updateRevision
       : (nginx.status?.currentRevision ?? commonRevision(active) ?? view.updateRevision),
     updateRevision: view.updateRevision,
+    ...(service ? { service } : {}),
     selector: selectorString(nginx.metadata.name!),
   };
 
@@ -246,6 +249,7 @@ function normalise(status: NginxStatus) {
     status.updatedReplicas ?? 0,
     status.currentRevision,
     status.updateRevision,
+    status.service ? [status.service.name, status.service.clusterIP, status.service.readyEndpoints] : null,
     status.readyReplicas ?? 0,
     status.availableReplicas ?? 0,
     status.observedGeneration,

@@ -1,4 +1,11 @@
-import type { V1Pod } from '@kubernetes/client-node';
+import type {
+  V1ConfigMap,
+  V1ControllerRevision,
+  V1EndpointSlice,
+  V1Pod,
+  V1PodDisruptionBudget,
+  V1Service,
+} from '@kubernetes/client-node';
 import {
   EventRecorder,
   Expectations,
@@ -12,7 +19,8 @@ import {
 } from '@ngx/kube-runtime';
 import { LABEL_REVISION, podTemplateOf, revisionOf, type Nginx } from '@ngx/nginx-api';
 import { describe, expect, it } from 'vitest';
-import { owningNginxKey, PODS_BY_NGINX } from '../kube/pod-index.js';
+import { BY_NGINX_LABEL, byNginxLabel, owningNginxKey, PODS_BY_NGINX } from '../kube/pod-index.js';
+import { controllerRevisionFor } from './owned-objects.js';
 import { podSelector } from './pod-template.js';
 import { NginxReconciler, ReconcileError } from './reconciler.js';
 import { ReconcileReport } from './reconcile-report.js';
@@ -122,10 +130,30 @@ function setup(
   const expectations = new Expectations();
   const strays = new StrayPods();
   const client = options.client ?? api;
+  const ownedStore = <T extends KubeObject>() =>
+    new Store<T>({ indexers: { [BY_NGINX_LABEL]: byNginxLabel } });
+  const owned = {
+    revisions: ownedStore<V1ControllerRevision & KubeObject>(),
+    configMaps: ownedStore<V1ConfigMap & KubeObject>(),
+    services: ownedStore<V1Service & KubeObject>(),
+    budgets: ownedStore<V1PodDisruptionBudget & KubeObject>(),
+    endpointSlices: ownedStore<V1EndpointSlice & KubeObject>(),
+  };
+  // The revision history is there already: these tests are about pods.
+  if (options.nginx !== undefined) {
+    const history = controllerRevisionFor(options.nginx, podTemplateOf(options.nginx.spec), REVISION, 1);
+    owned.revisions.upsert(
+      owned.revisions.accept({
+        ...history,
+        metadata: { ...history.metadata, resourceVersion: '1' },
+      } as V1ControllerRevision & KubeObject),
+    );
+  }
   const reconciler = new NginxReconciler({
     client,
     nginxes,
     pods,
+    owned,
     expectations,
     strays,
     events: new EventRecorder({ client, component: 'test', instance: 'test-1' }),

@@ -13,7 +13,15 @@ import {
   type RuntimeLogger,
   errorMessage,
 } from '@ngx/kube-runtime';
-import { LABEL_REVISION, NGINX_GROUP, NGINX_PLURAL, NGINX_VERSION, type Nginx } from '@ngx/nginx-api';
+import {
+  LABEL_REVISION,
+  NGINX_GROUP,
+  NGINX_PLURAL,
+  NGINX_VERSION,
+  type Nginx,
+  type NginxServiceStatus,
+} from '@ngx/nginx-api';
+import { OwnedSync, type OwnedCaches } from './owned-sync.js';
 import {
   deadlineIn,
   isSettled,
@@ -49,6 +57,8 @@ export interface ReconcilerDeps {
   client: KubeRequester;
   nginxes: InformerCache<Nginx & KubeObject>;
   pods: InformerCache<V1Pod & KubeObject>;
+  /** The caches of ControllerRevisions, ConfigMaps, Services, budgets and EndpointSlices carrying our label. */
+  owned: OwnedCaches;
   expectations: Expectations;
   /** Pods that may have left our label selector while still owned: checked and released on the owner's reconcile. */
   strays: StrayPods;
@@ -80,10 +90,11 @@ export class ReconcileError extends Error {
 export class NginxReconciler {
   /** When each Nginx's status was last written or its pods last created or deleted, for pacing progress writes. */
   private readonly lastWriteAt = new Map<string, number>();
-  /** ConfigMaps (namespace/name) known to exist: created, or found there, during this reconciler's life. */
-  private readonly configMaps = new Set<string>();
+  private readonly ownedSync: OwnedSync;
 
-  constructor(private readonly deps: ReconcilerDeps) {}
+  constructor(private readonly deps: ReconcilerDeps) {
+    this.ownedSync = new OwnedSync({ client: deps.client, caches: deps.owned, events: deps.events });
+  }
 
   /** Reconciles `key`, noting what it saw and did in `report` (also when it throws). */
   async reconcile(
@@ -121,17 +132,26 @@ export class NginxReconciler {
     if (expectations.satisfied(key))
       ({ failure, recheckInMs } = await this.managePods(key, nginx, owned, view, report, signal));
     signal.throwIfAborted();
+    let service: NginxServiceStatus | undefined;
+    let ownedFailure: Error | undefined;
+    try {
+      service = await this.ownedSync.sync(key, nginx, view, owned, report);
+    } catch (error) {
+      if (endsTerm(error)) throw error;
+      ownedFailure = error instanceof Error ? error : new Error(String(error));
+    }
+    signal.throwIfAborted();
 
-    const status = nginxStatus(nginx, owned, failure, new Date(now).toISOString(), view);
+    const status = nginxStatus(nginx, owned, failure, new Date(now).toISOString(), view, service);
     report.counts = {
       desired: nginx.spec.replicas,
       active: status.replicas ?? 0,
       ready: status.readyReplicas ?? 0,
     };
-    if (failure) {
+    if (failure || ownedFailure) {
       if (statusChanged(nginx.status, status) && (await this.writeStatus(key, nginx, status)) === 'written')
         report.record({ kind: 'status' });
-      throw new ReconcileError(failure.message);
+      throw new ReconcileError((failure ?? ownedFailure)!.message);
     }
     // A pod turning available (minReadySeconds) and the progress deadline are moments no event announces.
     const due = earliest(recheckInMs, deadlineIn(nginx, status, now));
@@ -229,22 +249,21 @@ export class NginxReconciler {
   }
 
   /**
-   * Creates the ConfigMap the update revision's pods mount, unless it is known to exist. It is immutable and named
+   * Creates the ConfigMap the update revision's pods mount, unless the cache holds it. It is immutable and named
    * by its content's hash, so one that exists already (409) is the right one.
    */
   private async ensureConfigMap(nginx: Nginx, view: RolloutView, report: ReconcileReport): Promise<void> {
     const configMap = configMapFor(nginx, view.template);
     if (!configMap) return;
     const { name, namespace } = configMap.metadata!;
-    const known = `${namespace}/${name}`;
-    if (this.configMaps.has(known)) return;
+    if (this.deps.owned.configMaps.has(`${namespace}/${name}`)) return;
     try {
       await this.deps.client.request({
         method: 'POST',
         path: collectionPath({ ...CONFIG_MAPS, namespace }),
         body: configMap,
       });
-      report.record({ kind: 'config', pod: name, revision: view.updateRevision });
+      report.record({ kind: 'config', object: name, revision: view.updateRevision });
     } catch (error) {
       if (!(error instanceof KubeApiError && error.code === 409)) {
         if (!endsTerm(error))
@@ -257,7 +276,6 @@ export class NginxReconciler {
         throw error;
       }
     }
-    this.configMaps.add(known);
   }
 
   /** Creates a pod of the update revision, or one like `model` (paused mid-rollout). */

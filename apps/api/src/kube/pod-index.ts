@@ -27,3 +27,17 @@ export function podsByNginx(pod: V1Pod): string[] {
   const key = owningNginxKey(pod);
   return key ? [key] : [];
 }
+
+/**
+ * Index of the caches of what the controller makes besides pods (ControllerRevisions, ConfigMaps, the Service, the
+ * budget, the Service's EndpointSlices, which inherit its labels): by the Nginx key their label names.
+ */
+export const BY_NGINX_LABEL = 'nginx-label';
+
+export function byNginxLabel(object: {
+  metadata?: { namespace?: string; labels?: Record<string, string> };
+}): string[] {
+  const namespace = object.metadata?.namespace;
+  const label = object.metadata?.labels?.[LABEL_NGINX];
+  return namespace && label ? [`${namespace}/${label}`] : [];
+}

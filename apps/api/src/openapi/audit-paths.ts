@@ -95,8 +95,22 @@ const reconcileRecord = {
       items: {
         type: 'object',
         properties: {
-          kind: { type: 'string', enum: ['create', 'delete', 'adopt', 'release', 'status', 'config'] },
+          kind: {
+            type: 'string',
+            enum: [
+              'create',
+              'delete',
+              'adopt',
+              'release',
+              'status',
+              'config',
+              'revision',
+              'service',
+              'budget',
+            ],
+          },
           pod: { type: 'string' },
+          object: { type: 'string' },
           reason: { type: 'string' },
           revision: { type: 'string' },
         },

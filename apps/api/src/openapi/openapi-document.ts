@@ -165,6 +165,65 @@ const controlPlanePaths = {
       responses: { '200': json(schemaRef('PodViewList')), ...errors(400, 401, 404, 503) },
     }),
   },
+  '/controlplane/v1/namespaces/{namespace}/nginxes/{name}/revisions': {
+    parameters: [namespace, name],
+    get: op(
+      'The revisions of an Nginx (its ControllerRevisions, newest first) and the write that introduced each',
+      ['control plane'],
+      { responses: { '200': json(schemaRef('RevisionList')), ...errors(400, 401, 403, 404, 429, 503) } },
+    ),
+  },
+  '/controlplane/v1/namespaces/{namespace}/nginxes/{name}/revisions/{revision}/rollback': {
+    parameters: [
+      namespace,
+      name,
+      {
+        ...path('revision', 'The revision number, as the revisions list shows it.'),
+        schema: { type: 'integer' as const, minimum: 1 },
+      },
+    ],
+    post: op(
+      "Roll back: write the revision's pod template into the spec as the caller (editor); recorded as verb rollback",
+      ['control plane'],
+      {
+        parameters: [query('dryRun', '`All`: validate and answer without storing.')],
+        requestBody: {
+          required: false,
+          content: {
+            'application/json': {
+              schema: {
+                type: 'object',
+                additionalProperties: false,
+                properties: {
+                  resourceVersion: {
+                    type: 'string',
+                    description:
+                      "The Nginx's metadata.resourceVersion as the caller read it: 409 Conflict, and nothing " +
+                      'written, when the Nginx changed since.',
+                  },
+                },
+              },
+            },
+          },
+        },
+        responses: {
+          '200': json(nginxRef, 'The Nginx after the rollback (unchanged when it had that template already)'),
+          ...errors(
+            [400, 'Malformed body, or a revision number that is not a positive integer'],
+            401,
+            403,
+            [404, 'No such Nginx, or no such revision of it'],
+            [409, 'Conflict: the Nginx changed since the resourceVersion given'],
+            413,
+            415,
+            422,
+            429,
+            503,
+          ),
+        },
+      },
+    ),
+  },
 };
 
 const operationsPaths = {
@@ -261,6 +320,62 @@ const schemas = {
                 reason: { type: 'string' },
                 message: { type: 'string' },
                 field: { type: 'string' },
+              },
+            },
+          },
+        },
+      },
+    },
+  },
+  RevisionList: {
+    type: 'object',
+    properties: {
+      apiVersion: { type: 'string', enum: ['controlplane/v1'] },
+      kind: { type: 'string', enum: ['RevisionList'] },
+      metadata: { type: 'object', properties: { resourceVersion: { type: 'string' } } },
+      nginx: {
+        type: 'object',
+        properties: {
+          namespace: { type: 'string' },
+          name: { type: 'string' },
+          uid: { type: 'string' },
+          resourceVersion: { type: 'string' },
+        },
+      },
+      items: {
+        type: 'array',
+        items: {
+          type: 'object',
+          properties: {
+            revision: { type: 'integer', minimum: 1 },
+            hash: {
+              type: 'string',
+              description: "The pod template hash (the pods' mycompany.com/revision).",
+            },
+            template: {
+              type: 'object',
+              description:
+                'What every pod of the revision runs: image, port, config, healthCheckPath, resources.',
+              properties: {
+                image: { type: 'string' },
+                port: { type: 'integer' },
+                config: { type: 'string' },
+                healthCheckPath: { type: 'string' },
+                resources: { type: 'object' },
+              },
+            },
+            created: { type: 'string', format: 'date-time' },
+            current: { type: 'boolean', description: "Whether it is the spec's revision now." },
+            change: {
+              type: 'object',
+              nullable: true,
+              description:
+                'The latest write through this API that moved the template to it (null: none audited).',
+              properties: {
+                actor: { type: 'string' },
+                role: { type: 'string' },
+                verb: { type: 'string' },
+                at: { type: 'string', format: 'date-time' },
               },
             },
           },

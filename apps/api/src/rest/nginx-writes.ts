@@ -13,8 +13,14 @@ import { kubeQuery, type KubeQuery } from './kube-query.js';
 import { BODY_TYPES, mediaType, parseBody, readRawBody } from '../http/request-body.js';
 import { checkDeleteOptions, checkNginx, checkPatch, checkScale } from './write-checks.js';
 import { attemptOf } from './write-attempt.js';
+import { RevisionWrites, type RollbackPlan } from '../controlplane/revision-writes.js';
 
 type Verb = ChangeRecordRow['verb'];
+
+/** What a write's preparation found: there is nothing to send, and this object is the answer (200). */
+class Unchanged {
+  constructor(readonly object: unknown) {}
+}
 
 /** One write as the REST layer sees it: where it goes, and the body to send (already checked). */
 interface Write {
@@ -35,7 +41,7 @@ interface Write {
  * class adds to it: the spec before, the name of a create, the answer.
  */
 @Injectable()
-export class NginxWrites {
+export class NginxWrites implements RevisionWrites {
   constructor(
     @Inject(ApiServerRelay) private readonly relay: ApiServerRelay,
     @Inject(NginxReads) private readonly reads: NginxReads,
@@ -117,6 +123,40 @@ export class NginxWrites {
     });
   }
 
+  /**
+   * The control plane's rollback to a revision (see RevisionWrites): a merge patch of the template fields made
+   * as the caller, like a PATCH here, once `plan` has read the Nginx and the revision. The spec before is the one
+   * `plan` read; a plan with nothing to write answers the Nginx as read, and nothing is sent.
+   */
+  rollback(
+    namespace: string,
+    name: string,
+    req: Request,
+    res: Response,
+    plan: () => Promise<RollbackPlan>,
+  ): Promise<void> {
+    const write: Write = {
+      verb: 'rollback',
+      method: 'PATCH',
+      namespace,
+      name,
+      patchType: BODY_TYPES.mergePatch,
+    };
+    return this.run(write, req, res, async (query) => {
+      const { nginx, patch } = await plan();
+      const attempt = attemptOf(req);
+      if (attempt) attempt.specBefore = nginx.spec;
+      if (patch === undefined) return new Unchanged(nginx);
+      checkPatch(patch, BODY_TYPES.mergePatch, {
+        namespace,
+        name,
+        fieldValidation: query.fieldValidation,
+        imageAllowlist: this.config.imageAllowlist,
+      });
+      return patch;
+    });
+  }
+
   private async run(
     write: Write,
     req: Request,
@@ -153,7 +193,8 @@ export class NginxWrites {
     prepare: (query: KubeQuery) => Promise<unknown>,
   ): Promise<RelayedAnswer> {
     // Checked here rather than by the guard (the routes admit viewers) so a refused write is audited too.
-    const needed = roleNeeded(write.verb === 'apply' ? 'patch' : write.verb, write.subresource)!;
+    const kubeVerb = write.verb === 'apply' || write.verb === 'rollback' ? 'patch' : write.verb;
+    const needed = roleNeeded(kubeVerb, write.subresource)!;
     if (!allows(caller.role, needed))
       throw new StatusError(
         403,
@@ -173,14 +214,17 @@ export class NginxWrites {
       query.fieldManager = caller.name;
     }
     const body = await prepare(query);
-    const answer = await this.relay.exchange({
-      method: write.method,
-      path: nginxPath(write.namespace, write.name, write.subresource),
-      query,
-      body: body === undefined ? undefined : JSON.stringify(body),
-      contentType: write.method === 'PATCH' ? write.patchType : BODY_TYPES.json,
-      accept: req.headers.accept,
-    });
+    const answer =
+      body instanceof Unchanged
+        ? unchangedAnswer(body.object)
+        : await this.relay.exchange({
+            method: write.method,
+            path: nginxPath(write.namespace, write.name, write.subresource),
+            query,
+            body: body === undefined ? undefined : JSON.stringify(body),
+            contentType: write.method === 'PATCH' ? write.patchType : BODY_TYPES.json,
+            accept: req.headers.accept,
+          });
     return warnings.length > 0 ? withWarnings(answer, warnings) : answer;
   }
 }
@@ -202,6 +246,15 @@ function withWarnings(answer: RelayedAnswer, warnings: string[]): RelayedAnswer 
     ...warnings,
   ];
   return { ...answer, headers: { ...answer.headers, warning: all } };
+}
+
+/** The answer to a write that had nothing to send: the object as it is, as the API server would give it. */
+function unchangedAnswer(object: unknown): RelayedAnswer {
+  return {
+    code: 200,
+    headers: { 'content-type': BODY_TYPES.json },
+    body: Buffer.from(JSON.stringify(object)),
+  };
 }
 
 function decode(answer: RelayedAnswer): unknown {

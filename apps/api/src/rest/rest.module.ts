@@ -9,10 +9,13 @@ import { NginxWrites } from './nginx-writes.js';
 import { StatusExceptionFilter } from '../http/status-exception.filter.js';
 import { RelayLimits, WatchSlots } from './relay-limits.js';
 import { appConfig, type AppConfig } from '../config/app-config.js';
+import { RevisionWrites } from '../controlplane/revision-writes.js';
+import { RevisionsController } from '../controlplane/revisions.controller.js';
 
 /**
  * The Kubernetes-style REST surface: discovery and `/apis/mycompany.com/v1/…nginxes…`; errors as `Status`; every
- * write attempt recorded in the change audit (ChangeAuditMiddleware runs before the guards).
+ * write attempt recorded in the change audit (ChangeAuditMiddleware runs before the guards), the control plane's
+ * rollbacks included, whose writes NginxWrites makes as RevisionWrites.
  */
 @Module({
   controllers: [DiscoveryController, NginxController],
@@ -20,6 +23,7 @@ import { appConfig, type AppConfig } from '../config/app-config.js';
     ApiServerRelay,
     NginxReads,
     NginxWrites,
+    { provide: RevisionWrites, useExisting: NginxWrites },
     {
       provide: RelayLimits,
       inject: [appConfig.KEY],
@@ -33,10 +37,10 @@ import { appConfig, type AppConfig } from '../config/app-config.js';
     },
     { provide: APP_FILTER, useClass: StatusExceptionFilter },
   ],
-  exports: [ApiServerRelay, NginxReads],
+  exports: [ApiServerRelay, NginxReads, RevisionWrites],
 })
 export class RestModule implements NestModule {
   configure(consumer: MiddlewareConsumer): void {
-    consumer.apply(ChangeAuditMiddleware).forRoutes(NginxController);
+    consumer.apply(ChangeAuditMiddleware).forRoutes(NginxController, RevisionsController);
   }
 }

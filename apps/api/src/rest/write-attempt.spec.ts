@@ -35,6 +35,44 @@ describe('WriteAttempt', () => {
     expect(WriteAttempt.of(request('POST', '/apis/other.io/v1/namespaces/team/things'))).toBeUndefined();
   });
 
+  it('reads a rollback through the control plane as verb rollback, without a patch type', () => {
+    const path = '/controlplane/v1/namespaces/team/nginxes/web/revisions/3/rollback';
+    expect(WriteAttempt.of(request('POST', path))).toMatchObject({
+      verb: 'rollback',
+      namespace: 'team',
+      name: 'web',
+      subresource: null,
+      patchType: null,
+    });
+    expect(WriteAttempt.of(request('POST', path.replace('/3/', '/abc/')))).toMatchObject({
+      verb: 'rollback',
+    });
+    expect(WriteAttempt.of(request('GET', path))).toBeUndefined();
+    expect(
+      WriteAttempt.of(request('GET', '/controlplane/v1/namespaces/team/nginxes/web/revisions')),
+    ).toBeUndefined();
+    expect(
+      WriteAttempt.of(request('POST', '/controlplane/v1/namespaces/team/nginxes/web/revisions')),
+    ).toBeUndefined();
+    const rolledBack = WriteAttempt.of(request('POST', path))!;
+    rolledBack.specBefore = { replicas: 2, image: 'nginx:1.28' };
+    const row = rolledBack.record(
+      caller,
+      {
+        code: 200,
+        answer: {
+          kind: 'Nginx',
+          metadata: { name: 'web', uid: 'u-1', resourceVersion: '12' },
+          spec: { replicas: 2, image: 'nginx:1.27' },
+        },
+      },
+      undefined,
+    );
+    expect(row).toMatchObject({ verb: 'rollback', code: 200, uid: 'u-1', resourceVersion: '12' });
+    expect(JSON.parse(row.specBefore!)).toEqual({ replicas: 2, image: 'nginx:1.28' });
+    expect(JSON.parse(row.specAfter!)).toEqual({ replicas: 2, image: 'nginx:1.27' });
+  });
+
   it('keeps what was asked even when it is not a valid name, and no unknown subresource', () => {
     const attempt = WriteAttempt.of(request('PUT', `${BASE}/Team%00/nginxes/We%2Fb/exec`))!;
     expect(attempt).toMatchObject({ namespace: 'Team\u0000', name: 'We/b', subresource: null });

@@ -3,6 +3,7 @@ import type { KubeStatus } from '@ngx/kube-runtime';
 import type { Request } from 'express';
 import type { ChangeRecordRow, ChangeSubresource, ChangeVerb } from '../audit/change-record.js';
 import type { Caller } from '../auth/roles.js';
+import { CONTROLPLANE_API_VERSION } from '../http/controlplane-api.js';
 import { BODY_TYPES, mediaType } from '../http/request-body.js';
 import { SUBRESOURCES } from './nginx-paths.js';
 
@@ -15,6 +16,11 @@ const WRITE_VERBS = new Map<string, ChangeVerb>([
 
 const NGINX_WRITE_PATH = new RegExp(
   `^/apis/${NGINX_GROUP.replaceAll('.', '\\.')}/${NGINX_VERSION}/namespaces/([^/]*)/${NGINX_PLURAL}(?:/([^/]*)(?:/([^/]*))?)?/?$`,
+);
+
+/** The control plane's rollback of an Nginx to one of its revisions (a POST, recorded as verb `rollback`). */
+const NGINX_ROLLBACK_PATH = new RegExp(
+  `^/${CONTROLPLANE_API_VERSION}/namespaces/([^/]*)/${NGINX_PLURAL}/([^/]*)/revisions/[^/]*/rollback/?$`,
 );
 
 /** What the API server (or the control plane itself) answered a write: its code and decoded body. */
@@ -57,13 +63,22 @@ export class WriteAttempt {
    * Nginx. Path segments are taken as given (they may be invalid: the record then shows what was asked).
    */
   static of(request: Request): WriteAttempt | undefined {
+    const attempt = WriteAttempt.restWrite(request) ?? WriteAttempt.rollback(request);
+    if (!attempt) return undefined;
+    const query = request.query as Record<string, unknown>;
+    attempt.dryRun = Object.hasOwn(query, 'dryRun') && query.dryRun === 'All';
+    return attempt;
+  }
+
+  /** A write through the Kubernetes-style REST API (`/apis/mycompany.com/v1/…nginxes…`). */
+  private static restWrite(request: Request): WriteAttempt | undefined {
     const verb = WRITE_VERBS.get(request.method);
     const match = verb && NGINX_WRITE_PATH.exec(request.path);
     if (!verb || !match) return undefined;
     const [, namespace = '', name = '', subresource] = match.map((segment) => segment && decoded(segment));
     const type = mediaType(request);
     const isPatch = request.method === 'PATCH';
-    const attempt = new WriteAttempt({
+    return new WriteAttempt({
       verb: isPatch && type === BODY_TYPES.apply ? 'apply' : verb,
       namespace,
       name,
@@ -72,9 +87,14 @@ export class WriteAttempt {
         : null,
       patchType: isPatch ? type || null : null,
     });
-    const query = request.query as Record<string, unknown>;
-    attempt.dryRun = Object.hasOwn(query, 'dryRun') && query.dryRun === 'All';
-    return attempt;
+  }
+
+  /** `POST /controlplane/v1/namespaces/{ns}/nginxes/{name}/revisions/{n}/rollback` (its body is no patch). */
+  private static rollback(request: Request): WriteAttempt | undefined {
+    const match = request.method === 'POST' ? NGINX_ROLLBACK_PATH.exec(request.path) : null;
+    if (!match) return undefined;
+    const [, namespace = '', name = ''] = match.map((segment) => segment && decoded(segment));
+    return new WriteAttempt({ verb: 'rollback', namespace, name, subresource: null, patchType: null });
   }
 
   /** The change record of this attempt by `caller`, with `outcome` (the handler's, or what was answered). */

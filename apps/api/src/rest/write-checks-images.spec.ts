@@ -145,3 +145,21 @@ describe('the image allow-list on JSON patches', () => {
     expect(patch({ op: 'copy', from: '/spec/image', path: '/metadata/annotations/image' })).not.toThrow();
   });
 });
+
+describe('the image allow-list on a rollback (a merge patch of the template fields)', () => {
+  it('passes a revision whose image is allowed, removals and precondition included', () => {
+    const rollback = {
+      metadata: { resourceVersion: '41' },
+      spec: { image: 'nginx:1.27', port: 80, config: null, healthCheckPath: null, resources: null },
+    };
+    expect(() => checkPatch(rollback, MERGE, target)).not.toThrow();
+  });
+
+  it('refuses a revision whose image the allow-list no longer admits', () => {
+    const rollback = {
+      metadata: { resourceVersion: '41' },
+      spec: { image: 'quay.io/other/nginx:1', port: 80 },
+    };
+    expect(imageRefusal(() => checkPatch(rollback, MERGE, target)).reasons).toEqual(['FieldValueForbidden']);
+  });
+});

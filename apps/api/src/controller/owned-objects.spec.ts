@@ -1,0 +1,203 @@
+import type {
+  V1ConfigMap,
+  V1ControllerRevision,
+  V1EndpointSlice,
+  V1Pod,
+  V1Service,
+} from '@kubernetes/client-node';
+import { LABEL_REVISION, podTemplateOf, revisionOf, type Nginx, type NginxSpec } from '@ngx/nginx-api';
+import { describe, expect, it } from 'vitest';
+import {
+  controllerRevisionFor,
+  disruptionBudgetFor,
+  disruptionBudgetPatch,
+  planHistory,
+  serviceFor,
+  servicePatch,
+  serviceStatus,
+} from './owned-objects.js';
+import { configMapFor } from './pod-template.js';
+
+const nginx = (spec: Partial<NginxSpec> = {}): Nginx => ({
+  apiVersion: 'mycompany.com/v1',
+  kind: 'Nginx',
+  metadata: { name: 'web', namespace: 'default', uid: 'u-web', generation: 1 },
+  spec: { replicas: 2, ...spec },
+});
+
+const revisionOfSpec = (spec: Partial<NginxSpec>) => revisionOf(podTemplateOf({ replicas: 1, ...spec }));
+
+/** The ControllerRevision of `spec`'s template with number `n`. */
+function history(spec: Partial<NginxSpec>, n: number): V1ControllerRevision {
+  const owner = nginx(spec);
+  return controllerRevisionFor(owner, podTemplateOf(owner.spec), revisionOfSpec(spec), n);
+}
+
+const pod = (revision: string, configMap?: string): V1Pod => ({
+  metadata: { name: `web-${revision}`, labels: { [LABEL_REVISION]: revision } },
+  spec: {
+    containers: [],
+    volumes: configMap ? [{ name: 'nginx-config', configMap: { name: configMap } }] : [],
+  },
+  status: { phase: 'Running' },
+});
+
+const plan = (
+  spec: Partial<NginxSpec>,
+  revisions: V1ControllerRevision[],
+  extra: { pods?: V1Pod[]; configMaps?: V1ConfigMap[] } = {},
+) => {
+  const owner = nginx(spec);
+  const template = podTemplateOf(owner.spec);
+  return planHistory({
+    nginx: owner,
+    template,
+    updateRevision: revisionOf(template),
+    revisions,
+    configMaps: extra.configMaps ?? [],
+    pods: extra.pods ?? [],
+  });
+};
+
+describe('planHistory', () => {
+  it('records a new revision as the next number, once', () => {
+    const first = plan({ image: 'nginx:1' }, []);
+    expect(first.create).toMatchObject({
+      kind: 'ControllerRevision',
+      revision: 1,
+      data: { template: { image: 'nginx:1' } },
+    });
+    expect(first.create!.metadata!.labels![LABEL_REVISION]).toBe(revisionOfSpec({ image: 'nginx:1' }));
+    const second = plan({ image: 'nginx:2' }, [history({ image: 'nginx:1' }, 1)]);
+    expect(second.create?.revision).toBe(2);
+    expect(
+      plan({ image: 'nginx:2' }, [history({ image: 'nginx:1' }, 1), history({ image: 'nginx:2' }, 2)]),
+    ).toEqual({
+      prune: [],
+      pruneConfigMaps: [],
+    });
+  });
+
+  it('renumbers an old revision rolled back to as the newest, as a Deployment does', () => {
+    const result = plan({ image: 'nginx:1' }, [
+      history({ image: 'nginx:1' }, 1),
+      history({ image: 'nginx:2' }, 2),
+    ]);
+    expect(result.create).toBeUndefined();
+    expect(result.renumber?.number).toBe(3);
+  });
+
+  it('does not record a template that has not started rolling while paused', () => {
+    expect(
+      plan({ image: 'nginx:2', paused: true }, [history({ image: 'nginx:1' }, 1)]).create,
+    ).toBeUndefined();
+    const started = plan({ image: 'nginx:2', paused: true }, [history({ image: 'nginx:1' }, 1)], {
+      pods: [pod(revisionOfSpec({ image: 'nginx:2' }))],
+    });
+    expect(started.create?.revision).toBe(2);
+  });
+
+  it('prunes the oldest beyond revisionHistoryLimit, never one whose pods still run', () => {
+    const revisions = [1, 2, 3, 4].map((n) => history({ image: `nginx:${n}` }, n));
+    const result = plan({ image: 'nginx:4', revisionHistoryLimit: 1 }, revisions, {
+      pods: [pod(revisionOfSpec({ image: 'nginx:1' }))],
+    });
+    expect(result.prune.map((r) => r.revision)).toEqual([2]);
+    expect(
+      plan({ image: 'nginx:4', revisionHistoryLimit: 0 }, revisions).prune.map((r) => r.revision),
+    ).toEqual([1, 2, 3]);
+  });
+
+  it('ignores revisions another Nginx of the same name controls', () => {
+    const stranger = history({ image: 'nginx:1' }, 7);
+    stranger.metadata!.ownerReferences![0]!.uid = 'someone-else';
+    expect(plan({ image: 'nginx:1' }, [stranger]).create?.revision).toBe(1);
+  });
+
+  it('deletes a ConfigMap once no kept revision and no pod uses it', () => {
+    const configs = ['a', 'b', 'c'].map((text) => `server { return 200 '${text}'; }`);
+    const maps = configs.map((config) =>
+      configMapFor(nginx({ config }), podTemplateOf({ replicas: 1, config }))!,
+    );
+    const revisions = configs.map((config, i) => history({ config }, i + 1));
+    // Keep one old revision (b); a, pruned, still runs in a pod; c is the spec's.
+    const kept = plan({ config: configs[2], revisionHistoryLimit: 0 }, revisions, {
+      configMaps: maps,
+      pods: [pod(revisionOfSpec({ config: configs[0] }), maps[0]!.metadata!.name)],
+    });
+    expect(kept.prune.map((r) => r.revision)).toEqual([2]);
+    expect(kept.pruneConfigMaps.map((c) => c.metadata!.name)).toEqual([maps[1]!.metadata!.name]);
+  });
+});
+
+describe('the Service', () => {
+  it('selects every revision and forwards the service port to spec.port', () => {
+    const service = serviceFor(
+      nginx({ port: 8080, service: { type: 'NodePort', port: 80, nodePort: 30080 } }),
+    )!;
+    expect(service.metadata).toMatchObject({
+      name: 'web',
+      ownerReferences: [{ uid: 'u-web', controller: true }],
+    });
+    expect(service.spec).toEqual({
+      type: 'NodePort',
+      selector: { 'app.kubernetes.io/name': 'nginx', 'mycompany.com/nginx': 'web' },
+      ports: [{ name: 'http', protocol: 'TCP', port: 80, targetPort: 8080, nodePort: 30080 }],
+    });
+    expect(serviceFor(nginx())).toBeUndefined();
+  });
+
+  it('patches only what differs, keeping a node port the API server picked', () => {
+    const desired = serviceFor(nginx({ service: { type: 'NodePort' } }))!;
+    const existing: V1Service = structuredClone(desired);
+    existing.spec!.ports![0]!.nodePort = 31234;
+    existing.spec!.clusterIP = '10.0.0.7';
+    expect(servicePatch(existing, desired)).toBeUndefined();
+    const bigger = serviceFor(nginx({ service: { type: 'NodePort', port: 8081 } }))!;
+    expect(servicePatch(existing, bigger)).toMatchObject({
+      spec: { ports: [{ port: 8081, nodePort: 31234 }] },
+    });
+    const internal = serviceFor(nginx({ service: { type: 'ClusterIP' } }))!;
+    expect(servicePatch(existing, internal)).toEqual({
+      spec: { type: 'ClusterIP', selector: internal.spec!.selector, ports: internal.spec!.ports },
+    });
+  });
+
+  it('counts the ready addresses of its EndpointSlices', () => {
+    const service = {
+      ...serviceFor(nginx({ service: {} }))!,
+      spec: { ...serviceFor(nginx({ service: {} }))!.spec, clusterIP: '10.0.0.9' },
+    };
+    const slice = (ready: (boolean | undefined)[], name = 'web'): V1EndpointSlice => ({
+      addressType: 'IPv4',
+      metadata: { labels: { 'kubernetes.io/service-name': name } },
+      endpoints: ready.map((r, i) => ({
+        addresses: [`10.1.0.${i}`],
+        conditions: r === undefined ? {} : { ready: r },
+      })),
+    });
+    expect(
+      serviceStatus(service, [slice([true, false, undefined]), slice([true]), slice([true], 'other')]),
+    ).toEqual({
+      name: 'web',
+      clusterIP: '10.0.0.9',
+      readyEndpoints: 3,
+    });
+    expect(serviceStatus(undefined, [])).toBeUndefined();
+  });
+});
+
+describe('the PodDisruptionBudget', () => {
+  it('holds exactly the one bound the spec names, over every revision', () => {
+    expect(disruptionBudgetFor(nginx({ disruptionBudget: { minAvailable: 1 } }))?.spec).toEqual({
+      selector: { matchLabels: { 'app.kubernetes.io/name': 'nginx', 'mycompany.com/nginx': 'web' } },
+      minAvailable: 1,
+    });
+    const before = disruptionBudgetFor(nginx({ disruptionBudget: { minAvailable: 1 } }))!;
+    const after = disruptionBudgetFor(nginx({ disruptionBudget: { maxUnavailable: '25%' } }))!;
+    expect(disruptionBudgetPatch(before, before)).toBeUndefined();
+    expect(disruptionBudgetPatch(before, after)).toEqual({
+      spec: { selector: after.spec!.selector, minAvailable: null, maxUnavailable: '25%' },
+    });
+  });
+});

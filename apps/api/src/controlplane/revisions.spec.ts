@@ -1,0 +1,310 @@
+import type { V1ControllerRevision } from '@kubernetes/client-node';
+import {
+  controllerRevisionName,
+  podTemplateOf,
+  revisionOf,
+  type Nginx,
+  type NginxPodTemplate,
+  type NginxSpec,
+} from '@ngx/nginx-api';
+import { describe, expect, it } from 'vitest';
+import type { SpecChange } from '../audit/audit-reader.js';
+import { StatusError } from '../http/kube-status.js';
+import {
+  introducedRevision,
+  introducingChanges,
+  revisionItems,
+  revisionNumbered,
+  revisionParam,
+  revisionsOf,
+  rollbackOptions,
+  rollbackPlan,
+  specRevision,
+  type Revision,
+} from './revisions.js';
+
+const UID = 'uid-web';
+const v1: NginxSpec = { replicas: 3, image: 'nginx:1.27' };
+const v2: NginxSpec = { replicas: 3, image: 'nginx:1.28', config: 'server { listen 80; }' };
+const v3: NginxSpec = {
+  replicas: 5,
+  image: 'nginx:1.28',
+  config: 'server { listen 80; }',
+  resources: { requests: { cpu: '50m', memory: '64Mi' } },
+};
+const hash = (spec: NginxSpec) => revisionOf(podTemplateOf(spec));
+
+const nginx = (spec: NginxSpec, resourceVersion = '40'): Nginx => ({
+  apiVersion: 'mycompany.com/v1',
+  kind: 'Nginx',
+  metadata: { name: 'web', namespace: 'team', uid: UID, resourceVersion },
+  spec,
+});
+
+function controllerRevision(
+  spec: NginxSpec,
+  revision: number,
+  { owner = UID, created = `2026-11-22T10:0${revision}:00Z` } = {},
+): V1ControllerRevision {
+  const template = podTemplateOf(spec);
+  const hash = revisionOf(template);
+  return {
+    apiVersion: 'apps/v1',
+    kind: 'ControllerRevision',
+    metadata: {
+      name: controllerRevisionName('web', hash),
+      namespace: 'team',
+      labels: { 'mycompany.com/nginx': 'web', 'mycompany.com/revision': hash },
+      ownerReferences: [
+        { apiVersion: 'mycompany.com/v1', kind: 'Nginx', name: 'web', uid: owner, controller: true },
+      ],
+      creationTimestamp: created as unknown as Date,
+    },
+    revision,
+    data: { template },
+  };
+}
+
+const change = (
+  verb: string,
+  specBefore: NginxSpec | null,
+  specAfter: unknown,
+  at: string,
+  actor = 'eve-editor',
+): SpecChange => ({ at, actor, role: 'editor', verb, specBefore, specAfter });
+
+async function* batchesOf<T>(...batches: T[][]): AsyncGenerator<T[]> {
+  for (const batch of batches) yield batch;
+}
+
+describe('revisionParam', () => {
+  it('takes positive integers', () => {
+    expect(revisionParam('1')).toBe(1);
+    expect(revisionParam('42')).toBe(42);
+  });
+
+  it.each(['abc', '0', '-1', '01', '1.5', '1e3', '', ' 1', '99999999999999999'])(
+    'refuses %j with 400 naming the revision',
+    (value) => {
+      const error = (() => {
+        try {
+          revisionParam(value);
+        } catch (thrown) {
+          return thrown;
+        }
+      })() as StatusError;
+      expect(error).toBeInstanceOf(StatusError);
+      expect(error.code).toBe(400);
+      expect(error.body).toMatchObject({
+        reason: 'BadRequest',
+        details: { causes: [{ field: 'revision' }] },
+      });
+    },
+  );
+});
+
+describe('revisionsOf', () => {
+  it('keeps the Nginx’s own revisions, by controller uid, newest number first', () => {
+    const revisions = revisionsOf(nginx(v3), [
+      controllerRevision(v1, 1),
+      controllerRevision(v3, 3),
+      controllerRevision(v2, 2),
+      controllerRevision(v2, 7, { owner: 'uid-of-an-earlier-web' }),
+    ]);
+    expect(revisions.map((r) => [r.revision, r.hash])).toEqual([
+      [3, hash(v3)],
+      [2, hash(v2)],
+      [1, hash(v1)],
+    ]);
+    expect(revisions[2]).toEqual({
+      name: controllerRevisionName('web', hash(v1)),
+      revision: 1,
+      hash: hash(v1),
+      template: { image: 'nginx:1.27', port: 80 },
+      created: '2026-11-22T10:01:00Z',
+    });
+  });
+
+  it('skips what it cannot read: no controller reference, no template, no number', () => {
+    const orphan = controllerRevision(v1, 1);
+    orphan.metadata!.ownerReferences![0]!.controller = false;
+    const empty = { ...controllerRevision(v2, 2), data: {} };
+    const unnumbered = { ...controllerRevision(v3, 3), revision: undefined as unknown as number };
+    expect(revisionsOf(nginx(v3), [orphan, empty, unnumbered])).toEqual([]);
+  });
+
+  it('takes the hash from the template when the label is missing', () => {
+    const unlabelled = controllerRevision(v2, 2);
+    delete unlabelled.metadata!.labels!['mycompany.com/revision'];
+    expect(revisionsOf(nginx(v3), [unlabelled])[0]!.hash).toBe(hash(v2));
+  });
+});
+
+describe('which write introduced a revision', () => {
+  it('is a write that moved the template to it, or the create', () => {
+    expect(introducedRevision(change('create', null, v1, 't'))).toBe(hash(v1));
+    expect(introducedRevision(change('patch', v1, v2, 't'))).toBe(hash(v2));
+    expect(introducedRevision(change('rollback', v2, v1, 't'))).toBe(hash(v1));
+    // Same template: a scale, a replicas patch, a status write.
+    expect(introducedRevision(change('patch', v1, { ...v1, replicas: 9 }, 't'))).toBeUndefined();
+    // A spec cut to fit the audit is no longer JSON: it names no revision.
+    expect(
+      introducedRevision(change('patch', v1, '{"replicas":3,"config":"…[cut from 70000 bytes]', 't')),
+    ).toBe(undefined);
+  });
+
+  it('reads defaults as the controller does (no image is nginx:latest)', () => {
+    expect(specRevision({ replicas: 1 })).toBe(
+      specRevision({ replicas: 2, image: 'nginx:latest', port: 80 }),
+    );
+    expect(specRevision(null)).toBeUndefined();
+    expect(specRevision([1])).toBeUndefined();
+  });
+
+  it('finds the latest such write for each revision, reading no further than needed', async () => {
+    let batchesRead = 0;
+    async function* counted() {
+      for (const batch of [
+        [
+          change('patch', v3, { ...v3, replicas: 6 }, '2026-11-22T10:06:00Z'),
+          change('rollback', v3, v2, '2026-11-22T10:05:00Z', 'ann-admin'),
+        ],
+        [change('patch', v2, v3, '2026-11-22T10:04:00Z'), change('patch', v1, v2, '2026-11-22T10:03:00Z')],
+        [change('create', null, v1, '2026-11-22T10:01:00Z')],
+        [change('create', null, v1, '2026-11-22T09:00:00Z', 'never-read')],
+      ]) {
+        batchesRead++;
+        yield batch;
+      }
+    }
+    const found = await introducingChanges([hash(v1), hash(v2), hash(v3)], counted());
+    expect(found.get(hash(v2))).toEqual({
+      actor: 'ann-admin',
+      role: 'editor',
+      verb: 'rollback',
+      at: '2026-11-22T10:05:00Z',
+    });
+    expect(found.get(hash(v3))).toMatchObject({ verb: 'patch', at: '2026-11-22T10:04:00Z' });
+    expect(found.get(hash(v1))).toMatchObject({ verb: 'create', actor: 'eve-editor' });
+    expect(batchesRead).toBe(3);
+  });
+
+  it('leaves out revisions no write introduced, and stops at the row limit', async () => {
+    const found = await introducingChanges(
+      [hash(v1), hash(v2)],
+      batchesOf([change('patch', v1, v2, 'b')], [change('create', null, v1, 'a')]),
+      { limit: 1 },
+    );
+    expect([...found.keys()]).toEqual([hash(v2)]);
+    expect((await introducingChanges([], batchesOf([change('create', null, v1, 'a')]))).size).toBe(0);
+  });
+});
+
+describe('revisionItems', () => {
+  it('marks the spec’s revision current and attaches each one’s write', () => {
+    const revisions = revisionsOf(nginx(v2), [controllerRevision(v1, 1), controllerRevision(v2, 2)]);
+    const changes = new Map([[hash(v1), { actor: 'eve-editor', role: 'editor', verb: 'create', at: 'a' }]]);
+    expect(revisionItems(nginx({ ...v2, replicas: 7 }), revisions, changes)).toEqual([
+      {
+        revision: 2,
+        hash: hash(v2),
+        template: podTemplateOf(v2),
+        created: '2026-11-22T10:02:00Z',
+        current: true,
+        change: null,
+      },
+      {
+        revision: 1,
+        hash: hash(v1),
+        template: podTemplateOf(v1),
+        created: '2026-11-22T10:01:00Z',
+        current: false,
+        change: { actor: 'eve-editor', role: 'editor', verb: 'create', at: 'a' },
+      },
+    ]);
+  });
+});
+
+describe('revisionNumbered', () => {
+  const revisions = revisionsOf(nginx(v2), [controllerRevision(v1, 1), controllerRevision(v2, 2)]);
+
+  it('finds a revision by its number', () => {
+    expect(revisionNumbered(nginx(v2), revisions, 1).hash).toBe(hash(v1));
+  });
+
+  it('answers 404 naming the revision and the ones there are', () => {
+    expect(() => revisionNumbered(nginx(v2), revisions, 9)).toThrowError(
+      'nginxes.mycompany.com "web" has no revision 9 (it has 2, 1)',
+    );
+    try {
+      revisionNumbered(nginx(v2), [], 9);
+    } catch (error) {
+      expect((error as StatusError).body).toMatchObject({
+        code: 404,
+        reason: 'NotFound',
+        message: 'nginxes.mycompany.com "web" has no revision 9',
+        details: { name: 'web', kind: 'nginxes', causes: [{ field: 'revision' }] },
+      });
+    }
+  });
+});
+
+describe('rollbackOptions', () => {
+  it('takes no body, an empty object or a resourceVersion', () => {
+    expect(rollbackOptions(undefined)).toEqual({});
+    expect(rollbackOptions({})).toEqual({});
+    expect(rollbackOptions({ resourceVersion: '123' })).toEqual({ resourceVersion: '123' });
+  });
+
+  it.each([
+    [[], undefined],
+    [null, undefined],
+    [{ resourceVersion: 123 }, 'resourceVersion'],
+    [{ resourceVersion: 'abc' }, 'resourceVersion'],
+    [{ resourceVersion: '1', revision: 2 }, 'revision'],
+    [{ ['__proto__']: 1 }, undefined],
+  ])('refuses %j with 400', (body, field) => {
+    try {
+      rollbackOptions(JSON.parse(JSON.stringify(body)));
+      expect.unreachable();
+    } catch (error) {
+      expect((error as StatusError).code).toBe(400);
+      if (field) expect((error as StatusError).body.details?.causes?.[0]?.field).toBe(field);
+    }
+  });
+});
+
+describe('rollbackPlan', () => {
+  const revision = (spec: NginxSpec, number = 1): Revision => ({
+    name: 'web-x',
+    revision: number,
+    hash: hash(spec),
+    template: podTemplateOf(spec) as NginxPodTemplate,
+    created: '',
+  });
+
+  it('patches only the template fields back, on the resourceVersion read', () => {
+    const plan = rollbackPlan(nginx({ ...v3, paused: true }, '41'), revision(v1), {});
+    expect(plan.patch).toEqual({
+      metadata: { resourceVersion: '41' },
+      spec: { image: 'nginx:1.27', port: 80, config: null, resources: null },
+    });
+    expect(plan.nginx.spec).toEqual({ ...v3, paused: true });
+  });
+
+  it('carries the caller’s resourceVersion as the precondition', () => {
+    expect(rollbackPlan(nginx(v3, '41'), revision(v2), { resourceVersion: '17' }).patch).toEqual({
+      metadata: { resourceVersion: '17' },
+      spec: { port: 80, resources: null },
+    });
+  });
+
+  it('writes nothing when the spec has the template already, unless the caller’s view is stale', () => {
+    const same = nginx({ ...v2, replicas: 9 }, '41');
+    expect(rollbackPlan(same, revision(v2), {})).toEqual({ nginx: same, patch: undefined });
+    expect(rollbackPlan(same, revision(v2), { resourceVersion: '41' }).patch).toBeUndefined();
+    expect(() => rollbackPlan(same, revision(v2), { resourceVersion: '17' })).toThrowError(
+      /Operation cannot be fulfilled on nginxes.mycompany.com "web": the object has been modified/,
+    );
+  });
+});
