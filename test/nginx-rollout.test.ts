@@ -178,6 +178,41 @@ describe('rolling updates', () => {
     await rolledOut(name, 8, after);
   }, 180_000);
 
+  it('never rolls out a config that is not valid nginx, even one written to the API server directly', async () => {
+    const broken = 'server {\n    listen 80\n}\n';
+    // Straight to kube-apiserver (our API would refuse it with a 422): the CRD cannot check nginx syntax.
+    const fresh = uniqueName('badconfig');
+    await create(fresh, { replicas: 2, config: broken });
+    const refused = await waitFor('Progressing=False/InvalidConfig', async () => {
+      const nginx = await rollouts.get(fresh);
+      const progressing = nginx.status?.conditions?.find((c) => c.type === 'Progressing');
+      return progressing?.reason === 'InvalidConfig' && nginx;
+    });
+    expect(refused.status?.conditions?.find((c) => c.type === 'Progressing')?.message).toMatch(/line 3/);
+    expect(podsOf(fresh)).toEqual([]);
+
+    const running = uniqueName('goodconfig');
+    const spec: NginxSpec = { replicas: 3, config: 'server { listen 80; }\n' };
+    await create(running, spec);
+    await rolledOut(running, 3, revisionOfSpec(spec));
+    const watch = boundsWatch(running);
+    await patchSpec(running, { config: broken });
+    await waitFor('Progressing=False/InvalidConfig', async () =>
+      (await rollouts.get(running)).status?.conditions?.some((c) => c.reason === 'InvalidConfig'),
+    );
+    await patchSpec(running, { replicas: 4 });
+    await waitFor(
+      'the scale-up, on the old revision',
+      async () => podsOf(running).filter(isActive).length === 4,
+    );
+    await sleep(1_000);
+    watch.stop();
+    expect(podsOf(running).every((p) => p.metadata?.labels?.[LABEL_REVISION] === revisionOfSpec(spec))).toBe(
+      true,
+    );
+    expect(watch.seen.mixedRevisions).toBe(false);
+  }, 120_000);
+
   it('the seed manifest (spec.replicas only) still runs its pods, and a scale-up adds pods of the same revision', async () => {
     const name = uniqueName('seed');
     await create(name, { replicas: 2 });

@@ -217,3 +217,14 @@ describe('a repeated refusal', () => {
     expect(other.conditions?.find((c) => c.type === 'ReplicaFailure')?.message).toBe('no');
   });
 });
+
+describe('nginxStatus, a config that is not valid nginx', () => {
+  it('says so on Progressing (False, InvalidConfig) with the line, and is settled', () => {
+    const invalid: Nginx = { ...nginx(2), spec: { replicas: 2, config: 'server {\n  listen 80\n}\n' } };
+    const status = nginxStatus(invalid, [pod(true), pod(true)], undefined, T1);
+    const progressing = status.conditions?.find((c) => c.type === 'Progressing');
+    expect(progressing).toMatchObject({ status: 'False', reason: 'InvalidConfig' });
+    expect(progressing?.message).toMatch(/line 3/);
+    expect(isSettled(status)).toBe(true);
+  });
+});

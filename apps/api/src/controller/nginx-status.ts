@@ -6,7 +6,9 @@ import {
   DEFAULT_PROGRESS_DEADLINE_SECONDS,
   LABEL_REVISION,
   REASON_DEADLINE_EXCEEDED,
+  REASON_INVALID_CONFIG,
   REASON_PAUSED,
+  configErrors,
   REASON_ROLLING_UPDATE,
   podTemplateOf,
   revisionOf,
@@ -52,6 +54,8 @@ function condition(
 export interface RolloutView {
   updateRevision: string;
   template: NginxPodTemplate;
+  /** Why the template cannot run (its config is not valid nginx), or undefined. */
+  invalid?: string;
   /** Epoch milliseconds. */
   now: number;
 }
@@ -138,15 +142,22 @@ export function nginxStatus(
   const lastProgress =
     madeProgress(nginx.status, status) || !before?.lastUpdateTime ? now : before.lastUpdateTime;
   const deadlineSeconds = nginx.spec.progressDeadlineSeconds ?? DEFAULT_PROGRESS_DEADLINE_SECONDS;
-  const paused = nginx.spec.paused === true && !rolledOut;
+  const paused = nginx.spec.paused === true && !rolledOut && !view.invalid;
   // As a Deployment's: a paused rollout is not stalled; the deadline counts again from the resume.
   const stalled = !converged && !paused && view.now - Date.parse(lastProgress) >= deadlineSeconds * 1000;
   if (paused) message = `${message} Paused.`;
+  if (view.invalid) message = `${message} Not rolling out spec.config: ${view.invalid}`;
   if (stalled) message = `${message} No progress for ${deadlineSeconds} s.`;
   const progressing = condition(
     CONDITION_PROGRESSING,
-    paused ? 'Unknown' : converged || stalled ? 'False' : 'True',
-    paused ? REASON_PAUSED : stalled ? REASON_DEADLINE_EXCEEDED : progressingReason,
+    paused ? 'Unknown' : converged || stalled || view.invalid ? 'False' : 'True',
+    view.invalid
+      ? REASON_INVALID_CONFIG
+      : paused
+        ? REASON_PAUSED
+        : stalled
+          ? REASON_DEADLINE_EXCEEDED
+          : progressingReason,
     message,
     generation,
     previous,
@@ -182,7 +193,13 @@ export function nginxStatus(
 /** The spec's revision, as the status and the rollout plan see it. */
 export function rolloutView(nginx: Nginx, now: number): RolloutView {
   const template = podTemplateOf(nginx.spec);
-  return { template, updateRevision: revisionOf(template), now };
+  const [problem] = template.config === undefined ? [] : configErrors(template.config);
+  return {
+    template,
+    updateRevision: revisionOf(template),
+    now,
+    ...(problem ? { invalid: problem.message.replace(/^Invalid value: "…": /, '') } : {}),
+  };
 }
 
 /**

@@ -84,6 +84,8 @@ export function planHistory(input: {
   nginx: Nginx;
   template: NginxPodTemplate;
   updateRevision: string;
+  /** False when the template cannot run (invalid config): it is not recorded. */
+  runnable?: boolean;
   revisions: readonly V1ControllerRevision[];
   configMaps: readonly V1ConfigMap[];
   pods: readonly V1Pod[];
@@ -94,7 +96,7 @@ export function planHistory(input: {
   const newest = Math.max(0, ...revisions.map((r) => r.revision));
   const current = revisions.find((r) => revisionLabel(r) === updateRevision);
   const running = new Set(input.pods.filter(isActive).map(revisionLabel));
-  const rolling = !nginx.spec.paused || running.has(updateRevision);
+  const rolling = (input.runnable ?? true) && (!nginx.spec.paused || running.has(updateRevision));
   if (!current && rolling) plan.create = controllerRevisionFor(nginx, template, updateRevision, newest + 1);
   if (current && current.revision < newest && rolling)
     plan.renumber = { revision: current, number: newest + 1 };

@@ -90,6 +90,7 @@ export class OwnedSync {
       nginx,
       template: view.template,
       updateRevision: view.updateRevision,
+      runnable: view.invalid === undefined,
       revisions: caches.revisions.byIndex(BY_NGINX_LABEL, key),
       configMaps: caches.configMaps.byIndex(BY_NGINX_LABEL, key),
       pods,

@@ -198,6 +198,7 @@ export class NginxReconciler {
       now: view.now,
       burst: this.deps.burst,
       paused: nginx.spec.paused === true,
+      invalid: view.invalid !== undefined,
     });
     if (plan.delete.length > 0 || plan.create > 0) this.lastWriteAt.set(key, this.now());
     let failure: ReplicaFailure | undefined;

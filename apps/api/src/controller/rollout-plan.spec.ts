@@ -228,3 +228,14 @@ describe('planRollout, paused', () => {
     expect(plan({ paused: true, pods: pods(8, NEW) }).createLike).toBeUndefined();
   });
 });
+
+describe('planRollout, a template that cannot run', () => {
+  it('never makes a pod of it: the old revision is kept and scaled, a new Nginx gets no pod', () => {
+    const held = plan({ invalid: true, strategy: rolling(2, 0), pods: pods(10, OLD) });
+    expect(held).toMatchObject({ create: 0, delete: [] });
+    const up = plan({ invalid: true, replicas: 12, pods: pods(10, OLD) });
+    expect(up.create).toBe(2);
+    expect(up.createLike?.metadata?.labels?.[LABEL_REVISION]).toBe(OLD);
+    expect(plan({ invalid: true, pods: [] })).toMatchObject({ create: 0, delete: [] });
+  });
+});

@@ -29,6 +29,11 @@ export interface RolloutInput {
   burst: number;
   /** spec.paused: the template does not roll; missing pods copy the revision most pods run. */
   paused?: boolean;
+  /**
+   * The template cannot run (spec.config is not valid nginx, written past our API): held as if paused, and no pod
+   * of it is ever made — missing pods copy the revision most pods run, if any.
+   */
+  invalid?: boolean;
 }
 
 export interface RolloutPlan {
@@ -125,14 +130,19 @@ export function planRollout(input: RolloutInput): RolloutPlan {
     return plan;
   }
 
-  if (input.paused && old.length > 0) {
+  if (input.invalid && old.length === 0) {
+    remove(byDeletionOrder(fresh).slice(0, Math.max(0, fresh.length - replicas)), 'scale-down');
+    return plan;
+  }
+
+  if ((input.paused || input.invalid) && old.length > 0) {
     // Paused mid-rollout: scaling applies, to the revisions as they stand; nothing moves between them.
     const total = active.length;
     if (total > replicas)
       remove([...byDeletionOrder(old), ...byDeletionOrder(fresh)].slice(0, total - replicas), 'scale-down');
     if (total < replicas) {
       plan.create = Math.min(replicas - total, burst);
-      if (old.length > fresh.length) plan.createLike = mostCommonRevision(old);
+      if (input.invalid || old.length > fresh.length) plan.createLike = mostCommonRevision(old);
     }
     return plan;
   }
