@@ -13,7 +13,7 @@ import { KubeApiError } from '../libs/kube-runtime/src/index.js';
 import { isActive } from '../apps/api/src/controller/pod-plan.js';
 import { revisionOfSpec, rolloutsIn } from './support/rollouts.js';
 import { HEADLESS, startApp, type AppProcess } from './support/app-process.js';
-import { createNamespace } from './support/operations.js';
+import { createNamespace, createPodQuota } from './support/operations.js';
 import { runtimeClient } from './support/runtime.js';
 import { sleep, uniqueName, waitFor } from './support/wait.js';
 
@@ -80,6 +80,68 @@ describe('rolling updates', () => {
     },
     180_000,
   );
+
+  it('a scale-up mid-rollout keeps both bounds for the new replicas', async () => {
+    const name = uniqueName('rescale');
+    const spec: NginxSpec = {
+      replicas: 10,
+      image: 'nginx:1.27',
+      minReadySeconds: 1,
+      strategy: { rollingUpdate: { maxSurge: 2, maxUnavailable: 0 } },
+    };
+    await create(name, spec);
+    await rolledOut(name, 10, revisionOfSpec(spec));
+    const watch = boundsWatch(name);
+    await patchSpec(name, { image: 'nginx:1.28' });
+    const after = revisionOfSpec({ ...spec, image: 'nginx:1.28' });
+    await waitFor('the rollout to start', () =>
+      podsOf(name).some((p) => isActive(p) && p.metadata?.labels?.[LABEL_REVISION] === after),
+    );
+    await patchSpec(name, { replicas: 14 });
+    await rolledOut(name, 14, after);
+    watch.stop();
+    expect(watch.seen.maxActive).toBeLessThanOrEqual(16);
+    expect(watch.seen.minAvailableAfterDelete).toBeGreaterThanOrEqual(10);
+  }, 180_000);
+
+  it('turns Progressing False with ProgressDeadlineExceeded when a quota stops the rollout, and rolls nothing back', async () => {
+    const quotaNs = await createNamespace(client, 'rollout-quota', cleanups);
+    const quotaController = await startApp({
+      ...HEADLESS,
+      WATCH_NAMESPACE: quotaNs,
+      LEASE_NAMESPACE: quotaNs,
+    });
+    cleanups.push(() => quotaController.terminate());
+    const inQuota = await rolloutsIn(client, quotaNs);
+    cleanups.push(inQuota.stop);
+    const name = uniqueName('deadline');
+    const spec: NginxSpec = {
+      replicas: 3,
+      image: 'nginx:1.27',
+      progressDeadlineSeconds: 3,
+      strategy: { rollingUpdate: { maxSurge: 1, maxUnavailable: 0 } },
+    };
+    await inQuota.create(name, spec);
+    await inQuota.rolledOut(name, 3, revisionOfSpec(spec));
+    await createPodQuota(client, quotaNs, 3); // no room for the surge pod
+    await inQuota.patchSpec(name, { image: 'nginx:1.28' });
+    const stalled = await waitFor(
+      'Progressing=False/ProgressDeadlineExceeded',
+      async () => {
+        const nginx = await inQuota.get(name);
+        const progressing = nginx.status?.conditions?.find((c) => c.type === 'Progressing');
+        return progressing?.reason === 'ProgressDeadlineExceeded' && progressing.status === 'False' && nginx;
+      },
+      { timeoutMs: 30_000, intervalMs: 250 },
+    );
+    expect(stalled.spec.image).toBe('nginx:1.28'); // nothing rolled back
+    expect(
+      inQuota
+        .podsOf(name)
+        .filter(isActive)
+        .map((p) => p.spec?.containers[0]?.image),
+    ).toEqual(Array(3).fill('nginx:1.27'));
+  }, 120_000);
 
   it('Recreate deletes every old pod before the first new one', async () => {
     const name = uniqueName('recreate');
