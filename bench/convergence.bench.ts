@@ -5,17 +5,15 @@
 // directly by a tight client), the API requests and writes per pod each controller caused, its CPU and memory,
 // an idle stretch with the pods in place, and our convergence with the audit trail on and off.
 // Writes bench/results/convergence.{md,json,svg}.
-import { execFile } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
-import { isAlive, readPid } from '../test/support/cluster-processes.js';
+import { readPid } from '../test/support/cluster-processes.js';
 import { HEADLESS, startApp, type AppProcess } from '../test/support/app-process.js';
 import { migrate } from '../test/support/database.js';
-import { ROOT } from '../test/support/paths.js';
 import { runtimeClient } from '../test/support/runtime.js';
 import { requestCounts } from './convergence/apiserver-metrics.js';
+import { restartComponents } from './convergence/cluster-components.js';
 import { peakRssMb } from './convergence/process-stats.js';
 import { readyChart } from './convergence/svg-chart.js';
 import { RESULTS_DIR, runStamp, writeResults } from './results-file.js';
@@ -84,19 +82,6 @@ async function waitForDefaultServiceAccount(namespace: string): Promise<void> {
       await sleep(100);
     }
   }
-}
-
-/** Restarts cluster components with the given environment for tools/cluster/up.sh (client limits). */
-async function restartComponents(components: string[], env: Record<string, string>): Promise<void> {
-  for (const component of components) {
-    const pid = readPid(component);
-    process.kill(pid, 'SIGTERM');
-    while (isAlive(pid)) await sleep(100);
-  }
-  await promisify(execFile)('bash', [join(ROOT, 'tools/cluster/up.sh')], {
-    cwd: ROOT,
-    env: { ...process.env, ...env },
-  });
 }
 
 const limitsEnv = (limits: { qps: number; burst: number }) => ({

@@ -41,6 +41,19 @@ export function requestCounts(server = 'https://127.0.0.1:6443'): Promise<Reques
   }, server);
 }
 
+/**
+ * Like requestCounts, keyed "VERB group/resource[/subresource] CODE" (group "" for the core API): tells apart
+ * resources of the same name in two groups, such as core Events (controllers') and events.k8s.io Events (the
+ * scheduler's), and answers by HTTP status, such as a DELETE of a pod already gone (404).
+ */
+export function requestCountsByGroup(server = 'https://127.0.0.1:6443'): Promise<RequestCounts> {
+  return countRequests((labels) => {
+    const subresource = label(labels, 'subresource');
+    const resource = `${label(labels, 'group')}/${label(labels, 'resource')}${subresource ? `/${subresource}` : ''}`;
+    return `${label(labels, 'verb')} ${resource} ${label(labels, 'code')}`;
+  }, server);
+}
+
 /** Pod creations kube-apiserver has answered, by HTTP status code ("201", "403", …). */
 export function podCreatesByCode(server = 'https://127.0.0.1:6443'): Promise<RequestCounts> {
   return countRequests(

@@ -7,8 +7,15 @@ export interface Series {
 
 const escape = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;');
 
+/** What the axes say; by default the convergence chart's (pods ready since the objects were created). */
+export interface AxisLabels {
+  x?: string;
+  y?: string;
+}
+
 /** A small self-contained SVG line chart of pods ready over time, one line per controller. */
-export function readyChart(title: string, series: Series[], target: number): string {
+export function readyChart(title: string, series: Series[], target: number, axes: AxisLabels = {}): string {
+  const { x: xLabel = 'seconds since the objects were created', y: yLabel = 'pods ready' } = axes;
   const width = 720;
   const height = 360;
   const pad = { left: 56, right: 16, top: 36, bottom: 44 };
@@ -40,8 +47,8 @@ export function readyChart(title: string, series: Series[], target: number): str
   <text x="${pad.left - 6}" y="${y(target) + 4}" text-anchor="end" font-size="11">${target}</text>
   <text x="${pad.left - 6}" y="${y(0) + 4}" text-anchor="end" font-size="11">0</text>
   ${ticks.map((t) => `<text x="${x(t)}" y="${height - pad.bottom + 16}" text-anchor="middle" font-size="11">${t.toFixed(1)} s</text>`).join('\n  ')}
-  <text x="${width / 2}" y="${height - 8}" text-anchor="middle" font-size="12">seconds since the objects were created</text>
-  <text x="14" y="${height / 2}" transform="rotate(-90 14 ${height / 2})" text-anchor="middle" font-size="12">pods ready</text>
+  <text x="${width / 2}" y="${height - 8}" text-anchor="middle" font-size="12">${escape(xLabel)}</text>
+  <text x="14" y="${height / 2}" transform="rotate(-90 14 ${height / 2})" text-anchor="middle" font-size="12">${escape(yLabel)}</text>
   ${lines}
   ${legend}
 </svg>

@@ -45,16 +45,24 @@ export async function createNamespace(
 ): Promise<string> {
   const name = uniqueName(prefix);
   cleanups?.push(() => deleteNamespace(client, name));
+  return createNamedNamespace(client, name, { 'mycompany.com/test': 'nginx-controller-operations' });
+}
+
+/**
+ * Creates the namespace `name` with `labels` and waits for its default service account: kube-controller-manager
+ * makes it, and the API server refuses pods until it exists (after an API server restart its watches may take a
+ * while, hence the minute).
+ */
+export async function createNamedNamespace(
+  client: KubeClient,
+  name: string,
+  labels: Record<string, string>,
+): Promise<string> {
   await client.request({
     method: 'POST',
     path: '/api/v1/namespaces',
-    body: {
-      apiVersion: 'v1',
-      kind: 'Namespace',
-      metadata: { name, labels: { 'mycompany.com/test': 'nginx-controller-operations' } },
-    },
+    body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name, labels } },
   });
-  // kube-controller-manager makes it; after a test has restarted the API server its watches may take a while.
   await waitFor(
     `the default service account in ${name}`,
     () => client.request({ path: `/api/v1/namespaces/${name}/serviceaccounts/default` }).then(() => true),
