@@ -11,6 +11,8 @@ const alias = {
   '@ngx/kube-runtime/status': fileURLToPath(new URL('./libs/kube-runtime/src/api-error.ts', import.meta.url)),
   '@ngx/kube-runtime': fileURLToPath(new URL('./libs/kube-runtime/src/index.ts', import.meta.url)),
   '@ngx/nginx-api': fileURLToPath(new URL('./libs/nginx-api/src/index.ts', import.meta.url)),
+  // apps/web's own path alias (its tsconfig's `@/*`).
+  '@/': fileURLToPath(new URL('./apps/web/', import.meta.url)),
 };
 
 export default defineConfig({
@@ -23,7 +25,7 @@ export default defineConfig({
           name: 'unit',
           include: [
             'apps/*/src/**/*.spec.ts',
-            'apps/web/lib/**/*.spec.ts',
+            'apps/web/{lib,components}/**/*.spec.ts',
             'libs/*/src/**/*.spec.ts',
             'tools/**/*.spec.ts',
           ],

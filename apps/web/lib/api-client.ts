@@ -1,5 +1,11 @@
 import { errorMessage, type KubeStatus as StatusBody } from '@ngx/kube-runtime/status';
-import type { Nginx } from '@ngx/nginx-api';
+import {
+  CONTROLPLANE_API_VERSION,
+  NGINX_API_VERSION,
+  NGINX_PLURAL,
+  type Nginx,
+  type RevisionItem,
+} from '@ngx/nginx-api';
 import type { Identity } from './session';
 
 export { errorMessage };
@@ -39,7 +45,7 @@ export class StatusError extends Error {
 
 import type { ChangeItem, EventItem, ReconcileAction, ReconcileItem } from '@ngx/nginx-api';
 
-export type { ChangeItem, EventItem, ReconcileAction, ReconcileItem };
+export type { ChangeItem, EventItem, ReconcileAction, ReconcileItem, RevisionItem };
 
 export interface AuditList<T> {
   metadata: { continue?: string };
@@ -57,13 +63,31 @@ export interface AuditFilters {
   until?: string;
 }
 
-const GROUP_VERSION = '/apis/mycompany.com/v1';
+/** `/apis/mycompany.com/v1` and `/controlplane/v1`, from the constants the API server is built from. */
+const GROUP_VERSION = `/apis/${NGINX_API_VERSION}`;
+const CONTROLPLANE = `/${CONTROLPLANE_API_VERSION}`;
 const seg = encodeURIComponent;
 
 export const nginxPath = (namespace: string, name?: string, subresource?: 'scale' | 'status') =>
-  `${GROUP_VERSION}/namespaces/${seg(namespace)}/nginxes` +
+  `${GROUP_VERSION}/namespaces/${seg(namespace)}/${NGINX_PLURAL}` +
   (name ? `/${seg(name)}` : '') +
   (subresource ? `/${subresource}` : '');
+
+/** An Nginx's path under the control plane's own API (`/controlplane/v1/namespaces/{ns}/nginxes/{name}/…`). */
+export const controlPlaneNginxPath = (namespace: string, name: string, rest: string) =>
+  `${CONTROLPLANE}/namespaces/${seg(namespace)}/${NGINX_PLURAL}/${seg(name)}/${rest}`;
+
+/** The revisions of one Nginx, as `GET …/revisions` answers. */
+export interface RevisionList {
+  /** The Nginx the list was read with (its resourceVersion is the one a rollback should be conditioned on). */
+  nginx: { namespace: string; name: string; uid: string; resourceVersion: string };
+  items: RevisionItem[];
+}
+
+/** Options of a write: `dryRun` runs every check and admission, and answers the result without storing it. */
+export interface WriteOptions {
+  dryRun?: boolean;
+}
 
 function query(params: Record<string, string | undefined>): string {
   const search = new URLSearchParams();
@@ -124,7 +148,7 @@ export class ApiClient {
   }
 
   whoami(signal?: AbortSignal): Promise<Identity> {
-    return this.json<Identity>('/controlplane/v1/whoami', { signal });
+    return this.json<Identity>(`${CONTROLPLANE}/whoami`, { signal });
   }
 
   getNginx(namespace: string, name: string): Promise<Nginx> {
@@ -141,12 +165,56 @@ export class ApiClient {
     });
   }
 
-  /** A JSON merge patch of the object (e.g. `{spec: {image}}`). */
-  patchNginx(namespace: string, name: string, patch: object): Promise<Nginx> {
-    return this.json<Nginx>(nginxPath(namespace, name), {
-      method: 'PATCH',
-      body: JSON.stringify(patch),
-      contentType: 'application/merge-patch+json',
+  /**
+   * A JSON merge patch of the object (e.g. `{spec: {image}}`). Put `metadata.resourceVersion` in the patch to make
+   * it conditional (a 409 when the object changed since it was read).
+   */
+  patchNginx(namespace: string, name: string, patch: object, options: WriteOptions = {}): Promise<Nginx> {
+    return this.json<Nginx>(
+      nginxPath(namespace, name) + query({ dryRun: options.dryRun ? 'All' : undefined }),
+      {
+        method: 'PATCH',
+        body: JSON.stringify(patch),
+        contentType: 'application/merge-patch+json',
+      },
+    );
+  }
+
+  /**
+   * Replaces the whole object (PUT) from an object or a YAML manifest; its `metadata.resourceVersion` is the
+   * precondition (a 409 when the object changed since it was read).
+   */
+  replaceNginx(
+    namespace: string,
+    name: string,
+    manifest: object | string,
+    options: WriteOptions = {},
+  ): Promise<Nginx> {
+    const yaml = typeof manifest === 'string';
+    return this.json<Nginx>(
+      nginxPath(namespace, name) + query({ dryRun: options.dryRun ? 'All' : undefined }),
+      {
+        method: 'PUT',
+        body: yaml ? manifest : JSON.stringify(manifest),
+        contentType: yaml ? 'application/yaml' : 'application/json',
+      },
+    );
+  }
+
+  /** Every revision the controller keeps, with the audited change that introduced each. */
+  revisions(namespace: string, name: string, signal?: AbortSignal): Promise<RevisionList> {
+    return this.json<RevisionList>(controlPlaneNginxPath(namespace, name, 'revisions'), { signal });
+  }
+
+  /**
+   * Writes revision `revision`'s pod template back into the spec (audited as verb `rollback`). With
+   * `resourceVersion`, only if the Nginx is still at it (else a 409).
+   */
+  rollback(namespace: string, name: string, revision: number, resourceVersion?: string): Promise<Nginx> {
+    return this.json<Nginx>(controlPlaneNginxPath(namespace, name, `revisions/${revision}/rollback`), {
+      method: 'POST',
+      body: JSON.stringify(resourceVersion ? { resourceVersion } : {}),
+      contentType: 'application/json',
     });
   }
 
@@ -164,10 +232,9 @@ export class ApiClient {
   }
 
   async events(namespace: string, name: string, signal?: AbortSignal): Promise<EventItem[]> {
-    const list = await this.json<{ items: EventItem[] }>(
-      `/controlplane/v1/namespaces/${seg(namespace)}/nginxes/${seg(name)}/events`,
-      { signal },
-    );
+    const list = await this.json<{ items: EventItem[] }>(controlPlaneNginxPath(namespace, name, 'events'), {
+      signal,
+    });
     return list.items;
   }
 
@@ -178,7 +245,7 @@ export class ApiClient {
     signal?: AbortSignal,
   ): Promise<AuditList<T>> {
     return this.json<AuditList<T>>(
-      `/controlplane/v1/audit/${kind}` +
+      `${CONTROLPLANE}/audit/${kind}` +
         query({ ...filters, limit: page.limit?.toString(), continue: page.continue }),
       { signal },
     );
@@ -190,7 +257,7 @@ export class ApiClient {
     filters: AuditFilters,
     format: 'csv' | 'ndjson',
   ): Promise<{ blob: Blob; filename: string }> {
-    const response = await this.send(`/controlplane/v1/audit/${kind}` + query({ ...filters, format }), {
+    const response = await this.send(`${CONTROLPLANE}/audit/${kind}` + query({ ...filters, format }), {
       accept: format === 'csv' ? 'text/csv' : 'application/x-ndjson',
     });
     const disposition = response.headers.get('Content-Disposition') ?? '';

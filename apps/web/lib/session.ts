@@ -64,9 +64,4 @@ export function useToken(): string | null | undefined {
   return useSyncExternalStore<string | null | undefined>(subscribe, readToken, () => undefined);
 }
 
-/** May this identity write Nginxes (in `namespace`, when given)? */
-export function canWrite(identity: Identity | undefined, namespace?: string): boolean {
-  if (!identity || identity.role === 'viewer') return false;
-  if (namespace === undefined || identity.namespaces === null) return true;
-  return identity.namespaces.includes(namespace);
-}
+export { canWrite } from './permissions';

@@ -1,3 +1,6 @@
+/** The version of the control plane's own API: its path prefix (`/controlplane/v1/...`) and its objects' `apiVersion`. */
+export const CONTROLPLANE_API_VERSION = 'controlplane/v1';
+
 /**
  * What the control plane's own endpoints (/controlplane/v1/…) answer, shared by the API that writes these shapes
  * and the UI that reads them.

@@ -47,6 +47,8 @@ export interface LivePod {
   terminating: boolean;
   deletionTimestamp: string | null;
   resourceVersion: string;
+  /** The pod template revision it runs (its `mycompany.com/revision` label); null for pods from before revisions. */
+  revision: string | null;
 }
 
 export interface Snapshot {

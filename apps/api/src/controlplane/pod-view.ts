@@ -1,4 +1,5 @@
 import type { V1Pod } from '@kubernetes/client-node';
+import { LABEL_REVISION } from '@ngx/nginx-api';
 
 /** A pod as the UI shows it: one row of an Nginx's live pod table. */
 export interface PodView {
@@ -16,6 +17,8 @@ export interface PodView {
   terminating: boolean;
   deletionTimestamp: string | null;
   resourceVersion: string;
+  /** Its `mycompany.com/revision` label: the pod template revision it runs (null for pods from before revisions). */
+  revision: string | null;
 }
 
 const time = (value: unknown): string | null =>
@@ -37,6 +40,7 @@ export function podView(pod: V1Pod, now = Date.now()): PodView {
     terminating: Boolean(pod.metadata?.deletionTimestamp),
     deletionTimestamp: time(pod.metadata?.deletionTimestamp),
     resourceVersion: pod.metadata?.resourceVersion ?? '',
+    revision: pod.metadata?.labels?.[LABEL_REVISION] ?? null,
   };
 }
 

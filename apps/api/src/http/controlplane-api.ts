@@ -1,2 +1,2 @@
-/** The version of the control plane's own API: its path prefix (`/controlplane/v1/...`) and its objects' `apiVersion`. */
-export const CONTROLPLANE_API_VERSION = 'controlplane/v1';
+// The constant is shared with the UI, which builds its request paths from it.
+export { CONTROLPLANE_API_VERSION } from '@ngx/nginx-api';

@@ -401,6 +401,7 @@ const schemas = {
             createdAt: { type: 'string', format: 'date-time' },
             ageSeconds: { type: 'integer' },
             terminating: { type: 'boolean' },
+            revision: { type: 'string', nullable: true, description: 'the pod template revision it runs' },
           },
         },
       },
