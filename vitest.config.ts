@@ -6,20 +6,22 @@ import { defineConfig } from 'vitest/config';
 const decorators = swc.vite({ module: { type: 'es6' } });
 
 // Tests run the libraries from source, so they never see a stale dist/.
-const alias = {
+const source = (path: string) => fileURLToPath(new URL(path, import.meta.url));
+const alias = [
   // Before the package itself: an alias also matches the subpaths of its name.
-  '@ngx/kube-runtime/status': fileURLToPath(new URL('./libs/kube-runtime/src/api-error.ts', import.meta.url)),
-  '@ngx/kube-runtime': fileURLToPath(new URL('./libs/kube-runtime/src/index.ts', import.meta.url)),
-  '@ngx/nginx-api': fileURLToPath(new URL('./libs/nginx-api/src/index.ts', import.meta.url)),
+  { find: '@ngx/kube-runtime/status', replacement: source('./libs/kube-runtime/src/api-error.ts') },
+  { find: '@ngx/kube-runtime', replacement: source('./libs/kube-runtime/src/index.ts') },
+  { find: '@ngx/nginx-api', replacement: source('./libs/nginx-api/src/index.ts') },
   // apps/web's own path alias (its tsconfig's `@/*`).
-  '@/': fileURLToPath(new URL('./apps/web/', import.meta.url)),
-};
+  { find: /^@\/(.*)$/, replacement: `${source('./apps/web/')}$1` },
+];
 
 export default defineConfig({
   resolve: { alias },
   test: {
     projects: [
       {
+        extends: true,
         plugins: [decorators],
         test: {
           name: 'unit',
@@ -33,6 +35,7 @@ export default defineConfig({
         },
       },
       {
+        extends: true,
         plugins: [decorators],
         test: {
           name: 'integration',

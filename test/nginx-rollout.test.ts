@@ -435,6 +435,16 @@ describe('what an Nginx owns besides pods', () => {
       },
       { timeoutMs: 60_000 },
     );
+    await waitFor(
+      "the Nginx's status to show the budget's allowed disruptions",
+      async () => {
+        const nginx = await rollouts.get(name);
+        return nginx.status?.disruptionBudget?.disruptionsAllowed === 1 && nginx.status.disruptionBudget;
+      },
+      { timeoutMs: 30_000 },
+    ).then((budget) =>
+      expect(budget).toEqual({ name, disruptionsAllowed: 1, currentHealthy: 2, desiredHealthy: 1 }),
+    );
     await evict(victim!);
     await rolledOut(name, 2, revisionOfSpec(spec)); // the evicted pod is replaced
   }, 120_000);

@@ -2,8 +2,8 @@
 
 import type { LiveChange, Nginx } from '@ngx/nginx-api';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import type { LiveClient, LiveSubscription, SubscriptionRefusal } from './live-client';
-import { nginxKey } from './nginx-view';
+import type { LiveClient, LiveSubscription, SubscriptionRefusal } from '@/lib/live-client';
+import { nginxKey } from '@/lib/nginx-view';
 
 export interface LiveNginxes {
   phase: 'loading' | 'ready' | 'error';

@@ -318,6 +318,16 @@ export const nginxSchema: JsonSchema = {
             readyEndpoints: count('Ready addresses in the EndpointSlices of the Service.'),
           },
         },
+        disruptionBudget: {
+          type: 'object',
+          description: 'The owned PodDisruptionBudget, when spec.disruptionBudget is set.',
+          properties: {
+            name: { type: 'string', maxLength: 253 },
+            disruptionsAllowed: count('Pods that may be evicted now without going below the budget.'),
+            currentHealthy: count('Healthy pods of the Nginx now.'),
+            desiredHealthy: count('The fewest healthy pods the budget allows.'),
+          },
+        },
         readyReplicas: count('Of those, pods whose Ready condition is True.'),
         availableReplicas: count('Of those, pods ready for at least spec.minReadySeconds.'),
         observedGeneration: {

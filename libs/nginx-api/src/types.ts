@@ -90,6 +90,17 @@ export interface NginxServiceStatus {
   readyEndpoints?: number;
 }
 
+/** The owned PodDisruptionBudget as its status stands (kube's disruption controller computes these). */
+export interface NginxDisruptionBudgetStatus {
+  name?: string;
+  /** How many pods may be evicted right now without going below the budget. */
+  disruptionsAllowed?: number;
+  /** Pods of the Nginx that are healthy (ready) now. */
+  currentHealthy?: number;
+  /** The fewest healthy pods the budget allows. */
+  desiredHealthy?: number;
+}
+
 export interface NginxStatus {
   replicas?: number;
   /** Pods of the update revision (the current spec's template). */
@@ -102,6 +113,8 @@ export interface NginxStatus {
   /** The revision of the current spec's pod template: what a rollout moves every pod to. */
   updateRevision?: string;
   service?: NginxServiceStatus;
+  /** The owned PodDisruptionBudget, when spec.disruptionBudget is set and kube has computed its status. */
+  disruptionBudget?: NginxDisruptionBudgetStatus;
   /** A short human sentence about the state, e.g. "2 of 3 pods ready". */
   message?: string;
   conditions?: NginxCondition[];

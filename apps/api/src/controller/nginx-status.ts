@@ -15,6 +15,7 @@ import {
   type Nginx,
   type NginxCondition,
   type NginxPodTemplate,
+  type NginxDisruptionBudgetStatus,
   type NginxServiceStatus,
   type NginxStatus,
 } from '@ngx/nginx-api';
@@ -92,7 +93,7 @@ export function nginxStatus(
   refusal: ReplicaFailure | undefined,
   now: string,
   view: RolloutView = rolloutView(nginx, Date.parse(now)),
-  service?: NginxServiceStatus,
+  owned: { service?: NginxServiceStatus; disruptionBudget?: NginxDisruptionBudgetStatus } = {},
 ): NginxStatus {
   const desired = nginx.spec.replicas;
   const minReadySeconds = nginx.spec.minReadySeconds ?? 0;
@@ -134,7 +135,8 @@ export function nginxStatus(
       ? view.updateRevision
       : (nginx.status?.currentRevision ?? commonRevision(active) ?? view.updateRevision),
     updateRevision: view.updateRevision,
-    ...(service ? { service } : {}),
+    ...(owned.service ? { service: owned.service } : {}),
+    ...(owned.disruptionBudget ? { disruptionBudget: owned.disruptionBudget } : {}),
     selector: selectorString(nginx.metadata.name!),
   };
 
@@ -267,6 +269,14 @@ function normalise(status: NginxStatus) {
     status.currentRevision,
     status.updateRevision,
     status.service ? [status.service.name, status.service.clusterIP, status.service.readyEndpoints] : null,
+    status.disruptionBudget
+      ? [
+          status.disruptionBudget.name,
+          status.disruptionBudget.disruptionsAllowed,
+          status.disruptionBudget.currentHealthy,
+          status.disruptionBudget.desiredHealthy,
+        ]
+      : null,
     status.readyReplicas ?? 0,
     status.availableReplicas ?? 0,
     status.observedGeneration,

@@ -11,6 +11,7 @@ import {
   controllerRevisionFor,
   disruptionBudgetFor,
   disruptionBudgetPatch,
+  disruptionBudgetStatus,
   planHistory,
   serviceFor,
   servicePatch,
@@ -198,6 +199,28 @@ describe('the PodDisruptionBudget', () => {
     expect(disruptionBudgetPatch(before, before)).toBeUndefined();
     expect(disruptionBudgetPatch(before, after)).toEqual({
       spec: { selector: after.spec!.selector, minAvailable: null, maxUnavailable: '25%' },
+    });
+  });
+
+  it("reports kube's counts once the disruption controller has computed them, only the name before", () => {
+    const budget = disruptionBudgetFor(nginx({ disruptionBudget: { minAvailable: 1 } }))!;
+    expect(disruptionBudgetStatus(undefined)).toBeUndefined();
+    expect(disruptionBudgetStatus(budget)).toEqual({ name: 'web' });
+    const counted = {
+      ...budget,
+      status: {
+        observedGeneration: 1,
+        disruptionsAllowed: 2,
+        currentHealthy: 3,
+        desiredHealthy: 1,
+        expectedPods: 3,
+      },
+    };
+    expect(disruptionBudgetStatus(counted)).toEqual({
+      name: 'web',
+      disruptionsAllowed: 2,
+      currentHealthy: 3,
+      desiredHealthy: 1,
     });
   });
 });

@@ -16,6 +16,7 @@ import {
   mountedConfig,
   type Nginx,
   type NginxPodTemplate,
+  type NginxDisruptionBudgetStatus,
   type NginxRevisionData,
   type NginxServiceStatus,
 } from '@ngx/nginx-api';
@@ -221,6 +222,27 @@ export function disruptionBudgetPatch(
       minAvailable: want.minAvailable ?? null,
       maxUnavailable: want.maxUnavailable ?? null,
     },
+  };
+}
+
+/**
+ * The budget's part of the status, once kube's disruption controller has computed it (its observedGeneration is
+ * set); before that only its name.
+ */
+export function disruptionBudgetStatus(
+  budget: V1PodDisruptionBudget | undefined,
+): NginxDisruptionBudgetStatus | undefined {
+  if (!budget) return undefined;
+  const status = budget.status;
+  return {
+    name: budget.metadata!.name!,
+    ...(status?.observedGeneration !== undefined
+      ? {
+          disruptionsAllowed: status.disruptionsAllowed,
+          currentHealthy: status.currentHealthy,
+          desiredHealthy: status.desiredHealthy,
+        }
+      : {}),
   };
 }
 

@@ -16,13 +16,14 @@ import {
   type KubeObject,
   type KubeRequester,
 } from '@ngx/kube-runtime';
-import type { Nginx, NginxServiceStatus } from '@ngx/nginx-api';
+import type { Nginx, NginxDisruptionBudgetStatus, NginxServiceStatus } from '@ngx/nginx-api';
 import { BY_NGINX_LABEL } from '../kube/pod-index.js';
 import type { RolloutView } from './nginx-status.js';
 import {
   controlledBy,
   disruptionBudgetFor,
   disruptionBudgetPatch,
+  disruptionBudgetStatus,
   planHistory,
   serviceFor,
   servicePatch,
@@ -43,6 +44,12 @@ export interface OwnedCaches {
   services: InformerCache<V1Service & KubeObject>;
   budgets: InformerCache<V1PodDisruptionBudget & KubeObject>;
   endpointSlices: InformerCache<V1EndpointSlice & KubeObject>;
+}
+
+/** What the owned Service and budget add to the Nginx's status (each absent when there is none). */
+export interface OwnedStatus {
+  service?: NginxServiceStatus;
+  disruptionBudget?: NginxDisruptionBudgetStatus;
 }
 
 /** A write about one owned object refused: the sync retries with the key's backoff. */
@@ -71,11 +78,14 @@ export class OwnedSync {
     view: RolloutView,
     pods: readonly V1Pod[],
     report: ReconcileReport,
-  ): Promise<NginxServiceStatus | undefined> {
+  ): Promise<OwnedStatus> {
     await this.syncHistory(key, nginx, view, pods, report);
     const service = await this.syncService(key, nginx, report);
-    await this.syncBudget(key, nginx, report);
-    return serviceStatus(service, this.deps.caches.endpointSlices.byIndex(BY_NGINX_LABEL, key));
+    const budget = await this.syncBudget(key, nginx, report);
+    return {
+      service: serviceStatus(service, this.deps.caches.endpointSlices.byIndex(BY_NGINX_LABEL, key)),
+      disruptionBudget: disruptionBudgetStatus(budget),
+    };
   }
 
   private async syncHistory(
@@ -187,7 +197,11 @@ export class OwnedSync {
     return updated ?? existing;
   }
 
-  private async syncBudget(key: string, nginx: Nginx, report: ReconcileReport): Promise<void> {
+  private async syncBudget(
+    key: string,
+    nginx: Nginx,
+    report: ReconcileReport,
+  ): Promise<V1PodDisruptionBudget | undefined> {
     const desired = disruptionBudgetFor(nginx);
     const name = nginx.metadata.name!;
     const namespace = nginx.metadata.namespace!;
@@ -198,17 +212,17 @@ export class OwnedSync {
           nginx,
           `PodDisruptionBudget ${name} exists and is not controlled by this Nginx: not touching it`,
         );
-      return;
+      return undefined;
     }
     if (!desired) {
       if (existing) {
         await this.remove(nginx, 'PodDisruptionBudget', BUDGETS, existing);
         report.record({ kind: 'delete', object: name, reason: 'disruption-budget-removed' });
       }
-      return;
+      return undefined;
     }
     if (!existing) {
-      await this.write(
+      const created = await this.write<V1PodDisruptionBudget>(
         nginx,
         'PodDisruptionBudget',
         name,
@@ -220,17 +234,18 @@ export class OwnedSync {
         { tolerate: [409] },
       );
       report.record({ kind: 'budget', object: name, reason: 'created' });
-      return;
+      return created;
     }
     const patch = disruptionBudgetPatch(existing, desired);
-    if (!patch) return;
-    await this.write(nginx, 'PodDisruptionBudget', name, {
+    if (!patch) return existing;
+    const updated = await this.write<V1PodDisruptionBudget>(nginx, 'PodDisruptionBudget', name, {
       method: 'PATCH',
       path: objectPath({ ...BUDGETS, namespace }, name),
       contentType: MERGE_PATCH,
       body: patch,
     });
     report.record({ kind: 'budget', object: name, reason: 'updated' });
+    return updated ?? existing;
   }
 
   /** One write; a refusal becomes a Warning Event and an OwnedObjectError (codes in `tolerate` are fine). */

@@ -13,15 +13,8 @@ import {
   type RuntimeLogger,
   errorMessage,
 } from '@ngx/kube-runtime';
-import {
-  LABEL_REVISION,
-  NGINX_GROUP,
-  NGINX_PLURAL,
-  NGINX_VERSION,
-  type Nginx,
-  type NginxServiceStatus,
-} from '@ngx/nginx-api';
-import { OwnedSync, type OwnedCaches } from './owned-sync.js';
+import { LABEL_REVISION, NGINX_GROUP, NGINX_PLURAL, NGINX_VERSION, type Nginx } from '@ngx/nginx-api';
+import { OwnedSync, type OwnedCaches, type OwnedStatus } from './owned-sync.js';
 import {
   deadlineIn,
   isSettled,
@@ -132,17 +125,21 @@ export class NginxReconciler {
     if (expectations.satisfied(key))
       ({ failure, recheckInMs } = await this.managePods(key, nginx, owned, view, report, signal));
     signal.throwIfAborted();
-    let service: NginxServiceStatus | undefined;
+    // When the sync fails, the status keeps what it said about the Service and budget until one succeeds.
+    let ownedStatus: OwnedStatus = {
+      service: nginx.status?.service,
+      disruptionBudget: nginx.status?.disruptionBudget,
+    };
     let ownedFailure: Error | undefined;
     try {
-      service = await this.ownedSync.sync(key, nginx, view, owned, report);
+      ownedStatus = await this.ownedSync.sync(key, nginx, view, owned, report);
     } catch (error) {
       if (endsTerm(error)) throw error;
       ownedFailure = error instanceof Error ? error : new Error(String(error));
     }
     signal.throwIfAborted();
 
-    const status = nginxStatus(nginx, owned, failure, new Date(now).toISOString(), view, service);
+    const status = nginxStatus(nginx, owned, failure, new Date(now).toISOString(), view, ownedStatus);
     report.counts = {
       desired: nginx.spec.replicas,
       active: status.replicas ?? 0,

@@ -1,7 +1,7 @@
 import type { Metadata } from 'next';
 import { Suspense } from 'react';
-import { NginxList } from '../../components/nginx-list';
-import { Skeleton } from '../../components/skeleton';
+import { NginxList } from '@/components/list/nginx-list';
+import { Skeleton } from '@/components/skeleton';
 
 export const metadata: Metadata = { title: { absolute: 'Nginxes · Nginx control plane' } };
 

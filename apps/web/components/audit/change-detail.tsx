@@ -1,0 +1,29 @@
+import type { ChangeItem } from '@/lib/api-client';
+import { SpecDiff } from '@/components/spec-diff';
+
+/** A change's expanded row: the refusal's message, the diff of the spec, and the request's particulars. */
+export function ChangeDetail({ item, ok }: { item: ChangeItem; ok: boolean }) {
+  return (
+    <>
+      {item.message && !ok && (
+        <div className="alert" style={{ whiteSpace: 'pre-wrap' }}>
+          <strong>Refused</strong>
+          {item.message}
+        </div>
+      )}
+      <div className="grid-2">
+        <SpecDiff before={item.specBefore} after={item.specAfter} />
+        <dl className="props small">
+          <dt>Patch type</dt>
+          <dd className="mono">{item.patchType ?? '—'}</dd>
+          <dt>UID</dt>
+          <dd className="mono">{item.uid ?? '—'}</dd>
+          <dt>resourceVersion</dt>
+          <dd className="mono">{item.resourceVersion ?? '—'}</dd>
+          <dt>User agent</dt>
+          <dd className="mono">{item.userAgent ?? '—'}</dd>
+        </dl>
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,135 @@
+'use client';
+
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { errorMessage, type ApiClient, type EventItem } from '@/lib/api-client';
+import { formatDateTime } from '@/lib/format';
+import { Age } from '@/components/age';
+import { Badge } from '@/components/badge';
+import { EmptyState } from '@/components/empty-state';
+import { ErrorState } from '@/components/error-state';
+import { Skeleton } from '@/components/skeleton';
+import { TableWrap } from '@/components/table-wrap';
+
+/** Refetch at most this often while the object or its pods keep changing. */
+const DEBOUNCE_MS = 1_000;
+/** Events shown before "Show all". */
+const FIRST_EVENTS = 10;
+
+/**
+ * The Kubernetes Events about one Nginx (SuccessfulCreate, FailedCreate, …). Fetched on open, and again (debounced)
+ * whenever `revision` changes — the object's resourceVersion and its pods' — since events follow those changes.
+ */
+export function EventsPanel({
+  api,
+  namespace,
+  name,
+  revision,
+}: {
+  api: ApiClient;
+  namespace: string;
+  name: string;
+  revision: string;
+}) {
+  const [events, setEvents] = useState<EventItem[] | undefined>();
+  const [error, setError] = useState<string | undefined>();
+  const [attempt, setAttempt] = useState(0);
+  const [all, setAll] = useState(false);
+  const first = useRef(true);
+
+  const load = useCallback(
+    (signal: AbortSignal) =>
+      api
+        .events(namespace, name, signal)
+        .then((items) => {
+          setEvents(items);
+          setError(undefined);
+        })
+        .catch((e: unknown) => {
+          if (!signal.aborted) setError(errorMessage(e));
+        }),
+    [api, namespace, name],
+  );
+
+  useEffect(() => {
+    const abort = new AbortController();
+    const delay = first.current ? 0 : DEBOUNCE_MS;
+    first.current = false;
+    const timer = setTimeout(() => void load(abort.signal), delay);
+    return () => {
+      clearTimeout(timer);
+      abort.abort();
+    };
+  }, [load, revision, attempt]);
+
+  const retry = () => {
+    setError(undefined);
+    setEvents(undefined);
+    first.current = true;
+    setAttempt((n) => n + 1);
+  };
+
+  if (error && !events)
+    return <ErrorState title="Could not load the events" message={error} onRetry={retry} />;
+  if (!events) return <Skeleton rows={3} label="Loading events" />;
+  if (events.length === 0)
+    return (
+      <EmptyState title="No events" testId="events-empty">
+        The controller records an event when it creates or deletes a pod, or cannot.
+      </EmptyState>
+    );
+  return (
+    <TableWrap label="Events">
+      {error && (
+        <p className="alert" role="alert">
+          Could not refresh the events: {error}{' '}
+          <button type="button" onClick={retry}>
+            Retry
+          </button>
+        </p>
+      )}
+      <table data-testid="events-table">
+        <thead>
+          <tr>
+            <th scope="col">Type</th>
+            <th scope="col">Reason</th>
+            <th scope="col">Message</th>
+            <th scope="col" className="num">
+              Count
+            </th>
+            <th scope="col">Last seen</th>
+            <th scope="col">Source</th>
+          </tr>
+        </thead>
+        <tbody>
+          {(all ? events : events.slice(0, FIRST_EVENTS)).map((e, i) => (
+            <tr key={`${e.reason}-${e.firstTime}-${i}`} data-testid="event-row">
+              <td>
+                <Badge tone={e.type === 'Warning' ? 'warning' : 'neutral'}>{e.type}</Badge>
+              </td>
+              <td>{e.reason}</td>
+              <td className="wrap">{e.message}</td>
+              <td className="num">{e.count}</td>
+              <td title={formatDateTime(e.lastTime)}>
+                {e.lastTime ? (
+                  <>
+                    <Age since={e.lastTime} /> ago
+                  </>
+                ) : (
+                  '—'
+                )}
+              </td>
+              <td className="muted">{e.source || '—'}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {events.length > FIRST_EVENTS && (
+        <div className="load-more">
+          <button type="button" onClick={() => setAll((v) => !v)} aria-expanded={all}>
+            {all ? `Show the latest ${FIRST_EVENTS}` : `Show all ${events.length} events`}
+          </button>
+        </div>
+      )}
+    </TableWrap>
+  );
+}

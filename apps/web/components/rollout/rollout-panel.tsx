@@ -1,0 +1,84 @@
+'use client';
+
+import type { LivePod, Nginx } from '@ngx/nginx-api';
+import { useMemo } from 'react';
+import { EmptyState } from '@/components/empty-state';
+import { PauseButton } from '@/components/rollout/pause-button';
+import { PodTimeline } from '@/components/rollout/pod-timeline';
+import { PodsTable } from '@/components/rollout/pods-table';
+import { RolloutProgress, RolloutStateBadge } from '@/components/rollout/rollout-progress';
+import type { ApiClient } from '@/lib/api-client';
+import { plural } from '@/lib/format';
+import { groupPodsByRevision } from '@/lib/pod-groups';
+import { rolloutViewOf } from '@/lib/rollout-view';
+import type { PodTransition } from '@/lib/use-live-nginx';
+import './rollout.css';
+
+/**
+ * The live rollout of one Nginx (props straight from `useLiveNginx`): its state, updated/available/desired, the
+ * pods grouped by revision (the update revision first), the recent pod transitions, and — only when `writable` —
+ * Pause rollout / Resume rollout.
+ */
+export function RolloutPanel({
+  nginx,
+  pods,
+  transitions,
+  api,
+  writable,
+}: {
+  nginx: Nginx;
+  pods: LivePod[];
+  transitions: PodTransition[];
+  api: ApiClient;
+  writable: boolean;
+}) {
+  const { namespace, name } = nginx.metadata as { namespace: string; name: string };
+  const view = useMemo(() => rolloutViewOf(nginx, pods), [nginx, pods]);
+  const groups = useMemo(() => groupPodsByRevision(pods, view.updateRevision), [pods, view.updateRevision]);
+  const running = pods.filter((p) => p.phase === 'Running' && !p.terminating).length;
+
+  return (
+    <section className="panel" aria-labelledby="rollout-title" data-testid="rollout-panel">
+      <div className="panel-head">
+        <h2 id="rollout-title">Rollout</h2>
+        <RolloutStateBadge view={view} />
+        <span className="muted small">live</span>
+        {writable && (
+          <div className="actions">
+            <PauseButton api={api} namespace={namespace} name={name} paused={nginx.spec.paused === true} />
+          </div>
+        )}
+      </div>
+      <div className="panel-body rollout-body">
+        <RolloutProgress view={view} />
+        {view.message && (
+          <p className="small rollout-message" data-testid="rollout-message">
+            {view.message}
+          </p>
+        )}
+      </div>
+      <div data-testid="pods-panel" className="rollout-pods" role="group" aria-labelledby="pods-title">
+        <div className="panel-head">
+          <h3 id="pods-title">Pods</h3>
+          <span className="muted small" data-testid="pods-summary" aria-live="polite">
+            {plural(pods.length, 'pod')} · {running} running
+            {groups.length > 1 && ` · ${plural(groups.length, 'revision')}`}
+          </span>
+        </div>
+        {pods.length === 0 ? (
+          <EmptyState title="No pods" testId="pods-empty">
+            {view.desired === 0
+              ? 'spec.replicas is 0. Scale up to start pods.'
+              : 'The controller is creating them; they appear here as they are created.'}
+          </EmptyState>
+        ) : (
+          <PodsTable groups={groups} />
+        )}
+        <div className="panel-body rollout-timeline">
+          <h3 className="small muted">Recent pod transitions</h3>
+          <PodTimeline transitions={transitions} />
+        </div>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,86 @@
+'use client';
+
+import { useCallback, useEffect, useReducer, useRef, useState } from 'react';
+import { errorMessage, type ApiClient, type AuditKind } from './api-client';
+import type { AuditViewFilters } from './audit-filters-url';
+import { auditListReducer, initialAuditList, type AuditListState } from './audit-list-state';
+
+/** The audit list and its controls. */
+export interface AuditList<T> extends AuditListState<T> {
+  /** Fetches the next page (no-op without one, or while one is loading). */
+  loadMore: () => void;
+  /** Fetches the first page again. */
+  retry: () => void;
+}
+
+/**
+ * One audit list (reconciles or changes) for `filters`, a page of `pageSize` at a time. Every request has its own
+ * AbortController; a change of list or filters aborts what is in flight and starts over, and an answer that
+ * arrives for an earlier list is dropped, so the list shown always matches the filters shown.
+ */
+export function useAuditList<T extends { id: number }>(
+  api: ApiClient,
+  kind: AuditKind,
+  filters: AuditViewFilters,
+  pageSize = 50,
+): AuditList<T> {
+  const [state, dispatch] = useReducer(auditListReducer<T>, undefined, initialAuditList<T>);
+  const [attempt, setAttempt] = useState(0);
+  const generation = useRef(0);
+  const more = useRef<AbortController | null>(null);
+  // The filters as a value: a new object with the same filters is the same list.
+  const key = JSON.stringify([kind, filters]);
+
+  useEffect(() => {
+    const [listKind, listFilters] = JSON.parse(key) as [AuditKind, AuditViewFilters];
+    const current = ++generation.current;
+    const abort = new AbortController();
+    more.current?.abort();
+    dispatch({ type: 'reset', generation: current });
+    api.audit<T>(listKind, listFilters, { limit: pageSize }, abort.signal).then(
+      (list) =>
+        dispatch({
+          type: 'page',
+          generation: current,
+          items: list.items,
+          continue: list.metadata.continue,
+          more: false,
+        }),
+      (error: unknown) => {
+        if (!abort.signal.aborted)
+          dispatch({ type: 'failed', generation: current, error: errorMessage(error), more: false });
+      },
+    );
+    return () => abort.abort();
+  }, [api, key, pageSize, attempt]);
+
+  useEffect(() => () => more.current?.abort(), []);
+
+  const cursor = state.continue;
+  const busy = state.loadingMore;
+  const loadMore = useCallback(() => {
+    if (!cursor || busy) return;
+    const [listKind, listFilters] = JSON.parse(key) as [AuditKind, AuditViewFilters];
+    const current = generation.current;
+    const abort = new AbortController();
+    more.current = abort;
+    dispatch({ type: 'loadingMore', generation: current });
+    api.audit<T>(listKind, listFilters, { limit: pageSize, continue: cursor }, abort.signal).then(
+      (list) =>
+        dispatch({
+          type: 'page',
+          generation: current,
+          items: list.items,
+          continue: list.metadata.continue,
+          more: true,
+        }),
+      (error: unknown) => {
+        if (!abort.signal.aborted)
+          dispatch({ type: 'failed', generation: current, error: errorMessage(error), more: true });
+      },
+    );
+  }, [api, key, pageSize, cursor, busy]);
+
+  const retry = useCallback(() => setAttempt((n) => n + 1), []);
+  return { ...state, loadMore, retry };
+}

@@ -1,0 +1,168 @@
+'use client';
+
+import { useCallback, useEffect, useState } from 'react';
+import {
+  errorMessage,
+  StatusError,
+  type ApiClient,
+  type RevisionItem,
+  type RevisionList,
+} from '@/lib/api-client';
+import { writeOnVersion } from '@/lib/conditional-write';
+
+/** The revision history of one Nginx as `useRevisions` holds it. */
+export interface RevisionsState {
+  /** The state of the latest fetch. */
+  phase: 'loading' | 'ready' | 'error';
+  /** The last list received for this Nginx: kept while a refetch runs and after one fails. */
+  list: RevisionList | undefined;
+  /** Why the latest fetch failed (phase `error`). */
+  error: string | undefined;
+  /** Fetches the list again now. */
+  reload: () => void;
+}
+
+interface Held {
+  /** `namespace/name` the state is for: a list of another Nginx is never shown. */
+  key: string;
+  phase: RevisionsState['phase'];
+  list?: RevisionList;
+  error?: string;
+}
+
+/**
+ * The revisions of `namespace/name` (`GET …/revisions`), fetched on mount and again whenever `refreshKey` changes
+ * (pass `${generation}|${status.updateRevision}|${status.currentRevision}`) or `reload` is called. Each fetch
+ * aborts the one before (and unmounting aborts the last), and an answer that arrives after its fetch was aborted
+ * is dropped, so a late answer never replaces a newer one.
+ */
+export function useRevisions(
+  api: ApiClient,
+  namespace: string,
+  name: string,
+  refreshKey: string,
+): RevisionsState {
+  const key = `${namespace}/${name}`;
+  const [attempt, setAttempt] = useState(0);
+  const [held, setHeld] = useState<Held>({ key, phase: 'loading' });
+
+  useEffect(() => {
+    const abort = new AbortController();
+    const kept = (last: Held) => (last.key === key ? last.list : undefined);
+    setHeld((last) => ({ key, phase: 'loading', list: kept(last) }));
+    api.revisions(namespace, name, abort.signal).then(
+      (list) => {
+        if (!abort.signal.aborted) setHeld({ key, phase: 'ready', list });
+      },
+      (error: unknown) => {
+        if (!abort.signal.aborted)
+          setHeld((last) => ({ key, phase: 'error', list: kept(last), error: errorMessage(error) }));
+      },
+    );
+    return () => abort.abort();
+  }, [api, namespace, name, key, refreshKey, attempt]);
+
+  const reload = useCallback(() => setAttempt((n) => n + 1), []);
+  // Until the effect has run for a new Nginx, the state still holds the previous one's.
+  const mine: Held = held.key === key ? held : { key, phase: 'loading' };
+  return { phase: mine.phase, list: mine.list, error: mine.error, reload };
+}
+
+/** A rollback the user is confirming: the revision, and the list state the confirmation was computed from. */
+export interface RollbackTarget {
+  revision: RevisionItem;
+  /** What the rollback changes (`rollbackSummary` of the current template and the revision's). */
+  summary: string[];
+  /** The Nginx's resourceVersion when the summary was computed: the rollback's precondition. */
+  resourceVersion: string;
+  /** The hash of the template the summary was computed from (the spec's revision then). */
+  fromHash: string;
+}
+
+/** The state of a rollback flow as `useRollback` holds it, and its actions. */
+export interface RollbackState {
+  /** The revision being confirmed (the dialog is open), else undefined. */
+  target: RollbackTarget | undefined;
+  busy: boolean;
+  /** Why the last attempt failed (a 403's sentence among them), shown in the dialog. */
+  error: string | undefined;
+  /** The server's 409 message: the Nginx changed since the list was read; the dialog is closed. */
+  conflict: string | undefined;
+  /** A sentence about the last rollback that succeeded. */
+  done: string | undefined;
+  open: (target: RollbackTarget) => void;
+  cancel: () => void;
+  confirm: () => Promise<void>;
+  /** Forgets the conflict and reloads the list (`onChanged`). */
+  reloadAfterConflict: () => void;
+}
+
+/**
+ * The rollback of `namespace/name` to a revision, after a confirmation: `confirm` posts it conditioned on the
+ * target's resourceVersion. Success closes the confirmation and calls `onChanged` (reload the list); a 409 closes
+ * it and keeps the server's message as `conflict` (nothing was written); any other failure stays in the
+ * confirmation as `error`.
+ */
+export function useRollback(
+  api: ApiClient,
+  namespace: string,
+  name: string,
+  onChanged: () => void,
+): RollbackState {
+  const [target, setTarget] = useState<RollbackTarget | undefined>();
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | undefined>();
+  const [conflict, setConflict] = useState<string | undefined>();
+  const [done, setDone] = useState<string | undefined>();
+
+  const open = useCallback((next: RollbackTarget) => {
+    setTarget(next);
+    setError(undefined);
+    setConflict(undefined);
+    setDone(undefined);
+  }, []);
+  const cancel = useCallback(() => {
+    setTarget(undefined);
+    setError(undefined);
+  }, []);
+
+  const confirm = useCallback(async () => {
+    if (!target) return;
+    setBusy(true);
+    setError(undefined);
+    try {
+      // A status write moving the resourceVersion is no conflict: only a template other than the one the summary
+      // was computed from, or a renumbered history, is.
+      await writeOnVersion(
+        target.resourceVersion,
+        (version) => api.rollback(namespace, name, target.revision.revision, version),
+        async () => {
+          const now = await api.revisions(namespace, name);
+          const unchanged =
+            now.items.find((item) => item.current)?.hash === target.fromHash &&
+            now.items.some(
+              (item) => item.revision === target.revision.revision && item.hash === target.revision.hash,
+            );
+          return { version: now.nginx.resourceVersion, unchanged };
+        },
+      );
+      setTarget(undefined);
+      setDone(`Rolled back to revision ${target.revision.revision} (${target.revision.template.image}).`);
+      onChanged();
+    } catch (e) {
+      if (e instanceof StatusError && e.code === 409) {
+        setTarget(undefined);
+        setConflict(e.message);
+      } else setError(errorMessage(e));
+    } finally {
+      setBusy(false);
+    }
+  }, [api, namespace, name, target, onChanged]);
+
+  const reloadAfterConflict = useCallback(() => {
+    setConflict(undefined);
+    onChanged();
+  }, [onChanged]);
+
+  return { target, busy, error, conflict, done, open, cancel, confirm, reloadAfterConflict };
+}
