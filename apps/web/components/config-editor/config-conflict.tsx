@@ -1,5 +1,5 @@
 import { useMemo } from 'react';
-import { LineDiffView } from '@/components/yaml-edit/line-diff-view';
+import { LineDiffView } from '@/components/line-diff-view';
 import { hasChanges, lineDiff } from '@/lib/manifest-diff';
 
 /**

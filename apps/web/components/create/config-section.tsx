@@ -1,18 +1,33 @@
+'use client';
+
+import { useMemo } from 'react';
+import { NginxConfigEditor } from '@/components/config-editor/nginx-config-editor';
 import { FormSection } from '@/components/create/form-section';
-import { SpecField, type FormBinding } from '@/components/create/spec-field';
+import type { FormBinding } from '@/components/create/spec-field';
+import { localConfigProblems } from '@/lib/config-problems';
 
 /**
- * spec.config as text. Its syntax is checked as it is typed (the shared nginx reader, the API's own check), and
- * a problem names its line.
+ * spec.config in the nginx editor. Its syntax is checked as it is typed (the shared nginx reader, the API's own
+ * check), and a problem is marked on its line; empty means the image's default server.
  */
 export function ConfigSection({ form }: { form: FormBinding }) {
+  const text = form.values.spec.config ?? '';
+  const problems = useMemo(() => localConfigProblems(text), [text]);
   return (
     <FormSection
       title="Config"
       summary="nginx server configuration (default: the welcome page)"
       hasError={Boolean(form.errorOf('spec.config'))}
     >
-      <SpecField path="config" form={form} multiline />
+      <p className="muted small" id="create-config-help">
+        A server block for the image&apos;s conf.d; leave empty for the default server.
+      </p>
+      <NginxConfigEditor
+        value={text}
+        onChange={(value) => form.edit('spec.config', value)}
+        problems={problems}
+        label="Config"
+      />
     </FormSection>
   );
 }

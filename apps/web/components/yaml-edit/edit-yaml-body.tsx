@@ -6,7 +6,7 @@ import { useReadySession } from '@/components/session-provider';
 import { hasChanges } from '@/lib/manifest-diff';
 import { useYamlEdit } from '@/lib/yaml-edit';
 import { lineStartOffset } from '@/lib/yaml-lines';
-import { LineDiffView } from './line-diff-view';
+import { LineDiffView } from '@/components/line-diff-view';
 import { NumberedTextarea } from './numbered-textarea';
 import { PreviousEdit } from './previous-edit';
 import { YamlConflict } from './yaml-conflict';

@@ -1,7 +1,7 @@
 import type { YamlConflict as Conflict } from '@/lib/yaml-edit';
 import { hasChanges } from '@/lib/manifest-diff';
 import { CopyButton } from './copy-button';
-import { LineDiffView } from './line-diff-view';
+import { LineDiffView } from '@/components/line-diff-view';
 
 /**
  * A write refused because the Nginx changed since it was read: nothing was overwritten. Shows how the object
