@@ -1,5 +1,6 @@
 'use client';
 
+import type { Nginx } from '@ngx/nginx-api';
 import { useCallback, useEffect, useState } from 'react';
 import {
   errorMessage,
@@ -8,7 +9,7 @@ import {
   type RevisionItem,
   type RevisionList,
 } from '@/lib/api-client';
-import { writeOnVersion } from '@/lib/conditional-write';
+import { sameIntent, writeOnVersion } from '@/lib/conditional-write';
 
 /** The revision history of one Nginx as `useRevisions` holds it. */
 export interface RevisionsState {
@@ -73,10 +74,8 @@ export interface RollbackTarget {
   revision: RevisionItem;
   /** What the rollback changes (`rollbackSummary` of the current template and the revision's). */
   summary: string[];
-  /** The Nginx's resourceVersion when the summary was computed: the rollback's precondition. */
-  resourceVersion: string;
-  /** The hash of the template the summary was computed from (the spec's revision then). */
-  fromHash: string;
+  /** The Nginx as the summary was computed from it: its resourceVersion is the rollback's precondition. */
+  base: Nginx;
 }
 
 /** The state of a rollback flow as `useRollback` holds it, and its actions. */
@@ -131,19 +130,22 @@ export function useRollback(
     setBusy(true);
     setError(undefined);
     try {
-      // A status write moving the resourceVersion is no conflict: only a template other than the one the summary
-      // was computed from, or a renumbered history, is.
+      // The controller's status writes moving the resourceVersion are no conflict; anyone else's change to the
+      // Nginx, or a history renumbered since, is.
       await writeOnVersion(
-        target.resourceVersion,
+        target.base.metadata.resourceVersion ?? '',
         (version) => api.rollback(namespace, name, target.revision.revision, version),
         async () => {
-          const now = await api.revisions(namespace, name);
+          const [now, history] = await Promise.all([
+            api.getNginx(namespace, name),
+            api.revisions(namespace, name),
+          ]);
           const unchanged =
-            now.items.find((item) => item.current)?.hash === target.fromHash &&
-            now.items.some(
+            sameIntent(target.base, now) &&
+            history.items.some(
               (item) => item.revision === target.revision.revision && item.hash === target.revision.hash,
             );
-          return { version: now.nginx.resourceVersion, unchanged };
+          return { version: now.metadata.resourceVersion ?? '', unchanged };
         },
       );
       setTarget(undefined);

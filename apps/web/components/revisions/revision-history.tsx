@@ -41,16 +41,13 @@ export function RevisionHistory({
   const startRollback = useCallback(
     (item: RevisionItem) => {
       if (!list) return;
-      const currentItem = list.items.find((other) => other.current);
-      const current = currentItem?.template ?? podTemplateOf(nginx.spec);
       open({
         revision: item,
-        summary: rollbackSummary(current, item.template),
-        resourceVersion: list.nginx.resourceVersion,
-        fromHash: currentItem?.hash ?? revisionOf(current),
+        summary: rollbackSummary(podTemplateOf(nginx.spec), item.template),
+        base: nginx,
       });
     },
-    [list, nginx.spec, open],
+    [list, nginx, open],
   );
 
   const count = list?.items.length;
