@@ -122,12 +122,18 @@ export class OwnedSync {
     }
     if (plan.renumber) {
       const { revision, number } = plan.renumber;
-      await this.write(nginx, 'ControllerRevision', revision.metadata!.name!, {
-        method: 'PATCH',
-        path: objectPath({ ...REVISIONS, namespace }, revision.metadata!.name!),
-        contentType: MERGE_PATCH,
-        body: { metadata: { resourceVersion: revision.metadata!.resourceVersion }, revision: number },
-      });
+      await this.write(
+        nginx,
+        'ControllerRevision',
+        revision.metadata!.name!,
+        {
+          method: 'PATCH',
+          path: objectPath({ ...REVISIONS, namespace }, revision.metadata!.name!),
+          contentType: MERGE_PATCH,
+          body: { metadata: { resourceVersion: revision.metadata!.resourceVersion }, revision: number },
+        },
+        { conflictMeansStaleCache: true },
+      );
       report.record({
         kind: 'revision',
         object: revision.metadata!.name,
@@ -254,12 +260,16 @@ export class OwnedSync {
     kind: string,
     name: string,
     request: Parameters<KubeRequester['request']>[0],
-    options: { tolerate?: number[] } = {},
+    options: { tolerate?: number[]; conflictMeansStaleCache?: boolean } = {},
   ): Promise<T | undefined> {
     try {
       return await this.deps.client.request<T>(request);
     } catch (error) {
       if (error instanceof KubeApiError && options.tolerate?.includes(error.code)) return undefined;
+      // The precondition came from the cache, which had not yet seen our own last write: retried once it has,
+      // with no Warning (nothing is wrong that a user could act on).
+      if (error instanceof KubeApiError && error.code === 409 && options.conflictMeansStaleCache)
+        throw new OwnedObjectError(`${kind} ${name} changed since it was cached: retrying`);
       if (error instanceof Error && (error.name === 'AbortError' || error.name === 'LeadershipEnded'))
         throw error;
       throw this.refuse(nginx, `Error writing ${kind} ${name}: ${errorMessage(error)}`);
