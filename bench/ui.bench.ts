@@ -5,7 +5,11 @@
 //      sees the change (Kubernetes timestamps have one-second precision, so the watch stands in for "the API
 //      server's status change") to the moment its row shows Running in the browser — next to a plain socket.io
 //      client subscribed to the same Nginx (the gateway without a browser), measured on the same transitions.
-//   2. The list page with 1,000 Nginxes: from navigation to all rows known (the count shown) and to a sort answered,
+//   2. Rollout latency (bench/ui/rollout-latency.ts): image changes of one Nginx of 4 pods, from the patch sent to
+//      the first pod row of the new revision in the detail page's rollout panel, and from the moment the bench's
+//      watch sees the status complete to the panel showing "complete" — next to the bench's own watch on the API
+//      server and a plain socket.io client, on the same changes.
+//   3. The list page with 1,000 Nginxes: from navigation to all rows known (the count shown) and to a sort answered,
 //      next to the same list read over REST from the cache and as a socket.io snapshot.
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
@@ -18,12 +22,15 @@ import { TOKENS, nginxManifest, startControlPlane } from '../test/support/contro
 import { ROOT } from '../test/support/paths.js';
 import { runtimeClient } from '../test/support/runtime.js';
 import { createObjects } from './cluster-fixtures.js';
+import { measureRollouts } from './ui/rollout-latency.js';
 import { sleep } from '../test/support/wait.js';
 
 const QUICK = process.argv.includes('--quick');
 const PODS = Number(process.env.BENCH_UI_PODS ?? (QUICK ? 50 : 100));
 const ROUNDS = QUICK ? 1 : 2;
 const LIST = Number(process.env.BENCH_UI_NGINXES ?? 1000);
+const ROLLOUTS = Number(process.env.BENCH_UI_ROLLOUTS ?? (QUICK ? 3 : 10));
+const ROLLOUT_PODS = 4;
 const client = runtimeClient({ qps: 2000, burst: 2000 });
 
 const quantile = (values: number[], q: number) => {
@@ -81,7 +88,12 @@ async function main(): Promise<void> {
     const page = await browser.context.newPage();
     await page.addInitScript((token) => sessionStorage.setItem('ngx.token', token), TOKENS.viewer);
     await page.goto(`${cp.url}/nginxes/${namespace}/latency`);
-    await page.getByTestId('pods-table').or(page.getByText('No pods')).first().waitFor({ timeout: 30_000 });
+    await page
+      .getByTestId('pods-table')
+      .or(page.getByTestId('rollout-panel'))
+      .or(page.getByText('No pods'))
+      .first()
+      .waitFor({ timeout: 30_000 });
     // In the page: the first moment each pod's row shows Running, on the same clock (epoch milliseconds).
     // A string, not a function: tsx would wrap the function's inner names in a helper the page does not have.
     await page.evaluate(`(() => {
@@ -137,6 +149,11 @@ async function main(): Promise<void> {
     }
     probe.kill();
 
+    const rollouts = await measureRollouts(cp, browser, client, namespace, {
+      trials: ROLLOUTS,
+      pods: ROLLOUT_PODS,
+    });
+
     // The list page with LIST Nginxes.
     await createObjects(
       client,
@@ -145,7 +162,7 @@ async function main(): Promise<void> {
       LIST,
       (i) => nginxManifest(`list-${i}`, 0),
     );
-    const total = LIST + 1;
+    const total = LIST + 2; // and "latency" and "rollout"
     await sleep(2000); // let the app's cache take them all
     const auth = { headers: { Authorization: `Bearer ${TOKENS.viewer}` } };
     let started = performance.now();
@@ -197,6 +214,19 @@ async function main(): Promise<void> {
     console.log(
       `| reference: socket.io client, no browser | ${fmt(quantile(socketLatency, 0.5))} | ${fmt(quantile(socketLatency, 0.95))} | ${fmt(Math.max(...socketLatency))} |`,
     );
+    const row = (label: string, values: number[]) =>
+      console.log(
+        `| ${label} | ${fmt(quantile(values, 0.5))} | ${fmt(quantile(values, 0.95))} | ${fmt(Math.max(...values))} |`,
+      );
+    console.log(
+      `\n| rollout latency (ms), ${rollouts.podShown.length} of ${rollouts.trials} image changes of ${rollouts.pods} pods | p50 | p95 | max |`,
+    );
+    console.log('| --- | ---: | ---: | ---: |');
+    row('image patched → first new-revision pod row in the browser', rollouts.podShown);
+    row('reference: the watch on kube-apiserver sees that pod', rollouts.podWatch);
+    row('reference: socket.io client, no browser, gets that pod', rollouts.podSocket);
+    row('rollout complete on the watch → "complete" shown in the browser', rollouts.completeShown);
+    row('reference: socket.io client, no browser, gets the complete status', rollouts.completeSocket);
     console.log(`\n| list of ${total} Nginxes | ms |`);
     console.log('| --- | ---: |');
     console.log(
