@@ -1,6 +1,6 @@
 'use client';
 
-import { podTemplateOf, revisionOf, type Nginx, type RevisionItem } from '@ngx/nginx-api';
+import { podTemplateOf, type Nginx, type RevisionItem } from '@ngx/nginx-api';
 import { useCallback } from 'react';
 import { EmptyState } from '@/components/empty-state';
 import { ErrorState } from '@/components/error-state';
