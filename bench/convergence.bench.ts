@@ -1,23 +1,29 @@
-// npm run bench:convergence [-- --quick | --large] — reports, never asserts. Needs the local cluster.
+// npm run bench:convergence [-- --quick | --large] [-- --no-audit-log] — reports, never asserts. Needs the local
+// cluster.
 // Our Nginx controller next to kube-controller-manager's ReplicaSet controller on the same cluster, in the same
 // run: N objects × R replicas created (timed until every status.readyReplicas == R), scaled to R/2, deleted;
 // first with the same client QPS/burst for both, then with both unthrottled. Also: the limit (pods created
 // directly by a tight client), the API requests and writes per pod each controller caused, its CPU and memory,
-// an idle stretch with the pods in place, and our convergence with the audit trail on and off.
+// an idle stretch with the pods in place, and our convergence with the audit trail on and off. Unless
+// --no-audit-log, kube-apiserver runs with an audit log of pod and workload writes meanwhile (restarted with
+// CLUSTER_AUDIT_LOG, and without it at the end), which tells who sent each write of each phase.
 // Writes bench/results/convergence.{md,json,svg}.
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readPid } from '../test/support/cluster-processes.js';
 import { HEADLESS, startApp, type AppProcess } from '../test/support/app-process.js';
 import { migrate } from '../test/support/database.js';
+import { CLUSTER_DIR } from '../test/support/paths.js';
 import { runtimeClient } from '../test/support/runtime.js';
 import { requestCounts } from './convergence/apiserver-metrics.js';
+import type { SenderWrites } from './convergence/audit-log.js';
 import { restartComponents } from './convergence/cluster-components.js';
 import { peakRssMb } from './convergence/process-stats.js';
 import { readyChart } from './convergence/svg-chart.js';
 import { RESULTS_DIR, runStamp, writeResults } from './results-file.js';
 import {
+  AFTER_MS,
   NGINX,
   REPLICA_SET,
   directPods,
@@ -35,8 +41,14 @@ const IDLE_SECONDS = Number(process.env.BENCH_IDLE_SECONDS ?? (QUICK ? 15 : 60))
 /** Our controller's defaults, given to kube-controller-manager too for the equal-limits runs. */
 const EQUAL = { qps: 50, burst: 100 };
 const UNTHROTTLED = { qps: 100_000, burst: 100_000 };
+/** kube-apiserver's audit log during the benchmark (kept afterwards, for a closer look). */
+const AUDIT_LOG = process.argv.includes('--no-audit-log')
+  ? undefined
+  : join(CLUSTER_DIR, 'logs', 'convergence-audit.log');
+/** The benchmark's own User-Agent: it uses the admin kubeconfig like our controller, which sends "nginx-control-plane". */
+const BENCH_AGENT = 'nginx-bench';
 
-const client = runtimeClient({ qps: 5000, burst: 5000 });
+const client = runtimeClient({ qps: 5000, burst: 5000, userAgent: BENCH_AGENT });
 const run = `${Date.now().toString(36)}`;
 let ns = 0;
 /** Deletes a namespace and waits until it is gone, so its clean-up does not land in the next run's figures. */
@@ -94,9 +106,15 @@ const limitsEnv = (limits: { qps: number; burst: number }) => ({
 
 interface Run {
   controller: string;
+  /** The kind's resource: its status writes count as the controller's writes. */
+  plural: string;
   limits: string;
   audit?: boolean;
   phases: PhaseResult[];
+  /** With the audit log: writes received after the last phase ended, until its figures were taken. */
+  afterPhases?: SenderWrites[];
+  /** With the audit log: how many pods had each sequence of DELETEs ([sender, code] pairs, as JSON). */
+  deleteSequences?: Record<string, number>;
   peakRssMb: number;
   readyOverTime: [number, number][];
 }
@@ -125,9 +143,11 @@ async function ours(limits: { qps: number; burst: number }, label: string, audit
       replicas: REPLICAS,
       pid: () => controller.pid,
       idleSeconds: audit && label === 'equal' ? IDLE_SECONDS : 0,
+      auditLog: AUDIT_LOG,
     });
     return {
       controller: 'Nginx controller (ours)',
+      plural: NGINX.plural,
       limits: label,
       audit,
       ...result,
@@ -151,9 +171,11 @@ async function replicaSets(limits: { qps: number; burst: number }, label: string
       replicas: REPLICAS,
       pid: () => readPid('kube-controller-manager'),
       idleSeconds: label === 'equal' ? IDLE_SECONDS : 0,
+      auditLog: AUDIT_LOG,
     });
     return {
       controller: 'ReplicaSet controller (kube-controller-manager)',
+      plural: REPLICA_SET.plural,
       limits: label,
       ...result,
       peakRssMb: peakRssMb(readPid('kube-controller-manager')),
@@ -164,22 +186,140 @@ async function replicaSets(limits: { qps: number; burst: number }, label: string
 }
 
 const fmt = (n: number, digits = 1) => n.toFixed(digits);
+const runName = (run: Run) => `${run.controller}${run.audit === false ? ', audit off' : ''}`;
+
+/**
+ * Of a sender's writes (audit log), those the "writes" column counts: pods (not their status, kwok's) and the
+ * kind's status.
+ */
+function counted(writes: SenderWrites, plural: string): number {
+  let total = 0;
+  for (const [request, n] of Object.entries(writes.byRequest)) {
+    const resource = request.split(' ')[1];
+    if (resource === 'pods' || resource === `${plural}/status`) total += n;
+  }
+  return total;
+}
+
+/** A readable name for a sender of this cluster (its identity, as kube-apiserver saw it, is in its own column). */
+function who(sender: string): string {
+  if (sender.endsWith(`(${BENCH_AGENT})`)) return 'the benchmark';
+  if (sender.endsWith('(nginx-control-plane)')) return 'our controller';
+  const account = /^system:serviceaccount:kube-system:([^\s]+)/.exec(sender)?.[1];
+  if (account === 'generic-garbage-collector') return 'garbage collector';
+  if (account === 'replicaset-controller') return 'ReplicaSet controller';
+  if (account) return `kube-controller-manager's ${account}`;
+  if (sender.startsWith('kwok')) return 'kwok (the kubelets)';
+  if (sender.startsWith('system:kube-scheduler')) return 'kube-scheduler';
+  return sender;
+}
 
 function table(runs: Run[], limitSeconds: number): string {
+  const audited = runs.some((r) => r.phases.some((p) => p.writesBySender));
   const rows = [
-    '| controller | client limits | phase | seconds | % of the limit | writes | writes per pod created | events | reads | CPU s | peak RSS MiB |',
-    '| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+    `| controller | client limits | phase | seconds | % of the limit | writes | writes per pod created |${audited ? ' writes in the audit log |' : ''} events | reads | CPU s | peak RSS MiB |`,
+    `| --- | --- | --- | ---: | ---: | ---: | ---: |${audited ? ' ---: |' : ''} ---: | ---: | ---: | ---: |`,
   ];
   for (const run of runs)
     for (const phase of run.phases) {
       const perPod = phase.podsCreated > 0 ? fmt(phase.writes / phase.podsCreated, 2) : '';
       const ofLimit = phase.phase === 'create' ? `${fmt((limitSeconds / phase.seconds) * 100, 0)}%` : '';
+      const inAudit = phase.writesBySender?.reduce((sum, w) => sum + counted(w, run.plural), 0) ?? '';
       rows.push(
-        `| ${run.controller}${run.audit === false ? ', audit off' : ''} | ${run.limits} | ${phase.phase} | ${fmt(phase.seconds)} | ` +
-          `${ofLimit} | ${phase.writes} | ${perPod} | ${phase.events} | ${phase.reads} | ${fmt(phase.cpuSeconds, 2)} | ${fmt(run.peakRssMb, 0)} |`,
+        `| ${runName(run)} | ${run.limits} | ${phase.phase} | ${fmt(phase.seconds)} | ` +
+          `${ofLimit} | ${phase.writes} | ${perPod} |${audited ? ` ${inAudit} |` : ''} ${phase.events} | ${phase.reads} | ${fmt(phase.cpuSeconds, 2)} | ${fmt(run.peakRssMb, 0)} |`,
       );
     }
   return rows.join('\n');
+}
+
+/** Writes by sender, from kube-apiserver's audit log: one row per run, phase and sender. */
+function sendersTable(runs: Run[]): string {
+  const rows = [
+    '| controller | client limits | phase | sender | identity (user, User-Agent) | writes | of them counted | to pods deleted in an earlier phase | verb resource code × requests |',
+    '| --- | --- | --- | --- | --- | ---: | ---: | ---: | --- |',
+  ];
+  for (const run of runs) {
+    const phases: [string, SenderWrites[] | undefined][] = [
+      ...run.phases.map((p) => [p.phase, p.writesBySender] as [string, SenderWrites[] | undefined]),
+      [`after ${run.phases.at(-1)?.phase ?? ''}`, run.afterPhases],
+    ];
+    for (const [phase, senders] of phases)
+      for (const writes of senders ?? []) {
+        const requests = Object.entries(writes.byRequest)
+          .sort(([a, x], [b, y]) => y - x || a.localeCompare(b))
+          .map(([request, n]) => `${request} × ${n}`)
+          .join(', ');
+        rows.push(
+          `| ${runName(run)} | ${run.limits} | ${phase} | ${who(writes.sender)} | ${writes.sender} | ${writes.total} | ` +
+            `${counted(writes, run.plural)} | ${writes.carriedOver} | ${requests} |`,
+        );
+      }
+  }
+  return rows.join('\n');
+}
+
+/** Of a sender's writes, those matching `verb resource` (any code; `code` to pick one). */
+const of = (writes: SenderWrites | undefined, request: string, code?: number) =>
+  Object.entries(writes?.byRequest ?? {})
+    .filter(([key]) => key.startsWith(`${request} `) && (code === undefined || key.endsWith(` ${code}`)))
+    .reduce((sum, [, n]) => sum + n, 0);
+
+/**
+ * The "writes" of the create and delete phases, sender by sender, in one sentence per run (from the audit log):
+ * what a writes-per-pod figure is made of.
+ */
+function senderSummary(runs: Run[]): string {
+  const lines: string[] = [];
+  for (const run of runs) {
+    const phase = (name: string) => run.phases.find((p) => p.phase === name);
+    const create = phase('create');
+    const remove = phase('delete');
+    if (!create?.writesBySender || !remove?.writesBySender) continue;
+    const senders = (p: PhaseResult) => new Map(p.writesBySender!.map((w) => [who(w.sender), w]));
+    const made = senders(create);
+    const controller = made.get(run.plural === NGINX.plural ? 'our controller' : 'ReplicaSet controller');
+    const creates = of(controller, 'create pods');
+    const status =
+      of(controller, `update ${run.plural}/status`) + of(controller, `patch ${run.plural}/status`);
+    const conflicts =
+      of(controller, `update ${run.plural}/status`, 409) + of(controller, `patch ${run.plural}/status`, 409);
+    const gone = senders(remove);
+    const kwok = gone.get('kwok (the kubelets)');
+    const ourDeletes =
+      of(gone.get('our controller'), 'delete pods') + of(gone.get('ReplicaSet controller'), 'delete pods');
+    lines.push(
+      `- ${runName(run)}, ${run.limits}: create ${create.writes} = ${creates} pod creations + ${status} status ` +
+        `writes (${conflicts} answered 409) = ${fmt(create.writes / Math.max(1, create.podsCreated), 2)} per pod; ` +
+        `delete ${remove.writes} = garbage collector ${of(gone.get('garbage collector'), 'delete pods')} ` +
+        `(${of(gone.get('garbage collector'), 'delete pods', 200)} answered 200) + kwok ${of(kwok, 'delete pods')} ` +
+        `(${of(kwok, 'delete pods', 200)} × 200, ${of(kwok, 'delete pods', 404)} × 404; ${kwok?.carriedOver ?? 0} of them ` +
+        `to pods the scale-down deleted) + the controller ${ourDeletes}` +
+        (run.afterPhases?.length
+          ? `; after the phase, ${run.afterPhases.map((w) => `${who(w.sender)} ${counted(w, run.plural)}`).join(', ')} more`
+          : '') +
+        '.',
+    );
+  }
+  return lines.join('\n');
+}
+
+/** Every pod's DELETE requests in the order kube-apiserver received them, from the scale-down on, per run. */
+function deleteSequences(runs: Run[]): string {
+  const lines: string[] = [];
+  for (const run of runs) {
+    if (!run.deleteSequences) continue;
+    const sequences = Object.entries(run.deleteSequences)
+      .sort(([a, x], [b, y]) => y - x || a.localeCompare(b))
+      .map(([key, pods]) => {
+        const steps = (JSON.parse(key) as [string, number | null][]).map(
+          ([identity, code]) => `${who(identity)} ${code}`,
+        );
+        return `${pods} × (${steps.join(' → ')})`;
+      });
+    lines.push(`- ${runName(run)}, ${run.limits}: ${sequences.join('; ')}.`);
+  }
+  return lines.join('\n');
 }
 
 async function main(): Promise<void> {
@@ -191,8 +331,15 @@ async function main(): Promise<void> {
   );
   const runs: Run[] = [];
   let limitSeconds = 0;
+  // With the audit log, kube-apiserver restarts with it now and without it at the end.
+  const apiserver = AUDIT_LOG ? ['kube-apiserver'] : [];
   try {
-    await restartComponents(['kube-scheduler', 'kube-controller-manager'], limitsEnv(EQUAL));
+    if (AUDIT_LOG) rmSync(AUDIT_LOG, { force: true });
+    await restartComponents([...apiserver, 'kube-scheduler', 'kube-controller-manager'], {
+      ...limitsEnv(EQUAL),
+      ...(AUDIT_LOG ? { CLUSTER_AUDIT_LOG: AUDIT_LOG } : {}),
+    });
+    if (AUDIT_LOG) console.log(`kube-apiserver audit log: ${AUDIT_LOG}`);
     await sleep(5000); // the restarted scheduler's caches
 
     for (const [limits, label] of [
@@ -227,8 +374,11 @@ async function main(): Promise<void> {
     console.log(`limit: ${pods} pods created directly and ready in ${fmt(limitSeconds)} s`);
     await deleteNamespace(limitNamespace);
   } finally {
-    // Back to the cluster's own defaults.
-    await restartComponents(['kube-scheduler', 'kube-controller-manager'], {});
+    // Back to the cluster's own defaults (and kube-apiserver without the audit log).
+    await restartComponents(
+      [...apiserver, 'kube-scheduler', 'kube-controller-manager'],
+      AUDIT_LOG ? { CLUSTER_AUDIT_LOG: '' } : {},
+    );
     client.close();
   }
 
@@ -259,6 +409,35 @@ async function main(): Promise<void> {
     '',
     '![pods ready over time](convergence.svg)',
     '',
+    ...(AUDIT_LOG
+      ? [
+          '## Writes by sender',
+          '',
+          `kube-apiserver ran with an audit log of its own (\`CLUSTER_AUDIT_LOG\`, level Metadata, writes of pods, the two kinds ` +
+            `and Deployments): every write of pods and of the controller's kind received in the run's namespace during ` +
+            `each phase, by who sent it (the user it authenticated as; the User-Agent too when it says more: our ` +
+            `controller and the benchmark share the admin kubeconfig, the benchmark sends "${BENCH_AGENT}"), verb, ` +
+            `resource and HTTP status. "of them counted" are the ones the "writes" column above counts (pods, and ` +
+            `the kind's status); "writes in the audit log" above adds them up, for comparison with kube-apiserver's ` +
+            `own count (the same window, in this namespace only). "to pods deleted in an earlier phase" are writes to ` +
+            `pods whose first DELETE came before the phase began: the tail of the phase before. "after delete" are ` +
+            `writes received in the ${AFTER_MS / 1000} s after the delete phase's figures were taken, which no phase ` +
+            `counts.`,
+          '',
+          sendersTable(runs),
+          '',
+          'What the create and delete phases\' "writes" are made of (kube-apiserver\'s count in the window, then ' +
+            "the audit log's, by sender):",
+          '',
+          senderSummary(runs),
+          '',
+          "Every pod's DELETE requests, in the order kube-apiserver received them, with their HTTP status " +
+            '(pods: sequence), the scaled-down pods and the deleted ones:',
+          '',
+          deleteSequences(runs),
+          '',
+        ]
+      : []),
   ].join('\n');
   writeResults('convergence', markdown, {
     ...stamp,

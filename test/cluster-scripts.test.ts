@@ -1,8 +1,11 @@
 import { execFile, spawn } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import type { AuditEvent } from '../bench/convergence/audit-log.js';
 import {
   COMPONENTS,
   clusterScript,
@@ -12,6 +15,7 @@ import {
   runningComponents,
 } from './support/cluster-processes.js';
 import { ROOT } from './support/paths.js';
+import { runtimeClient } from './support/runtime.js';
 import { waitFor } from './support/wait.js';
 
 const SCRIPT_TIMEOUT = 180_000;
@@ -75,6 +79,7 @@ describe('cluster scripts', () => {
         ['CLUSTER_API_PORT', '64 43'],
         ['CLUSTER_KCM_QPS', '-5'],
         ['CLUSTER_SCHEDULER_BURST', '1e9'],
+        ['CLUSTER_AUDIT_LOG', tmpdir()],
       ] as const) {
         const run = promisify(execFile)('bash', [join(ROOT, 'tools/cluster/up.sh')], {
           cwd: ROOT,
@@ -87,6 +92,88 @@ describe('cluster scripts', () => {
       }
       const after = expectOneOfEach();
       expect([...after.entries()].sort()).toEqual([...before.entries()].sort());
+    },
+    SCRIPT_TIMEOUT,
+  );
+
+  it('the audit policy of CLUSTER_AUDIT_LOG records only writes of pods, Nginxes, ReplicaSets and Deployments', async () => {
+    const { stdout } = await promisify(execFile)(
+      'bash',
+      ['-c', `source ${join(ROOT, 'tools/cluster/lib.sh')} && audit_policy`],
+      { cwd: ROOT },
+    );
+    expect(parse(stdout)).toEqual({
+      apiVersion: 'audit.k8s.io/v1',
+      kind: 'Policy',
+      omitStages: ['RequestReceived'],
+      rules: [
+        {
+          level: 'Metadata',
+          verbs: ['create', 'update', 'patch', 'delete', 'deletecollection'],
+          resources: [
+            { group: '', resources: ['pods', 'pods/status'] },
+            { group: 'mycompany.com', resources: ['nginxes', 'nginxes/status'] },
+            { group: 'apps', resources: ['replicasets', 'replicasets/status', 'deployments'] },
+          ],
+        },
+        { level: 'None' },
+      ],
+    });
+  });
+
+  it(
+    'with CLUSTER_AUDIT_LOG, a restarted kube-apiserver logs pod writes with who sent them; without, it logs none',
+    async () => {
+      const restartApiServer = async (env: Record<string, string>) => {
+        const pid = readPid('kube-apiserver');
+        process.kill(pid, 'SIGTERM');
+        await waitFor('kube-apiserver to exit', () => !isAlive(pid));
+        return promisify(execFile)('bash', [join(ROOT, 'tools/cluster/up.sh')], {
+          cwd: ROOT,
+          env: { ...process.env, ...env },
+        });
+      };
+      const auditLog = join(mkdtempSync(join(tmpdir(), 'cluster-audit-')), 'audit.log');
+      const client = runtimeClient({ userAgent: 'cluster-scripts-test' });
+      try {
+        await restartApiServer({ CLUSTER_AUDIT_LOG: auditLog });
+        const name = `audit-probe-${Date.now().toString(36)}`;
+        await client.request({
+          method: 'POST',
+          path: '/api/v1/namespaces/default/pods',
+          body: { metadata: { name }, spec: { containers: [{ name: 'nginx', image: 'nginx' }] } },
+        });
+        await client.request({
+          method: 'DELETE',
+          path: `/api/v1/namespaces/default/pods/${name}`,
+          query: { gracePeriodSeconds: 0 },
+        });
+        const probes = () =>
+          readFileSync(auditLog, 'utf8')
+            .split('\n')
+            .filter((line) => line.includes(name))
+            .map((line) => JSON.parse(line) as AuditEvent)
+            .filter((event) => event.userAgent === 'cluster-scripts-test');
+        await waitFor('the audit events', () => probes().length >= 2);
+        expect(
+          probes().map((e) => [
+            e.stage,
+            e.verb,
+            e.objectRef?.resource,
+            e.responseStatus?.code,
+            e.user?.username,
+          ]),
+        ).toEqual([
+          ['ResponseComplete', 'create', 'pods', 201, 'admin'],
+          ['ResponseComplete', 'delete', 'pods', 200, 'admin'],
+        ]);
+      } finally {
+        await restartApiServer({ CLUSTER_AUDIT_LOG: '' });
+        client.close();
+      }
+      const args = readFileSync(`/proc/${readPid('kube-apiserver')}/cmdline`, 'utf8').split('\0');
+      expect(args.filter((a) => a.startsWith('--audit-'))).toEqual([]);
+      expectOneOfEach();
     },
     SCRIPT_TIMEOUT,
   );

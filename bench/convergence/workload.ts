@@ -2,6 +2,15 @@ import type { V1Pod } from '@kubernetes/client-node';
 import { isActive } from '../../apps/api/src/controller/pod-plan.js';
 import { SharedInformer, type KubeClient, type KubeObject } from '../../libs/kube-runtime/src/index.js';
 import { controllerRequests, difference, requestCounts } from './apiserver-metrics.js';
+import {
+  auditOffset,
+  readAuditEvents,
+  resourceOf,
+  sender,
+  writesBySender,
+  type AuditEvent,
+  type SenderWrites,
+} from './audit-log.js';
 import { cpuSeconds } from './process-stats.js';
 import { sleep } from '../../test/support/wait.js';
 
@@ -68,6 +77,13 @@ export interface PhaseResult {
   reads: number;
   podsCreated: number;
   cpuSeconds: number;
+  /** With an audit log: where the phase starts in it (file offset) and when it ran (epoch ms). */
+  audit?: { offset: number; fromMs: number; toMs: number };
+  /**
+   * With an audit log: the writes of pods (and their status) and of the kind (and its status) received during
+   * the phase, by sender — whoever sent them: the controller, the garbage collector, kwok, the benchmark.
+   */
+  writesBySender?: SenderWrites[];
 }
 
 /** Watches one namespace's pods and workload objects from the bench process (cheap, no polling of the API). */
@@ -138,8 +154,15 @@ export async function runWorkload(options: {
   pid: () => number;
   idleSeconds: number;
   timeoutMs?: number;
-}): Promise<{ phases: PhaseResult[]; readyOverTime: [number, number][] }> {
-  const { client, kind, namespace, count, replicas, pid, idleSeconds } = options;
+  /** kube-apiserver's audit log (CLUSTER_AUDIT_LOG), to tell who sent each write of each phase. */
+  auditLog?: string;
+}): Promise<{
+  phases: PhaseResult[];
+  readyOverTime: [number, number][];
+  afterPhases?: SenderWrites[];
+  deleteSequences?: Record<string, number>;
+}> {
+  const { client, kind, namespace, count, replicas, pid, idleSeconds, auditLog } = options;
   const timeoutMs = options.timeoutMs ?? 600_000;
   const names = Array.from({ length: count }, (_, i) => `bench-${i}`);
   const seen = await observe(client, kind, namespace);
@@ -157,6 +180,8 @@ export async function runWorkload(options: {
       cpuSeconds(pid()),
       seen.podsCreated(),
     ];
+    // The audit window spans the two metrics readings, so its figures and kube-apiserver's can be compared.
+    const audit = auditLog ? { offset: auditOffset(auditLog), fromMs: Date.now(), toMs: 0 } : undefined;
     const started = performance.now();
     await act();
     await until(`${kind.plural} ${phase} in ${namespace}`, done, timeoutMs, () =>
@@ -165,6 +190,7 @@ export async function runWorkload(options: {
     const seconds = (performance.now() - started) / 1000;
     sample?.(seconds);
     const requests = controllerRequests(difference(requestsBefore, await requestCounts()), kind.plural);
+    if (audit) audit.toMs = Date.now();
     phases.push({
       phase,
       seconds,
@@ -174,6 +200,7 @@ export async function runWorkload(options: {
       reads: requests.reads,
       podsCreated: seen.podsCreated() - podsBefore,
       cpuSeconds: cpuSeconds(pid()) - cpuBefore,
+      ...(audit ? { audit } : {}),
     });
   };
 
@@ -225,7 +252,71 @@ export async function runWorkload(options: {
   } finally {
     await seen.stop();
   }
-  return { phases, readyOverTime };
+  if (!auditLog) return { phases, readyOverTime };
+  await sleep(AFTER_MS);
+  return { phases, readyOverTime, ...attribute(auditLog, kind, namespace, phases) };
+}
+
+/**
+ * How long after the last phase writes are still looked for (a retry that came late, after the cluster showed
+ * the phase done); also time for kube-apiserver's background worker (batch mode) to write the last events.
+ */
+export const AFTER_MS = 5000;
+
+/**
+ * Fills in each phase's writes in `namespace` by sender from the audit log, and returns those received after the
+ * last phase ended (by the time this runs). Writes to a pod whose first DELETE (by anyone) was received before the
+ * phase began are counted apart as carried over: the tail of an earlier phase (kwok finalising pods the scale-down
+ * marked for deletion, which that phase does not wait for), not work the phase caused. Also returns how many
+ * pods had each sequence of DELETEs (JSON of [sender, code] pairs in the order received → pods), over the run.
+ */
+function attribute(
+  auditLog: string,
+  kind: WorkloadKind,
+  namespace: string,
+  phases: PhaseResult[],
+): { afterPhases?: SenderWrites[]; deleteSequences?: Record<string, number> } {
+  const windows = phases.flatMap((p) => (p.audit ? [p.audit] : []));
+  if (!windows.length) return {};
+  const events = readAuditEvents(auditLog, windows[0]!.offset);
+  const deletes = new Map<string, [string, number | undefined][]>();
+  for (const event of events) {
+    const name = event.objectRef?.name;
+    if (event.verb !== 'delete' || resourceOf(event) !== 'pods' || !name) continue;
+    if (event.objectRef?.namespace !== namespace) continue;
+    deletes.set(name, [...(deletes.get(name) ?? []), [sender(event), event.responseStatus?.code]]);
+  }
+  const deleteSequences: Record<string, number> = {};
+  for (const sequence of deletes.values()) {
+    const key = JSON.stringify(sequence);
+    deleteSequences[key] = (deleteSequences[key] ?? 0) + 1;
+  }
+  const resources = new Set(['pods', 'pods/status', kind.plural, `${kind.plural}/status`]);
+  const firstDelete = new Map<string, number>();
+  for (const event of events) {
+    const name = event.objectRef?.name;
+    if (event.verb !== 'delete' || resourceOf(event) !== 'pods' || !name || firstDelete.has(name)) continue;
+    firstDelete.set(name, Date.parse(event.requestReceivedTimestamp));
+  }
+  const carriedOver = (fromMs: number) => (event: AuditEvent) =>
+    resourceOf(event).startsWith('pods') &&
+    (firstDelete.get(event.objectRef?.name ?? '') ?? Infinity) < fromMs;
+  for (const phase of phases)
+    if (phase.audit)
+      phase.writesBySender = writesBySender(
+        events,
+        { ...phase.audit, namespace },
+        resources,
+        carriedOver(phase.audit.fromMs),
+      );
+  const fromMs = windows.at(-1)!.toMs;
+  const afterPhases = writesBySender(
+    events,
+    { fromMs, toMs: Infinity, namespace },
+    resources,
+    carriedOver(fromMs),
+  );
+  return { afterPhases, deleteSequences };
 }
 
 /**

@@ -26,6 +26,10 @@ KCM_QPS="${CLUSTER_KCM_QPS:-}"
 KCM_BURST="${CLUSTER_KCM_BURST:-}"
 SCHEDULER_QPS="${CLUSTER_SCHEDULER_QPS:-}"
 SCHEDULER_BURST="${CLUSTER_SCHEDULER_BURST:-}"
+# Opt-in kube-apiserver audit log (JSON lines) of pod, Nginx, ReplicaSet and Deployment writes, for telling apart
+# who sent them (the benchmarks); unset, the API server runs without one. Read when kube-apiserver starts.
+AUDIT_LOG="${CLUSTER_AUDIT_LOG:-}"
+AUDIT_POLICY="$CLUSTER_DIR/audit-policy.yaml"
 
 # Start order; stop order is the reverse.
 COMPONENTS=(etcd kube-apiserver kube-controller-manager kube-scheduler kwok)
@@ -51,6 +55,28 @@ check_settings '^([1-9][0-9]*(\.[0-9]+)?)?$' 'a positive number or unset' CLUSTE
   CLUSTER_KCM_BURST=KCM_BURST CLUSTER_SCHEDULER_QPS=SCHEDULER_QPS CLUSTER_SCHEDULER_BURST=SCHEDULER_BURST
 
 pid_file() { echo "$RUN/$1.pid"; }
+
+# The audit policy of CLUSTER_AUDIT_LOG: one event per write (create, update, patch, delete, deletecollection) of
+# pods, Nginxes, ReplicaSets (each with its status) and Deployments, once answered, with its user, user agent and
+# response code and no bodies; nothing else.
+audit_policy() {
+  cat <<'POLICY'
+apiVersion: audit.k8s.io/v1
+kind: Policy
+omitStages: [RequestReceived]
+rules:
+  - level: Metadata
+    verbs: [create, update, patch, delete, deletecollection]
+    resources:
+      - group: ""
+        resources: [pods, pods/status]
+      - group: mycompany.com
+        resources: [nginxes, nginxes/status]
+      - group: apps
+        resources: [replicasets, replicasets/status, deployments]
+  - level: None
+POLICY
+}
 
 # A pid file is trusted only while its process is alive and is running our own binary for that component:
 # a pid left by a killed run may since have been reused by an unrelated process.
