@@ -6,9 +6,6 @@
 // a dry run's 422 causes at their lines; an invalid config is shown at its line and cannot be saved; a viewer and
 // an editor limited to another namespace see no write controls, and a forged rollback is refused. Every new view
 // passes axe-core in the light and the dark scheme (screenshots in .data/screenshots/), breaking no CSP.
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { podTemplateOf, revisionOf, type Nginx, type NginxSpec } from '../libs/nginx-api/src/index.js';
@@ -16,13 +13,18 @@ import {
   axeViolations,
   describeViolations,
   launchBrowser,
+  markDocument,
+  newTab,
+  notReloaded,
+  reportCspViolations,
   screenshot,
+  signInWith,
   type TestBrowser,
 } from './support/browser.js';
 import {
   TOKEN_NAMES,
   TOKENS,
-  startControlPlane,
+  startWebControlPlane,
   type ControlPlane,
   type TestRole,
 } from './support/control-plane.js';
@@ -76,34 +78,7 @@ async function nginxNow(ns = NS, name = NAME): Promise<Nginx> {
   return JSON.parse(await kubectl('get', 'nginx', name, '-n', ns, '-o', 'json')) as Nginx;
 }
 
-/** Marks the document, so a later check can tell the page was not reloaded. */
-const markDocument = (page: Page) =>
-  page.evaluate(() => ((globalThis as unknown as { __notReloaded: boolean }).__notReloaded = true));
-const notReloaded = (page: Page) =>
-  page.evaluate(() => (globalThis as unknown as { __notReloaded?: boolean }).__notReloaded === true);
-
-/** Collects the Content-Security-Policy violations of every page the browser opens, from its first script on. */
-async function reportCspViolations(): Promise<void> {
-  await browser.context.exposeBinding('__reportCspViolation', ({ page }, violation: string) => {
-    cspViolations.push(`${page.url()}: ${violation}`);
-  });
-  await browser.context.addInitScript(`document.addEventListener('securitypolicyviolation', (event) =>
-    window.__reportCspViolation(event.violatedDirective + ' blocked ' + (event.blockedURI || '(inline)') +
-      ' at ' + event.sourceFile + ':' + event.lineNumber + ' ' + event.sample))`);
-}
-
-async function newTab(): Promise<Page> {
-  const page = await browser.context.newPage();
-  page.on('pageerror', (error) => pageErrors.push(`${page.url()}: ${error.message}`));
-  return page;
-}
-
-async function signIn(page: Page, token: string, name: string): Promise<void> {
-  await page.goto(`${cp.url}/sign-in`);
-  await page.getByLabel('API token').fill(token);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.getByTestId('identity').getByText(name).waitFor({ timeout: 20_000 });
-}
+const signIn = (page: Page, token: string, name: string) => signInWith(page, cp.url, token, name);
 const signInAs = (page: Page, role: TestRole) => signIn(page, TOKENS[role], TOKEN_NAMES[role]);
 
 /** Opens the detail page and waits for its rollout panel. */
@@ -223,25 +198,7 @@ const recordListMarker = (page: Page) =>
 beforeAll(async () => {
   await kubectl('create', 'namespace', NS);
   await kubectl('create', 'namespace', OTHER_NS);
-  const tokens = join(mkdtempSync(join(tmpdir(), 'ngx-web-rollout-')), 'tokens.yaml');
-  writeFileSync(
-    tokens,
-    `tokens:\n  - { name: ${LIMITED.name}, role: editor, token: ${LIMITED.token}, namespaces: [${NS}] }\n`,
-  );
-  // The controller's Lease lives in this test's own namespace, so it does not fight other test files' controllers.
-  cp = await startControlPlane(
-    { CONTROLLER: 'true', LEADER_ELECTION: 'true', LEASE_NAMESPACE: NS, AUTH_TOKENS_FILE: tokens },
-    { web: true },
-  );
-  await waitFor(
-    'the controller to lead with synced caches',
-    async () => {
-      const response = await fetch(`${cp.url}/readyz`);
-      const body = (await response.json()) as { checks?: { controller?: { leader?: boolean } } };
-      return response.ok && body.checks?.controller?.leader === true;
-    },
-    { timeoutMs: 60_000, intervalMs: 250 },
-  );
+  cp = await startWebControlPlane(NS, LIMITED);
   // Created through the API as the editor, so that revision 1 names who introduced it.
   const created = await cp.as('editor')(`/apis/mycompany.com/v1/namespaces/${NS}/nginxes`, {
     method: 'POST',
@@ -264,8 +221,8 @@ beforeAll(async () => {
     OTHER_NS,
   );
   browser = await launchBrowser();
-  await reportCspViolations();
-  editor = await newTab();
+  await reportCspViolations(browser, cspViolations);
+  editor = await newTab(browser, pageErrors);
   await rolledOut(4);
 }, 180_000);
 
@@ -294,7 +251,7 @@ afterAll(async () => {
 describe('rollouts in the web UI, in a real browser', () => {
   it('shows an image change made with kubectl rolling out, two revisions at once, until complete, live', async () => {
     await signInAs(editor, 'editor');
-    listTab = await newTab();
+    listTab = await newTab(browser, pageErrors);
     await signInAs(listTab, 'editor');
     await listTab.goto(`${cp.url}/?namespace=${NS}`);
     await listTab.locator(`[data-testid="nginx-row"][data-name="${NAME}"]`).waitFor();
@@ -549,7 +506,7 @@ describe('rollouts in the web UI, in a real browser', () => {
   }, 60_000);
 
   it('shows a viewer, and an editor limited to another namespace, no write controls; a forged rollback is refused', async () => {
-    const viewer = await newTab();
+    const viewer = await newTab(browser, pageErrors);
     await signInAs(viewer, 'viewer');
     await openDetail(viewer);
     await viewer.getByTestId('revision-row').first().waitFor();
@@ -560,7 +517,7 @@ describe('rollouts in the web UI, in a real browser', () => {
     expect(notes.join('\n')).toContain(TOKEN_NAMES.viewer);
     await viewer.close();
 
-    const limited = await newTab();
+    const limited = await newTab(browser, pageErrors);
     await signIn(limited, LIMITED.token, LIMITED.name);
     // In its own namespace it writes …
     await openDetail(limited);

@@ -16,13 +16,18 @@ import {
   axeViolations,
   describeViolations,
   launchBrowser,
+  markDocument,
+  newTab,
+  notReloaded,
+  reportCspViolations,
   screenshot,
+  signInWith,
   type TestBrowser,
 } from './support/browser.js';
 import {
   TOKEN_NAMES,
   TOKENS,
-  startControlPlane,
+  startWebControlPlane,
   tlsFetch,
   type ControlPlane,
   type TestRole,
@@ -79,50 +84,7 @@ const runningPods = (page: Page, count: number, timeoutMs = 60_000) =>
     { timeoutMs, intervalMs: 200 },
   );
 
-/** Marks the document, so a later check can tell the page was not reloaded. */
-const markDocument = (page: Page) =>
-  page.evaluate(() => ((globalThis as unknown as { __notReloaded: boolean }).__notReloaded = true));
-const notReloaded = (page: Page) =>
-  page.evaluate(() => (globalThis as unknown as { __notReloaded?: boolean }).__notReloaded === true);
-
-/** Collects the Content-Security-Policy violations of every page the browser opens, from its first script on. */
-async function reportCspViolations(): Promise<void> {
-  await browser.context.exposeBinding('__reportCspViolation', ({ page }, violation: string) => {
-    cspViolations.push(`${page.url()}: ${violation}`);
-  });
-  await browser.context.addInitScript(() => {
-    const g = globalThis as unknown as {
-      document: { addEventListener: (type: string, listener: (event: never) => void) => void };
-      __reportCspViolation: (violation: string) => void;
-    };
-    g.document.addEventListener(
-      'securitypolicyviolation',
-      (event: {
-        violatedDirective: string;
-        blockedURI: string;
-        sourceFile: string;
-        lineNumber: number;
-        sample: string;
-      }) =>
-        g.__reportCspViolation(
-          `${event.violatedDirective} blocked ${event.blockedURI || '(inline)'} at ${event.sourceFile}:${event.lineNumber} ${event.sample}`,
-        ),
-    );
-  });
-}
-
-async function newTab(): Promise<Page> {
-  const page = await browser.context.newPage();
-  page.on('pageerror', (error) => pageErrors.push(`${page.url()}: ${error.message}`));
-  return page;
-}
-
-async function signIn(page: Page, role: TestRole): Promise<void> {
-  await page.goto(`${cp.url}/sign-in`);
-  await page.getByLabel('API token').fill(TOKENS[role]);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.getByTestId('identity').getByText(TOKEN_NAMES[role]).waitFor({ timeout: 20_000 });
-}
+const signIn = (page: Page, role: TestRole) => signInWith(page, cp.url, TOKENS[role], TOKEN_NAMES[role]);
 
 const liveConnections = () => metric(cp, 'nginx_live_connections');
 
@@ -146,28 +108,10 @@ async function settledLiveConnections(): Promise<number> {
 
 beforeAll(async () => {
   await kubectl('create', 'namespace', NS);
-  // The controller's Lease lives in this test's own namespace, so it does not fight other test files' controllers.
-  const tokens = join(mkdtempSync(join(tmpdir(), 'ngx-web-ui-')), 'tokens.yaml');
-  writeFileSync(
-    tokens,
-    `tokens:\n  - { name: ${LIMITED.name}, role: editor, token: ${LIMITED.token}, namespaces: [${NS}] }\n`,
-  );
-  cp = await startControlPlane(
-    { CONTROLLER: 'true', LEADER_ELECTION: 'true', LEASE_NAMESPACE: NS, AUTH_TOKENS_FILE: tokens },
-    { web: true },
-  );
-  await waitFor(
-    'the controller to lead with synced caches',
-    async () => {
-      const response = await fetch(`${cp.url}/readyz`);
-      const body = (await response.json()) as { checks?: { controller?: { leader?: boolean } } };
-      return response.ok && body.checks?.controller?.leader === true;
-    },
-    { timeoutMs: 60_000, intervalMs: 250 },
-  );
+  cp = await startWebControlPlane(NS, LIMITED);
   browser = await launchBrowser();
-  await reportCspViolations();
-  editor = await newTab();
+  await reportCspViolations(browser, cspViolations);
+  editor = await newTab(browser, pageErrors);
 });
 
 afterEach(async (context) => {
@@ -230,7 +174,7 @@ describe('the web UI in a real browser', () => {
   });
 
   it('creates an Nginx with the form: it appears in an open list, and its pods appear and turn Running, live', async () => {
-    listTab = await newTab();
+    listTab = await newTab(browser, pageErrors);
     await signIn(listTab, 'editor');
     await listTab.goto(`${cp.url}/?namespace=${NS}`);
     await listTab.getByTestId('empty-state').getByText('Create an Nginx to run nginx pods').waitFor();
@@ -464,7 +408,7 @@ describe('the web UI in a real browser', () => {
   }, 120_000);
 
   it('shows a namespace-limited token only its own namespace', async () => {
-    const limited = await newTab();
+    const limited = await newTab(browser, pageErrors);
     await limited.goto(`${cp.url}/sign-in`);
     await limited.getByLabel('API token').fill(LIMITED.token);
     await limited.getByRole('button', { name: 'Sign in' }).click();
@@ -542,7 +486,7 @@ describe('the web UI in a real browser', () => {
   }, 60_000);
 
   it('shows a viewer no write controls anywhere, and the API refuses a write forged from the page', async () => {
-    const viewer = await newTab();
+    const viewer = await newTab(browser, pageErrors);
     await signIn(viewer, 'viewer');
     expect(await viewer.getByTestId('identity').innerText()).toContain('viewer');
 
@@ -629,7 +573,7 @@ describe('the web UI in a real browser', () => {
   });
 
   it("lands on the app's own / after signing in from a link whose next points to another site", async () => {
-    const tab = await newTab();
+    const tab = await newTab(browser, pageErrors);
     const home = `${cp.url}/`;
     /** Waits for the tab to show `url`, saying where it went instead. */
     const landsOn = (url: string, after: string) =>
@@ -675,7 +619,7 @@ describe('the web UI in a real browser', () => {
         }),
         NS,
       );
-    const signInTab = await newTab();
+    const signInTab = await newTab(browser, pageErrors);
     const pages: { name: string; page: Page; path: string; ready: (page: Page) => Promise<unknown> }[] = [
       {
         name: 'sign-in',

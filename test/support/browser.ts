@@ -81,3 +81,34 @@ export async function axeViolations(page: Page): Promise<AxeViolation[]> {
 /** One line per violation and node, for a readable assertion failure. */
 export const describeViolations = (violations: AxeViolation[]) =>
   violations.flatMap((v) => v.nodes.map((n) => `${v.impact} ${v.id} (${v.help}) at ${n.target.join(' ')}`));
+
+/** Collects the Content-Security-Policy violations of every page the context opens, from its first script on. */
+export async function reportCspViolations(browser: TestBrowser, violations: string[]): Promise<void> {
+  await browser.context.exposeBinding('__reportCspViolation', ({ page }, violation: string) => {
+    violations.push(`${page.url()}: ${violation}`);
+  });
+  await browser.context.addInitScript(`document.addEventListener('securitypolicyviolation', (event) =>
+    window.__reportCspViolation(event.violatedDirective + ' blocked ' + (event.blockedURI || '(inline)') +
+      ' at ' + event.sourceFile + ':' + event.lineNumber + ' ' + event.sample))`);
+}
+
+/** A new tab whose uncaught page errors are added to `errors`. */
+export async function newTab(browser: TestBrowser, errors: string[]): Promise<Page> {
+  const page = await browser.context.newPage();
+  page.on('pageerror', (error) => errors.push(`${page.url()}: ${error.message}`));
+  return page;
+}
+
+/** Signs in on `/sign-in` of `url` with `token`, and waits for the header to name `name`. */
+export async function signInWith(page: Page, url: string, token: string, name: string): Promise<void> {
+  await page.goto(`${url}/sign-in`);
+  await page.getByLabel('API token').fill(token);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByTestId('identity').getByText(name).waitFor({ timeout: 20_000 });
+}
+
+/** Marks the document, so a later `notReloaded` can tell the page was not reloaded. */
+export const markDocument = (page: Page) =>
+  page.evaluate(() => ((globalThis as unknown as { __notReloaded: boolean }).__notReloaded = true));
+export const notReloaded = (page: Page) =>
+  page.evaluate(() => (globalThis as unknown as { __notReloaded?: boolean }).__notReloaded === true);

@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Agent, fetch as undiciFetch, type RequestInit as UndiciInit } from 'undici';
@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import { startApp, type AppProcess } from './app-process.js';
 import { migrate } from './database.js';
 import { CLUSTER_DIR } from './paths.js';
+import { waitFor } from './wait.js';
 
 /** The tokens every control-plane test process knows, by role. */
 export const TOKENS = {
@@ -65,6 +66,36 @@ export async function startControlPlane(
         },
       });
   return { ...api, httpsUrl: api.url.replace('http:', 'https:'), as };
+}
+
+/**
+ * The control plane with the web UI and its controller leading, its Lease in `namespace` (so it does not fight
+ * other test files' controllers), and one more editor token limited to `namespace` (from a token file).
+ * Resolves once the controller leads with synced caches.
+ */
+export async function startWebControlPlane(
+  namespace: string,
+  limited: { name: string; token: string },
+): Promise<ControlPlane> {
+  const tokens = join(mkdtempSync(join(tmpdir(), 'ngx-web-')), 'tokens.yaml');
+  writeFileSync(
+    tokens,
+    `tokens:\n  - { name: ${limited.name}, role: editor, token: ${limited.token}, namespaces: [${namespace}] }\n`,
+  );
+  const cp = await startControlPlane(
+    { CONTROLLER: 'true', LEADER_ELECTION: 'true', LEASE_NAMESPACE: namespace, AUTH_TOKENS_FILE: tokens },
+    { web: true },
+  );
+  await waitFor(
+    'the controller to lead with synced caches',
+    async () => {
+      const response = await fetch(`${cp.url}/readyz`);
+      const body = (await response.json()) as { checks?: { controller?: { leader?: boolean } } };
+      return response.ok && body.checks?.controller?.leader === true;
+    },
+    { timeoutMs: 60_000, intervalMs: 250 },
+  );
+  return cp;
 }
 
 /** fetch over TLS trusting the local cluster's CA (the app's certificate is signed by it). */

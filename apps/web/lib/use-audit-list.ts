@@ -1,9 +1,14 @@
 'use client';
 
-import { useCallback, useEffect, useReducer, useRef, useState } from 'react';
+import { useCallback, useEffect, useReducer, useRef, useState, type Dispatch } from 'react';
 import { errorMessage, type ApiClient, type AuditKind } from './api-client';
 import type { AuditViewFilters } from './audit-filters-url';
-import { auditListReducer, initialAuditList, type AuditListState } from './audit-list-state';
+import {
+  auditListReducer,
+  initialAuditList,
+  type AuditListAction,
+  type AuditListState,
+} from './audit-list-state';
 
 /** The audit list and its controls. */
 export interface AuditList<T> extends AuditListState<T> {
@@ -11,6 +16,29 @@ export interface AuditList<T> extends AuditListState<T> {
   loadMore: () => void;
   /** Fetches the first page again. */
   retry: () => void;
+}
+
+/**
+ * Fetches one page into the list of `generation`: the first (no `continue`) replaces the rows, a later one adds to
+ * them. A failure of an aborted request is not reported (the list it was for is gone).
+ */
+function fetchPage<T extends { id: number }>(
+  api: ApiClient,
+  dispatch: Dispatch<AuditListAction<T>>,
+  kind: AuditKind,
+  filters: AuditViewFilters,
+  page: { limit: number; continue?: string },
+  generation: number,
+  signal: AbortSignal,
+): void {
+  const more = page.continue !== undefined;
+  api.audit<T>(kind, filters, page, signal).then(
+    (list) =>
+      dispatch({ type: 'page', generation, items: list.items, continue: list.metadata.continue, more }),
+    (error: unknown) => {
+      if (!signal.aborted) dispatch({ type: 'failed', generation, error: errorMessage(error), more });
+    },
+  );
 }
 
 /**
@@ -37,20 +65,7 @@ export function useAuditList<T extends { id: number }>(
     const abort = new AbortController();
     more.current?.abort();
     dispatch({ type: 'reset', generation: current });
-    api.audit<T>(listKind, listFilters, { limit: pageSize }, abort.signal).then(
-      (list) =>
-        dispatch({
-          type: 'page',
-          generation: current,
-          items: list.items,
-          continue: list.metadata.continue,
-          more: false,
-        }),
-      (error: unknown) => {
-        if (!abort.signal.aborted)
-          dispatch({ type: 'failed', generation: current, error: errorMessage(error), more: false });
-      },
-    );
+    fetchPage(api, dispatch, listKind, listFilters, { limit: pageSize }, current, abort.signal);
     return () => abort.abort();
   }, [api, key, pageSize, attempt]);
 
@@ -65,19 +80,14 @@ export function useAuditList<T extends { id: number }>(
     const abort = new AbortController();
     more.current = abort;
     dispatch({ type: 'loadingMore', generation: current });
-    api.audit<T>(listKind, listFilters, { limit: pageSize, continue: cursor }, abort.signal).then(
-      (list) =>
-        dispatch({
-          type: 'page',
-          generation: current,
-          items: list.items,
-          continue: list.metadata.continue,
-          more: true,
-        }),
-      (error: unknown) => {
-        if (!abort.signal.aborted)
-          dispatch({ type: 'failed', generation: current, error: errorMessage(error), more: true });
-      },
+    fetchPage(
+      api,
+      dispatch,
+      listKind,
+      listFilters,
+      { limit: pageSize, continue: cursor },
+      current,
+      abort.signal,
     );
   }, [api, key, pageSize, cursor, busy]);
 
