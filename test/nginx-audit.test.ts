@@ -121,7 +121,9 @@ describe('the audit trail of the controller', () => {
         expect(row).toMatchObject({ namespace: 'default', uid: nginx.metadata.uid });
         // 'requeued': pods were created or deleted and the progress status waits for its second (status pacing).
         expect(['success', 'requeued']).toContain(row.result);
-        expect(['nginx-added', 'nginx-updated', 'pod-event', 'resync', 'requeue']).toContain(row.trigger);
+        expect(['nginx-added', 'nginx-updated', 'pod-event', 'owned-changed', 'resync', 'requeue']).toContain(
+          row.trigger,
+        );
         expect(row.finishedAt.getTime()).toBeGreaterThanOrEqual(row.startedAt.getTime());
       }
       const noops = await prisma.reconcileNoop.findUnique({
