@@ -30,6 +30,7 @@ export default defineConfig({
             'apps/web/{lib,components}/**/*.spec.ts',
             'libs/*/src/**/*.spec.ts',
             'tools/**/*.spec.ts',
+            'bench/**/*.spec.ts',
           ],
           environment: 'node',
         },

@@ -1,4 +1,5 @@
-// npm run bench:convergence [-- --quick | --large] [-- --no-audit-log] — reports, never asserts. Needs the local
+// npm run bench:convergence [-- --quick | --large] [-- --no-audit-log] [-- --ours-only [--profile]] — reports,
+// never asserts. Needs the local
 // cluster.
 // Our Nginx controller next to kube-controller-manager's ReplicaSet controller on the same cluster, in the same
 // run: N objects × R replicas created (timed until every status.readyReplicas == R), scaled to R/2, deleted;
@@ -8,17 +9,19 @@
 // --no-audit-log, kube-apiserver runs with an audit log of pod and workload writes meanwhile (restarted with
 // CLUSTER_AUDIT_LOG, and without it at the end), which tells who sent each write of each phase.
 // Writes bench/results/convergence.{md,json,svg}.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readPid } from '../test/support/cluster-processes.js';
 import { HEADLESS, startApp, type AppProcess } from '../test/support/app-process.js';
 import { migrate } from '../test/support/database.js';
-import { CLUSTER_DIR } from '../test/support/paths.js';
+import { CLUSTER_DIR, ROOT } from '../test/support/paths.js';
 import { runtimeClient } from '../test/support/runtime.js';
 import { requestCounts } from './convergence/apiserver-metrics.js';
 import type { SenderWrites } from './convergence/audit-log.js';
 import { restartComponents } from './convergence/cluster-components.js';
+import { freePort, inspectorProfiler, type CpuProfile } from './convergence/cpu-profile.js';
+import { flameGraphSvg, selfTimes, timeByOrigin } from './convergence/flame-graph.js';
 import { peakRssMb } from './convergence/process-stats.js';
 import { readyChart } from './convergence/svg-chart.js';
 import { RESULTS_DIR, runStamp, writeResults } from './results-file.js';
@@ -110,6 +113,8 @@ interface Run {
   plural: string;
   limits: string;
   audit?: boolean;
+  /** Ours with the web UI served from the same process (WEB_MODE=production), not the controller alone. */
+  web?: boolean;
   phases: PhaseResult[];
   /** With the audit log: writes received after the last phase ended, until its figures were taken. */
   afterPhases?: SenderWrites[];
@@ -119,8 +124,21 @@ interface Run {
   readyOverTime: [number, number][];
 }
 
-async function ours(limits: { qps: number; burst: number }, label: string, audit = true): Promise<Run> {
+/** CPU profiles of our controller by phase, from the profiled run. */
+type PhaseProfiles = Partial<Record<PhaseResult['phase'], CpuProfile>>;
+
+/**
+ * One run of our controller: the app with the web UI off (the controller alone, WEB_MODE=off) unless `web`; the
+ * audit trail on unless `audit` is false; each phase CPU-profiled into `profiles` when given.
+ */
+async function ours(
+  limits: { qps: number; burst: number },
+  label: string,
+  options: { audit?: boolean; web?: boolean; profiles?: PhaseProfiles } = {},
+): Promise<Run> {
+  const { audit = true, web = false, profiles } = options;
   const namespace = await namespaceFor('ngx');
+  const inspectPort = profiles ? await freePort() : 0;
   const databaseUrl = `file:${join(mkdtempSync(join(tmpdir(), 'ngx-bench-')), 'audit.db')}`;
   await migrate(databaseUrl);
   const controller: AppProcess = await startApp({
@@ -133,7 +151,10 @@ async function ours(limits: { qps: number; burst: number }, label: string, audit
     DATABASE_URL: databaseUrl,
     KUBE_API_QPS: String(limits.qps),
     KUBE_API_BURST: String(limits.burst),
+    ...(web ? { WEB_MODE: 'production' } : {}),
+    ...(profiles ? { NODE_OPTIONS: `--inspect=127.0.0.1:${inspectPort}` } : {}),
   });
+  const profiler = profiles ? await inspectorProfiler(inspectPort) : undefined;
   try {
     const result = await runWorkload({
       client,
@@ -142,18 +163,28 @@ async function ours(limits: { qps: number; burst: number }, label: string, audit
       count: COUNT,
       replicas: REPLICAS,
       pid: () => controller.pid,
-      idleSeconds: audit && label === 'equal' ? IDLE_SECONDS : 0,
-      auditLog: AUDIT_LOG,
+      idleSeconds: audit && !profiles && !web && label === 'equal' ? IDLE_SECONDS : 0,
+      auditLog: profiles ? undefined : AUDIT_LOG,
+      ...(profiler && profiles
+        ? {
+            around: {
+              start: () => profiler.start(),
+              end: async (phase: PhaseResult['phase']) => (profiles[phase] = await profiler.stop()),
+            },
+          }
+        : {}),
     });
     return {
       controller: 'Nginx controller (ours)',
       plural: NGINX.plural,
       limits: label,
       audit,
+      web,
       ...result,
       peakRssMb: peakRssMb(controller.pid),
     };
   } finally {
+    profiler?.close();
     await controller.terminate();
     await deleteNamespace(namespace);
   }
@@ -186,7 +217,8 @@ async function replicaSets(limits: { qps: number; burst: number }, label: string
 }
 
 const fmt = (n: number, digits = 1) => n.toFixed(digits);
-const runName = (run: Run) => `${run.controller}${run.audit === false ? ', audit off' : ''}`;
+const runName = (run: Run) =>
+  `${run.controller}${run.audit === false ? ', audit off' : ''}${run.web ? ', with the web UI' : ''}`;
 
 /**
  * Of a sender's writes (audit log), those the "writes" column counts: pods (not their status, kwok's) and the
@@ -322,7 +354,65 @@ function deleteSequences(runs: Run[]): string {
   return lines.join('\n');
 }
 
+/** `--ours-only [--profile]`: one unthrottled run of our controller alone, printed (for working on it). */
+const OURS_ONLY = process.argv.includes('--ours-only');
+const PROFILE = process.argv.includes('--profile');
+
+/**
+ * Writes one flame graph SVG per phase into `dir` (convergence-profile-<phase>.svg) and returns the markdown that
+ * names each phase's largest costs and links its graph.
+ */
+function profileSection(profiles: PhaseProfiles, dir: string, setting: string): string {
+  const lines: string[] = [];
+  for (const [phase, profile] of Object.entries(profiles) as [PhaseResult['phase'], CpuProfile][]) {
+    const file = `convergence-profile-${phase.replace(' ', '-')}.svg`;
+    writeFileSync(join(dir, file), flameGraphSvg(profile, `Our controller, ${phase} phase (${setting})`));
+    const origins = timeByOrigin(profile);
+    const total = origins.reduce((sum, o) => sum + o.ms, 0);
+    const share = (ms: number) => `${fmt((ms / Math.max(total, 1)) * 100, 0)}%`;
+    lines.push(
+      `- **${phase}** ([flame graph](${file}), ${fmt(total / 1000, 2)} CPU s sampled). By origin: ` +
+        origins
+          .slice(0, 6)
+          .map((o) => `${o.where} ${share(o.ms)}`)
+          .join(', ') +
+        '. Functions (self time): ' +
+        selfTimes(profile)
+          .slice(0, 6)
+          .map((f) => `\`${f.name}\` (${f.where}) ${share(f.ms)}`)
+          .join(', ') +
+        '.',
+    );
+  }
+  return lines.join('\n');
+}
+
+/** `--ours-only`: one unthrottled run of ours; with `--profile`, its flame graphs in .data/profile/, its costs printed. */
+async function oursOnly(): Promise<void> {
+  const dir = join(ROOT, '.data', 'profile');
+  mkdirSync(dir, { recursive: true });
+  const profiles: PhaseProfiles | undefined = PROFILE ? {} : undefined;
+  try {
+    await restartComponents(['kube-scheduler', 'kube-controller-manager'], limitsEnv(EQUAL));
+    await sleep(5000); // the restarted scheduler's caches
+    const run = await ours(UNTHROTTLED, 'unthrottled', { profiles });
+    console.log(
+      run.phases.map((p) => `${p.phase} ${fmt(p.seconds)} s, ${fmt(p.cpuSeconds, 2)} CPU s`).join('; '),
+    );
+    console.log(`peak RSS ${fmt(run.peakRssMb, 0)} MiB`);
+    if (!profiles) return;
+    console.log(profileSection(profiles, dir, 'unthrottled'));
+    for (const [phase, profile] of Object.entries(profiles))
+      writeFileSync(join(dir, `${phase.replace(' ', '-')}.cpuprofile`), JSON.stringify(profile));
+    console.log(`flame graphs in ${dir}`);
+  } finally {
+    await restartComponents(['kube-scheduler', 'kube-controller-manager'], {});
+    client.close();
+  }
+}
+
 async function main(): Promise<void> {
+  if (OURS_ONLY) return oursOnly();
   const version = await client.request<{ gitVersion: string }>({ path: '/version' });
   const stamp = runStamp(version.gitVersion);
   const pods = COUNT * REPLICAS;
@@ -330,6 +420,7 @@ async function main(): Promise<void> {
     `${COUNT} objects × ${REPLICAS} replicas = ${pods} pods per run; Kubernetes ${version.gitVersion}`,
   );
   const runs: Run[] = [];
+  const profiles: PhaseProfiles = {};
   let limitSeconds = 0;
   // With the audit log, kube-apiserver restarts with it now and without it at the end.
   const apiserver = AUDIT_LOG ? ['kube-apiserver'] : [];
@@ -342,32 +433,21 @@ async function main(): Promise<void> {
     if (AUDIT_LOG) console.log(`kube-apiserver audit log: ${AUDIT_LOG}`);
     await sleep(5000); // the restarted scheduler's caches
 
+    const logged = (run: Run, name: string) => {
+      console.log(`${name}: ${run.phases.map((p) => `${p.phase} ${fmt(p.seconds)} s`).join(', ')}`);
+      return run;
+    };
     for (const [limits, label] of [
       [EQUAL, 'equal'],
       [UNTHROTTLED, 'unthrottled'],
     ] as const) {
-      runs.push(await ours(limits, label));
-      console.log(
-        `ours, ${label}: ${runs
-          .at(-1)!
-          .phases.map((p) => `${p.phase} ${fmt(p.seconds)} s`)
-          .join(', ')}`,
-      );
-      runs.push(await replicaSets(limits, label));
-      console.log(
-        `ReplicaSets, ${label}: ${runs
-          .at(-1)!
-          .phases.map((p) => `${p.phase} ${fmt(p.seconds)} s`)
-          .join(', ')}`,
-      );
+      runs.push(logged(await ours(limits, label), `ours, ${label}`));
+      runs.push(logged(await replicaSets(limits, label), `ReplicaSets, ${label}`));
     }
-    runs.push(await ours(EQUAL, 'equal', false));
-    console.log(
-      `ours, audit off: ${runs
-        .at(-1)!
-        .phases.map((p) => `${p.phase} ${fmt(p.seconds)} s`)
-        .join(', ')}`,
-    );
+    runs.push(logged(await ours(EQUAL, 'equal', { audit: false }), 'ours, audit off'));
+    runs.push(logged(await ours(EQUAL, 'equal', { web: true }), 'ours, with the web UI'));
+    // Profiled apart: the sampling costs CPU, which would blur the table's figures.
+    logged(await ours(UNTHROTTLED, 'unthrottled', { profiles }), 'ours, profiled');
 
     const limitNamespace = await namespaceFor('limit');
     limitSeconds = await directPods(client, limitNamespace, pods);
@@ -409,6 +489,16 @@ async function main(): Promise<void> {
     '',
     '![pods ready over time](convergence.svg)',
     '',
+    "## Where our controller's CPU goes",
+    '',
+    `A separate unthrottled run of our controller, CPU-profiled phase by phase over the DevTools protocol (V8's ` +
+      `sampling profiler, 1 ms interval; not in the table above, as sampling costs CPU of its own). Each phase's ` +
+      `flame graph is an SVG (hover a frame for its time); "by origin" sums the time functions spent themselves, ` +
+      `by package or file of ours; "node" is Node.js's own JavaScript (http, streams, TLS sockets), "V8" native ` +
+      `work such as socket writes, JSON and microtasks.`,
+    '',
+    profileSection(profiles, RESULTS_DIR, 'unthrottled'),
+    '',
     ...(AUDIT_LOG
       ? [
           '## Writes by sender',
@@ -446,7 +536,7 @@ async function main(): Promise<void> {
     limitSeconds,
     runs,
   });
-  const equalRuns = runs.filter((r) => r.limits === 'equal' && r.audit !== false);
+  const equalRuns = runs.filter((r) => r.limits === 'equal' && r.audit !== false && !r.web);
   writeFileSync(
     join(RESULTS_DIR, 'convergence.svg'),
     readyChart(

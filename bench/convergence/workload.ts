@@ -156,13 +156,18 @@ export async function runWorkload(options: {
   timeoutMs?: number;
   /** kube-apiserver's audit log (CLUSTER_AUDIT_LOG), to tell who sent each write of each phase. */
   auditLog?: string;
+  /** Called as each phase starts (before its first request) and once it is done (e.g. to profile it). */
+  around?: {
+    start: (phase: PhaseResult['phase']) => Promise<unknown>;
+    end: (phase: PhaseResult['phase']) => Promise<unknown>;
+  };
 }): Promise<{
   phases: PhaseResult[];
   readyOverTime: [number, number][];
   afterPhases?: SenderWrites[];
   deleteSequences?: Record<string, number>;
 }> {
-  const { client, kind, namespace, count, replicas, pid, idleSeconds, auditLog } = options;
+  const { client, kind, namespace, count, replicas, pid, idleSeconds, auditLog, around } = options;
   const timeoutMs = options.timeoutMs ?? 600_000;
   const names = Array.from({ length: count }, (_, i) => `bench-${i}`);
   const seen = await observe(client, kind, namespace);
@@ -182,12 +187,14 @@ export async function runWorkload(options: {
     ];
     // The audit window spans the two metrics readings, so its figures and kube-apiserver's can be compared.
     const audit = auditLog ? { offset: auditOffset(auditLog), fromMs: Date.now(), toMs: 0 } : undefined;
+    await around?.start(phase);
     const started = performance.now();
     await act();
     await until(`${kind.plural} ${phase} in ${namespace}`, done, timeoutMs, () =>
       sample?.((performance.now() - started) / 1000),
     );
     const seconds = (performance.now() - started) / 1000;
+    await around?.end(phase);
     sample?.(seconds);
     const requests = controllerRequests(difference(requestsBefore, await requestCounts()), kind.plural);
     if (audit) audit.toMs = Date.now();

@@ -111,6 +111,44 @@ describe('AuditWriter', () => {
     ]);
   });
 
+  it('writes no-op counts at most once per noopFlushIntervalMs while rows keep flowing, and all of them at close', async () => {
+    const sink = scriptedSink();
+    const writer = new AuditWriter({ sink, flushIntervalMs: 100, noopFlushIntervalMs: 1_000 });
+    writer.noop('default', 'web', new Date(1));
+    await vi.advanceTimersByTimeAsync(100); // the first after a quiet spell: within the flush interval
+    expect(sink.stored.map((b) => b.noops.length)).toEqual([1]);
+    for (let i = 0; i < 15; i++) {
+      writer.record(row(`r${i}`));
+      writer.noop('default', 'web', new Date(2 + i));
+      await vi.advanceTimersByTimeAsync(100);
+    }
+    const noopBatches = sink.stored.filter((b) => b.noops.length > 0);
+    expect(sink.stored.flatMap((b) => b.rows)).toHaveLength(15); // rows on their own cadence
+    expect(noopBatches).toHaveLength(2); // at 0 and 1 s, not once per batch
+    expect(noopBatches[1]!.noops[0]!.count).toBe(10);
+    writer.noop('default', 'web', new Date(99));
+    await writer.close();
+    const counted = sink.stored.flatMap((b) => b.noops).reduce((sum, n) => sum + n.count, 0);
+    expect(counted).toBe(17);
+  });
+
+  it('does not hold a row behind a later no-op flush', async () => {
+    const sink = scriptedSink();
+    const writer = new AuditWriter({ sink, flushIntervalMs: 100, noopFlushIntervalMs: 1_000 });
+    writer.noop('default', 'web', new Date(1));
+    await vi.advanceTimersByTimeAsync(100);
+    writer.noop('default', 'web', new Date(2)); // due 1 s after the last no-op write
+    writer.record(row('a'));
+    await vi.advanceTimersByTimeAsync(100);
+    expect(sink.stored.at(-1)).toEqual({ rows: ['a'], noops: [] });
+    await vi.advanceTimersByTimeAsync(799);
+    expect(sink.stored).toHaveLength(2);
+    await vi.advanceTimersByTimeAsync(101);
+    expect(sink.stored.at(-1)!.noops).toEqual([
+      { namespace: 'default', name: 'web', count: 1, lastAt: new Date(2) },
+    ]);
+  });
+
   it('keeps rows while the database is down, retries with a growing delay, and writes them all when it returns', async () => {
     const sink = scriptedSink();
     const counters = metrics();

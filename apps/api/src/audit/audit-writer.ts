@@ -49,6 +49,11 @@ export interface AuditWriterOptions {
   limit?: number;
   /** Longest a queued row waits before its batch is written. */
   flushIntervalMs?: number;
+  /**
+   * Shortest time between two writes of no-op counts (default 1 s): while Nginxes converge, nearly every
+   * reconcile is a no-op, and one upsert per Nginx per batch would cost more CPU than the reconciles themselves.
+   */
+  noopFlushIntervalMs?: number;
   /** Most rows per transaction. */
   maxBatch?: number;
   /** Longest wait between attempts while the database fails (doubling from flushIntervalMs). */
@@ -63,7 +68,9 @@ export interface AuditWriterOptions {
  * - What is queued is what is stored: every string field is made storable (storableRow) on the way in.
  * - Reconcile and change records share one queue, in order, and its bound (`limit`); beyond it new rows are
  *   dropped and counted (`dropped`).
- * - Queued rows are written in one transaction per batch within `flushIntervalMs`.
+ * - Queued rows are written in one transaction per batch within `flushIntervalMs`. No-op counts are folded per
+ *   Nginx and written with a batch at most once per `noopFlushIntervalMs` (the first after a quiet spell within
+ *   `flushIntervalMs`), so a converging Nginx costs the database one upsert a second, not one per batch.
  * - While the database is away (any failure but a refusal) the batch stays at the head of the queue and is
  *   retried with a doubling delay, so rows are neither lost nor reordered while the queue has room.
  * - When the database refuses a batch's data (AuditRefusedError), that batch is written again one row (or no-op
@@ -77,6 +84,11 @@ export class AuditWriter {
   private readonly noops = new Map<string, NoopCount>();
   private readonly limit: number;
   private readonly flushIntervalMs: number;
+  private readonly noopFlushIntervalMs: number;
+  /** When no-op counts were last stored (epoch ms). */
+  private noopsStoredAt = -Infinity;
+  /** When the pending timer fires (epoch ms), so a sooner flush can replace a later one. */
+  private timerDueAt = 0;
   private readonly maxBatch: number;
   private readonly maxRetryDelayMs: number;
   private readonly logger: RuntimeLogger;
@@ -90,6 +102,7 @@ export class AuditWriter {
   constructor(private readonly options: AuditWriterOptions) {
     this.limit = options.limit ?? 10_000;
     this.flushIntervalMs = options.flushIntervalMs ?? 100;
+    this.noopFlushIntervalMs = options.noopFlushIntervalMs ?? 1_000;
     this.maxBatch = options.maxBatch ?? 500;
     this.maxRetryDelayMs = options.maxRetryDelayMs ?? 5_000;
     this.logger = options.logger ?? silentLogger;
@@ -112,7 +125,12 @@ export class AuditWriter {
   /** Counts a reconcile of `namespace/name` that changed nothing. */
   noop(namespace: string, name: string, at: Date): void {
     this.addNoop(storableRow({ namespace, name, count: 1, lastAt: at }));
-    this.schedule(this.flushIntervalMs);
+    this.schedule(this.noopsDelayMs());
+  }
+
+  /** How long until no-op counts may be written again (at least the flush interval). */
+  private noopsDelayMs(): number {
+    return Math.max(this.flushIntervalMs, this.noopsStoredAt + this.noopFlushIntervalMs - Date.now());
   }
 
   /** Writes everything queued; on failure logs how much is lost. For process shutdown. */
@@ -153,13 +171,21 @@ export class AuditWriter {
     this.schedule(this.flushIntervalMs);
   }
 
+  /** Flushes in `delayMs`, unless a flush is already due sooner. */
   private schedule(delayMs: number): void {
-    if (this.timer || this.closed) return;
+    if (this.closed) return;
+    const dueAt = Date.now() + delayMs;
+    if (this.timer) {
+      if (this.timerDueAt <= dueAt) return;
+      clearTimeout(this.timer);
+    }
+    this.timerDueAt = dueAt;
     this.timer = setTimeout(() => {
       this.timer = undefined;
       void this.flush().then((stored) => {
         if (!stored) this.schedule(this.retryDelayMs);
-        else if (this.queue.length > 0 || this.noops.size > 0) this.schedule(this.flushIntervalMs);
+        else if (this.queue.length > 0) this.schedule(this.flushIntervalMs);
+        else if (this.noops.size > 0) this.schedule(this.noopsDelayMs());
       });
     }, delayMs);
     this.timer.unref();
@@ -167,9 +193,10 @@ export class AuditWriter {
 
   private async writeBatch(): Promise<boolean> {
     const entries = this.queue.slice(0, this.maxBatch);
-    const noops = [...this.noops.values()];
+    const noopsDue = this.closed || Date.now() - this.noopsStoredAt >= this.noopFlushIntervalMs;
+    const noops = noopsDue ? [...this.noops.values()] : [];
     if (entries.length === 0 && noops.length === 0) return true;
-    this.noops.clear();
+    if (noopsDue) this.noops.clear();
     try {
       await this.options.sink.write(batchOf(entries, noops));
     } catch (error) {
@@ -179,6 +206,7 @@ export class AuditWriter {
       return false;
     }
     this.queue.splice(0, entries.length);
+    if (noops.length > 0) this.noopsStoredAt = Date.now();
     this.stored(entries.length);
     this.caughtUp(entries.length);
     return true;
