@@ -2,7 +2,7 @@
 // Requests per second and p50/p99 latency of GET one Nginx and GET the list of N Nginxes (default 1,000), sent
 // by one client (undici, over TLS, the same concurrency) to kube-apiserver directly and to the control plane:
 // relayed (unset resourceVersion, a consistent read the API server answers) and cached (resourceVersion=0,
-// answered from the control plane's informer cache).
+// answered from the control plane's informer cache); relayed over HTTP/2 too. Writes bench/results/api.{md,json}.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Pool } from 'undici';
@@ -10,6 +10,7 @@ import { CA_FILE, TOKENS, startControlPlane } from '../test/support/control-plan
 import { CLUSTER_DIR } from '../test/support/paths.js';
 import { runtimeClient } from '../test/support/runtime.js';
 import { createObjects } from './cluster-fixtures.js';
+import { runStamp, writeResults } from './results-file.js';
 
 const COUNT = Number(process.env.BENCH_NGINXES ?? 1000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? (process.argv.includes('--quick') ? 3 : 8));
@@ -80,11 +81,10 @@ async function load(
 async function main(): Promise<void> {
   console.log(`creating ${COUNT} Nginx objects in ${NAMESPACE} (replicas 0) if missing…`);
   await ensureNginxes();
-  const cp = await startControlPlane({
-    RATE_LIMIT_RPS: '1000000',
-    KUBE_API_QPS: '100000',
-    KUBE_API_BURST: '100000',
-  });
+  const settings = { RATE_LIMIT_RPS: '1000000', KUBE_API_QPS: '100000', KUBE_API_BURST: '100000' };
+  const cp = await startControlPlane(settings);
+  // The same control plane relaying over one HTTP/2 connection to kube-apiserver (KUBE_API_HTTP2).
+  const cpHttp2 = await startControlPlane({ ...settings, KUBE_API_HTTP2: 'true' });
   const pki = join(CLUSTER_DIR, 'pki');
   const ca = readFileSync(CA_FILE);
   const apiServer = new Pool(API_SERVER, {
@@ -92,6 +92,7 @@ async function main(): Promise<void> {
     connect: { ca, cert: readFileSync(join(pki, 'admin.crt')), key: readFileSync(join(pki, 'admin.key')) },
   });
   const controlPlane = new Pool(cp.httpsUrl, { connections: CONNECTIONS, connect: { ca } });
+  const controlPlaneHttp2 = new Pool(cpHttp2.httpsUrl, { connections: CONNECTIONS, connect: { ca } });
   const token = { Authorization: `Bearer ${TOKENS.viewer}` };
   const one = `/apis/mycompany.com/v1/namespaces/${NAMESPACE}/nginxes/bench-0`;
   const list = `/apis/mycompany.com/v1/namespaces/${NAMESPACE}/nginxes`;
@@ -119,30 +120,56 @@ async function main(): Promise<void> {
         rows.push([
           what,
           concurrency,
+          'control plane, relayed over HTTP/2',
+          await load(controlPlaneHttp2, path, token, concurrency),
+        ]);
+        rows.push([
+          what,
+          concurrency,
           'control plane, cached (rv=0)',
           await load(controlPlane, `${path}?resourceVersion=0`, token, concurrency),
         ]);
       }
-    console.log(
-      `\n${SECONDS} s per row after a 1 s warm-up, over TLS, one client (undici) for every target\n`,
-    );
-    console.log(
+    const table = [
       '| request | in flight | target | req/s | p50 ms | p99 ms | p50 vs API server | body bytes |',
-    );
-    console.log('| --- | ---: | --- | ---: | ---: | ---: | ---: | ---: |');
+      '| --- | ---: | --- | ---: | ---: | ---: | ---: | ---: |',
+    ];
     for (const [what, concurrency, target, r] of rows) {
       const reference = rows.find(
         ([w, c, t]) => w === what && c === concurrency && t.startsWith('kube-apiserver'),
       )![3];
-      console.log(
+      table.push(
         `| ${what} | ${concurrency} | ${target} | ${Math.round(r.rps)} | ${r.p50.toFixed(2)} | ${r.p99.toFixed(2)} | ` +
           `${(r.p50 / reference.p50).toFixed(2)}× | ${r.bytes} |`,
       );
     }
+    const versionClient = runtimeClient();
+    const version = await versionClient.request<{ gitVersion: string }>({ path: '/version' });
+    versionClient.close();
+    const stamp = runStamp(version.gitVersion);
+    writeResults(
+      'api',
+      [
+        '# Reads through the control plane next to kube-apiserver',
+        '',
+        `Run ${stamp.date} on this repository at ${stamp.commit}: Kubernetes ${stamp.kubernetes} (local control ` +
+          `plane), Node.js ${process.version}. ${SECONDS} s per row after a 1 s warm-up, over TLS, one client ` +
+          `(undici) for every target, ${COUNT} Nginxes in the namespace. "relayed" is a consistent read (no ` +
+          'resourceVersion) the control plane sends on to kube-apiserver (HTTP/1.1 keep-alive, or one HTTP/2 ' +
+          'connection with KUBE_API_HTTP2=true) and streams back; "cached" is resourceVersion=0, answered from ' +
+          "the control plane's informer cache.",
+        '',
+        ...table,
+        '',
+      ].join('\n'),
+      { ...stamp, count: COUNT, seconds: SECONDS, rows },
+    );
   } finally {
     await apiServer.close();
     await controlPlane.close();
+    await controlPlaneHttp2.close();
     await cp.stop();
+    await cpHttp2.stop();
   }
 }
 

@@ -22,7 +22,7 @@ import type { SenderWrites } from './convergence/audit-log.js';
 import { restartComponents } from './convergence/cluster-components.js';
 import { freePort, inspectorProfiler, type CpuProfile } from './convergence/cpu-profile.js';
 import { flameGraphSvg, selfTimes, timeByOrigin } from './convergence/flame-graph.js';
-import { peakRssMb } from './convergence/process-stats.js';
+import { peakRssMb, rssMb } from './convergence/process-stats.js';
 import { readyChart } from './convergence/svg-chart.js';
 import { RESULTS_DIR, runStamp, writeResults } from './results-file.js';
 import {
@@ -38,16 +38,19 @@ import { sleep } from '../test/support/wait.js';
 
 const QUICK = process.argv.includes('--quick');
 const LARGE = process.argv.includes('--large');
-const COUNT = Number(process.env.BENCH_COUNT ?? (QUICK ? 20 : LARGE ? 500 : 100));
+/** `--scale`: 1,000 objects × 10 (10,000 pods), unthrottled, ours next to the ReplicaSet controller only. */
+const SCALE = process.argv.includes('--scale');
+const COUNT = Number(process.env.BENCH_COUNT ?? (QUICK ? 20 : LARGE ? 500 : SCALE ? 1000 : 100));
 const REPLICAS = Number(process.env.BENCH_REPLICAS ?? (QUICK ? 4 : 10));
 const IDLE_SECONDS = Number(process.env.BENCH_IDLE_SECONDS ?? (QUICK ? 15 : 60));
 /** Our controller's defaults, given to kube-controller-manager too for the equal-limits runs. */
 const EQUAL = { qps: 50, burst: 100 };
 const UNTHROTTLED = { qps: 100_000, burst: 100_000 };
 /** kube-apiserver's audit log during the benchmark (kept afterwards, for a closer look). */
-const AUDIT_LOG = process.argv.includes('--no-audit-log')
-  ? undefined
-  : join(CLUSTER_DIR, 'logs', 'convergence-audit.log');
+const AUDIT_LOG =
+  process.argv.includes('--no-audit-log') || SCALE
+    ? undefined
+    : join(CLUSTER_DIR, 'logs', 'convergence-audit.log');
 /** The benchmark's own User-Agent: it uses the admin kubeconfig like our controller, which sends "nginx-control-plane". */
 const BENCH_AGENT = 'nginx-bench';
 
@@ -121,6 +124,11 @@ interface Run {
   /** With the audit log: how many pods had each sequence of DELETEs ([sender, code] pairs, as JSON). */
   deleteSequences?: Record<string, number>;
   peakRssMb: number;
+  /**
+   * With `resync`: the controller restarted with every pod in place — seconds from its start, and from its
+   * listening, until ready (caches synced), and its memory then.
+   */
+  initialSync?: { seconds: number; afterListeningSeconds: number; rssMb: number; peakRssMb: number };
   readyOverTime: [number, number][];
 }
 
@@ -129,32 +137,61 @@ type PhaseProfiles = Partial<Record<PhaseResult['phase'], CpuProfile>>;
 
 /**
  * One run of our controller: the app with the web UI off (the controller alone, WEB_MODE=off) unless `web`; the
- * audit trail on unless `audit` is false; each phase CPU-profiled into `profiles` when given.
+ * audit trail on unless `audit` is false; each phase CPU-profiled into `profiles` when given; with `resync`, the
+ * app is restarted after the idle stretch, with every pod in place, to time its initial sync. kube-controller-
+ * manager is restarted with the same client limits first: its garbage collector deletes our pods too.
  */
 async function ours(
   limits: { qps: number; burst: number },
   label: string,
-  options: { audit?: boolean; web?: boolean; profiles?: PhaseProfiles } = {},
+  options: {
+    audit?: boolean;
+    web?: boolean;
+    profiles?: PhaseProfiles;
+    idle?: boolean;
+    resync?: boolean;
+  } = {},
 ): Promise<Run> {
-  const { audit = true, web = false, profiles } = options;
+  const { audit = true, web = false, profiles, resync = false } = options;
+  const idle = options.idle ?? (audit && !profiles && !web && label === 'equal');
+  await restartComponents(['kube-controller-manager'], limitsEnv(limits));
   const namespace = await namespaceFor('ngx');
   const inspectPort = profiles ? await freePort() : 0;
   const databaseUrl = `file:${join(mkdtempSync(join(tmpdir(), 'ngx-bench-')), 'audit.db')}`;
   await migrate(databaseUrl);
-  const controller: AppProcess = await startApp({
-    ...HEADLESS,
-    WATCH_NAMESPACE: namespace,
-    LEADER_ELECTION: 'false',
-    INSTALL_CRD: 'false',
-    LOG_FORMAT: 'json',
-    AUDIT: String(audit),
-    DATABASE_URL: databaseUrl,
-    KUBE_API_QPS: String(limits.qps),
-    KUBE_API_BURST: String(limits.burst),
-    ...(web ? { WEB_MODE: 'production' } : {}),
-    ...(profiles ? { NODE_OPTIONS: `--inspect=127.0.0.1:${inspectPort}` } : {}),
-  });
+  const start = () =>
+    startApp({
+      ...HEADLESS,
+      WATCH_NAMESPACE: namespace,
+      LEADER_ELECTION: 'false',
+      INSTALL_CRD: 'false',
+      LOG_FORMAT: 'json',
+      AUDIT: String(audit),
+      DATABASE_URL: databaseUrl,
+      KUBE_API_QPS: String(limits.qps),
+      KUBE_API_BURST: String(limits.burst),
+      ...(web ? { WEB_MODE: 'production' } : {}),
+      ...(profiles ? { NODE_OPTIONS: `--inspect=127.0.0.1:${inspectPort}` } : {}),
+    });
+  let controller: AppProcess = await start();
   const profiler = profiles ? await inspectorProfiler(inspectPort) : undefined;
+  let firstPeakRssMb = 0;
+  let initialSync: Run['initialSync'];
+  const restart = async () => {
+    firstPeakRssMb = peakRssMb(controller.pid);
+    await controller.terminate();
+    const started = performance.now();
+    controller = await start();
+    const listening = performance.now();
+    await until('the restarted controller ready', async () => (await controller.readiness()).ready);
+    const ready = performance.now();
+    initialSync = {
+      seconds: (ready - started) / 1000,
+      afterListeningSeconds: (ready - listening) / 1000,
+      rssMb: rssMb(controller.pid),
+      peakRssMb: peakRssMb(controller.pid),
+    };
+  };
   try {
     const result = await runWorkload({
       client,
@@ -163,7 +200,7 @@ async function ours(
       count: COUNT,
       replicas: REPLICAS,
       pid: () => controller.pid,
-      idleSeconds: audit && !profiles && !web && label === 'equal' ? IDLE_SECONDS : 0,
+      idleSeconds: idle ? IDLE_SECONDS : 0,
       auditLog: profiles ? undefined : AUDIT_LOG,
       ...(profiler && profiles
         ? {
@@ -172,7 +209,9 @@ async function ours(
               end: async (phase: PhaseResult['phase']) => (profiles[phase] = await profiler.stop()),
             },
           }
-        : {}),
+        : resync
+          ? { around: { start: async () => {}, end: async (phase) => phase === 'idle' && restart() } }
+          : {}),
     });
     return {
       controller: 'Nginx controller (ours)',
@@ -181,12 +220,23 @@ async function ours(
       audit,
       web,
       ...result,
-      peakRssMb: peakRssMb(controller.pid),
+      peakRssMb: Math.max(firstPeakRssMb, peakRssMb(controller.pid)),
+      ...(initialSync ? { initialSync } : {}),
     };
   } finally {
     profiler?.close();
     await controller.terminate();
     await deleteNamespace(namespace);
+  }
+}
+
+/** Polls `done` every 50 ms until it holds; throws after `timeoutMs`. */
+async function until(what: string, done: () => Promise<boolean>, timeoutMs = 600_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (await done().catch(() => false)) return;
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await sleep(50);
   }
 }
 
@@ -201,7 +251,7 @@ async function replicaSets(limits: { qps: number; burst: number }, label: string
       count: COUNT,
       replicas: REPLICAS,
       pid: () => readPid('kube-controller-manager'),
-      idleSeconds: label === 'equal' ? IDLE_SECONDS : 0,
+      idleSeconds: label === 'equal' || SCALE ? IDLE_SECONDS : 0,
       auditLog: AUDIT_LOG,
     });
     return {
@@ -411,8 +461,86 @@ async function oursOnly(): Promise<void> {
   }
 }
 
+/**
+ * `--scale`: 10,000 pods, ours (restarted after the idle minute to time its initial sync) next to the ReplicaSet
+ * controller, both unthrottled, and the limit. Writes bench/results/convergence-scale.{md,json,svg}.
+ */
+async function scale(): Promise<void> {
+  const version = await client.request<{ gitVersion: string }>({ path: '/version' });
+  const stamp = runStamp(version.gitVersion);
+  const pods = COUNT * REPLICAS;
+  console.log(`--scale: ${COUNT} objects × ${REPLICAS} replicas = ${pods} pods per run`);
+  const runs: Run[] = [];
+  let limitSeconds = 0;
+  try {
+    await restartComponents(['kube-scheduler', 'kube-controller-manager'], limitsEnv(UNTHROTTLED));
+    await sleep(5000);
+    runs.push(await ours(UNTHROTTLED, 'unthrottled', { idle: true, resync: true }));
+    console.log(`ours: ${runs[0]!.phases.map((p) => `${p.phase} ${fmt(p.seconds)} s`).join(', ')}`);
+    runs.push(await replicaSets(UNTHROTTLED, 'unthrottled'));
+    console.log(`ReplicaSets: ${runs[1]!.phases.map((p) => `${p.phase} ${fmt(p.seconds)} s`).join(', ')}`);
+    const limitNamespace = await namespaceFor('limit');
+    limitSeconds = await directPods(client, limitNamespace, pods);
+    await deleteNamespace(limitNamespace);
+  } finally {
+    await restartComponents(['kube-scheduler', 'kube-controller-manager'], {});
+    client.close();
+  }
+  const [mine, theirs] = runs as [Run, Run];
+  const create = (r: Run) => r.phases.find((p) => p.phase === 'create')!.seconds;
+  const sync = mine.initialSync;
+  const markdown = [
+    '# Convergence at scale: 10,000 pods',
+    '',
+    `Run ${stamp.date} on this repository at ${stamp.commit}: Kubernetes ${stamp.kubernetes} (local control plane, ` +
+      `kwok nodes), Node.js ${process.version}, ${COUNT} objects × ${REPLICAS} replicas (${pods} pods) per run, both ` +
+      `controllers (and kube-controller-manager's garbage collector, and the scheduler) unthrottled. Our controller ` +
+      `is the app with the web UI off (WATCH_NAMESPACE set to the run's namespace, the audit trail on).`,
+    '',
+    `The limit — ${pods} pods created directly by a client with 64 requests in flight, until all ready: ` +
+      `**${fmt(limitSeconds)} s**. Create time, ours over the ReplicaSet controller's: ` +
+      `**${fmt(create(mine) / create(theirs), 2)}×**.`,
+    '',
+    table(runs, limitSeconds),
+    '',
+    sync
+      ? `Initial sync: our controller restarted after the idle minute, with ${pods} pods and ${COUNT} Nginxes in ` +
+        `place, was ready (every informer listed and synced) ${fmt(sync.seconds, 2)} s after it was started ` +
+        `(${fmt(sync.afterListeningSeconds, 2)} s after it listened), holding ${fmt(sync.rssMb, 0)} MiB resident ` +
+        `(peak ${fmt(sync.peakRssMb, 0)} MiB). kube-controller-manager's own sync is not timed here: it logs no ` +
+        'time per controller.'
+      : '',
+    '',
+    `The idle rows are ${IDLE_SECONDS} s with every pod in place: reads are the requests each controller sent ` +
+      'meanwhile (zero means no polling; its watches stay open).',
+    '',
+    '![pods ready over time](convergence-scale.svg)',
+    '',
+  ].join('\n');
+  writeResults('convergence-scale', markdown, {
+    ...stamp,
+    count: COUNT,
+    replicas: REPLICAS,
+    limitSeconds,
+    runs,
+  });
+  writeFileSync(
+    join(RESULTS_DIR, 'convergence-scale.svg'),
+    readyChart(
+      `${pods} pods ready over time, unthrottled`,
+      runs.map((r, i) => ({
+        label: r.controller,
+        color: i === 0 ? '#0969da' : '#cf222e',
+        points: r.readyOverTime,
+      })),
+      pods,
+    ),
+  );
+}
+
 async function main(): Promise<void> {
   if (OURS_ONLY) return oursOnly();
+  if (SCALE) return scale();
   const version = await client.request<{ gitVersion: string }>({ path: '/version' });
   const stamp = runStamp(version.gitVersion);
   const pods = COUNT * REPLICAS;

@@ -4,7 +4,6 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import type { IncomingMessage } from 'node:http';
 import type { CoreV1Event, V1Lease, V1Pod } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
@@ -74,7 +73,7 @@ function expectOnlyFrom(instance: string, events: CoreV1Event[]) {
 async function watchPod(podName: string) {
   const seen: V1Pod[] = [];
   const abort = new AbortController();
-  const response: IncomingMessage = await client.stream({
+  const response = await client.stream({
     path: podsPath,
     query: { watch: true, fieldSelector: `metadata.name=${podName}`, allowWatchBookmarks: false },
     signal: abort.signal,

@@ -19,7 +19,7 @@ SCHEDULER_PORT="${CLUSTER_SCHEDULER_PORT:-10259}"
 KWOK_PORT="${CLUSTER_KWOK_PORT:-10247}"
 NODE_COUNT="${CLUSTER_NODES:-3}"
 # Pods each kwok node takes (the benchmarks run thousands of pods; kwok pods cost nothing).
-NODE_PODS="${CLUSTER_NODE_PODS:-2500}"
+NODE_PODS="${CLUSTER_NODE_PODS:-4000}"
 # Client-side limits of kube-controller-manager and kube-scheduler toward the API server (their own defaults
 # when unset: 20/30 and 50/100). The benchmarks raise them, to compare controllers at equal limits.
 KCM_QPS="${CLUSTER_KCM_QPS:-}"

@@ -1,10 +1,13 @@
-import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
+import { Agent as HttpAgent, request as httpRequest } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest, type RequestOptions } from 'node:https';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { linkedSignal } from './abort-scope.js';
 import { KubeApiError } from './api-error.js';
 import { realClock, type Clock } from './clock.js';
+import { Http2Session, type KubeResponse } from './http2-session.js';
 import { TokenBucket } from './token-bucket.js';
+
+export type { KubeResponse } from './http2-session.js';
 
 export interface KubeClientOptions {
   /** Requests per second for this client, shared by every informer and writer using it (client-go's --kube-api-qps). */
@@ -23,6 +26,12 @@ export interface KubeClientOptions {
    * again; a 401 drops them at once. Default 10 s: client-node reads certificate files on every call otherwise.
    */
   credentialsTtlMs?: number;
+  /**
+   * Send every request over one multiplexed HTTP/2 connection (as client-go does) instead of a pool of HTTP/1.1
+   * keep-alive connections. Only for an `https:` server reached without a proxy; others stay on HTTP/1.1.
+   * Default false.
+   */
+  http2?: boolean;
 }
 
 export interface KubeRequest {
@@ -59,7 +68,8 @@ export interface KubeRequester {
 
 /**
  * HTTP access to the API server with the kubeconfig's credentials (loaded and applied by @kubernetes/client-node),
- * one keep-alive connection pool, and a client-side QPS/burst limit shared by all requests.
+ * one keep-alive connection pool (or, with `http2`, one multiplexed HTTP/2 session: see http2-session.ts), and a
+ * client-side QPS/burst limit shared by all requests.
  *
  * Written here rather than using client-node's `Watch`: that one skips malformed lines silently, drops the
  * `Status` body of a refused watch, opens a new agent per request and cannot tell us when a stream went quiet —
@@ -73,6 +83,8 @@ export class KubeClient implements KubeRequester {
   private readonly credentialsTtlMs: number;
   private readonly clock: Clock;
   private agent: HttpAgent | undefined;
+  /** Set when requests go over HTTP/2. */
+  private readonly http2: Http2Session | undefined;
   private credentials: { options: Readonly<RequestOptions>; appliedAt: number } | undefined;
 
   constructor(
@@ -87,6 +99,9 @@ export class KubeClient implements KubeRequester {
     this.userAgent = options.userAgent ?? 'nginx-control-plane';
     this.requestTimeoutMs = options.requestTimeoutMs ?? 30_000;
     this.credentialsTtlMs = options.credentialsTtlMs ?? 10_000;
+    const origin = new URL(this.server);
+    if (options.http2 && origin.protocol === 'https:' && !cluster.proxyUrl)
+      this.http2 = new Http2Session(origin.origin);
   }
 
   /** Sends a request and decodes its JSON answer; a non-2xx answer throws KubeApiError with the server's Status. */
@@ -108,7 +123,7 @@ export class KubeClient implements KubeRequester {
    * Opens a streaming GET (a watch); resolves with the response once the server answered 200. Only the wait for
    * the answer's headers is bounded by the request timeout; the stream itself is the caller's to bound.
    */
-  async stream(req: KubeRequest): Promise<IncomingMessage> {
+  async stream(req: KubeRequest): Promise<KubeResponse> {
     const response = await this.forward({ ...req, method: 'GET' });
     if (response.statusCode !== 200)
       throw KubeApiError.fromBody(response.statusCode!, await readBody(response));
@@ -119,7 +134,7 @@ export class KubeClient implements KubeRequester {
    * Sends a request and hands back the response as it came, whatever its status, for callers that relay it.
    * Like `stream`, only the wait for the headers is bounded.
    */
-  async forward(req: KubeRequest): Promise<IncomingMessage> {
+  async forward(req: KubeRequest): Promise<KubeResponse> {
     await this.admit(req);
     const deadline = this.deadline(req);
     try {
@@ -129,10 +144,11 @@ export class KubeClient implements KubeRequester {
     }
   }
 
-  /** Closes pooled connections. Requests still running are not interrupted. */
+  /** Closes pooled connections and the HTTP/2 session; requests still running on them fail. */
   close(): void {
     this.agent?.destroy();
     this.agent = undefined;
+    this.http2?.close();
   }
 
   /** Waits for the QPS limit (unless exempt); rejects if the request's signal or fence fires before it may go. */
@@ -173,17 +189,12 @@ export class KubeClient implements KubeRequester {
     };
   }
 
-  private async send(req: KubeRequest): Promise<IncomingMessage> {
+  private async send(req: KubeRequest): Promise<KubeResponse> {
     const url = new URL(this.server + req.path);
     for (const [name, value] of Object.entries(req.query ?? {})) {
       if (value !== undefined) url.searchParams.set(name, String(value));
     }
     const credentials = await this.credentialOptions();
-    const secure = url.protocol === 'https:';
-    const options: RequestOptions = { ...credentials };
-    // client-node hands out a fresh agent per call; keep our own pool unless the kubeconfig routes via a proxy.
-    if (!this.kubeConfig.getCurrentCluster()?.proxyUrl) options.agent = this.pooledAgent(secure, credentials);
-
     const payload =
       req.body === undefined
         ? undefined
@@ -191,7 +202,7 @@ export class KubeClient implements KubeRequester {
           ? req.body
           : JSON.stringify(req.body);
     const headers: Record<string, string> = {
-      ...(options.headers as Record<string, string>),
+      ...(credentials.headers as Record<string, string>),
       Accept: req.accept ?? 'application/json',
       'User-Agent': this.userAgent,
     };
@@ -200,19 +211,28 @@ export class KubeClient implements KubeRequester {
       headers['Content-Length'] = String(Buffer.byteLength(payload));
     }
 
-    return new Promise<IncomingMessage>((resolve, reject) => {
-      const send = secure ? httpsRequest : httpRequest;
-      const request = send(
-        url,
-        { ...options, method: req.method ?? 'GET', headers, signal: req.signal },
-        (response) => {
-          if (response.statusCode === 401) this.credentials = undefined; // expired or rotated: apply afresh
-          resolve(response);
-        },
-      );
+    const method = req.method ?? 'GET';
+    const response = this.http2
+      ? await this.http2.request({ url, method, headers, body: payload, signal: req.signal }, credentials)
+      : await this.sendHttp1(url, { ...credentials, method, headers, signal: req.signal }, payload);
+    if (response.statusCode === 401) this.credentials = undefined; // expired or rotated: apply afresh
+    return response;
+  }
+
+  private sendHttp1(
+    url: URL,
+    options: RequestOptions,
+    payload: string | Buffer | undefined,
+  ): Promise<KubeResponse> {
+    const secure = url.protocol === 'https:';
+    // client-node hands out a fresh agent per call; keep our own pool unless the kubeconfig routes via a proxy.
+    if (!this.kubeConfig.getCurrentCluster()?.proxyUrl) options.agent = this.pooledAgent(secure, options);
+    return new Promise<KubeResponse>((resolve, reject) => {
+      const request = (secure ? httpsRequest : httpRequest)(url, options, resolve);
       // An aborted request fails with Node's generic AbortError; hand back why it was aborted (e.g. the timeout).
+      const { signal } = options;
       request.on('error', (error) =>
-        reject(req.signal?.aborted && req.signal.reason instanceof Error ? req.signal.reason : error),
+        reject(signal?.aborted && signal.reason instanceof Error ? signal.reason : error),
       );
       request.end(payload);
     });
@@ -248,7 +268,7 @@ export class KubeClient implements KubeRequester {
   }
 }
 
-function readBody(response: IncomingMessage, signal?: AbortSignal): Promise<string> {
+function readBody(response: KubeResponse, signal?: AbortSignal): Promise<string> {
   const abort = () => response.destroy(signal!.reason as Error);
   signal?.addEventListener('abort', abort, { once: true });
   return new Promise<string>((resolve, reject) => {

@@ -1,7 +1,6 @@
-import type { IncomingMessage } from 'node:http';
 import { KubeApiError, errorMessage } from './api-error.js';
 import { Backoff } from './backoff.js';
-import type { KubeClient } from './client.js';
+import type { KubeClient, KubeResponse } from './client.js';
 import { realClock, type Clock, type Timer } from './clock.js';
 import { silentLogger, type RuntimeLogger } from './logger.js';
 import type { KubeObject } from './object.js';
@@ -59,7 +58,7 @@ type WatchEnd = 'closed' | 'expired' | 'idle' | 'malformed' | 'error';
 
 /** An open watch: the response and its event reader (read with next(), so it outlives one loop). */
 interface OpenWatch<T> {
-  response: IncomingMessage;
+  response: KubeResponse;
   events: AsyncGenerator<WatchEvent<T>>;
 }
 

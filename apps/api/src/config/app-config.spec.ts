@@ -69,6 +69,7 @@ describe('loadAppConfig', () => {
       burst: 100,
       installCrd: true,
       requestTimeoutMs: 30_000,
+      http2: false,
     });
     expect(
       loadAppConfig({ KUBE_API_QPS: '5', KUBE_API_BURST: '10', INSTALL_CRD: 'false' }, emptyDir()).kube,
@@ -77,8 +78,14 @@ describe('loadAppConfig', () => {
       burst: 10,
       installCrd: false,
       requestTimeoutMs: 30_000,
+      http2: false,
     });
     expect(loadAppConfig({ INSTALL_CRD: '0' }, emptyDir()).kube.installCrd).toBe(false);
+  });
+
+  it('talks HTTP/1.1 to the API server unless KUBE_API_HTTP2 asks for HTTP/2', () => {
+    expect(loadAppConfig({ KUBE_API_HTTP2: 'true' }, emptyDir()).kube.http2).toBe(true);
+    expect(loadAppConfig({ KUBE_API_HTTP2: 'false' }, emptyDir()).kube.http2).toBe(false);
   });
 
   it('watches the whole cluster unless WATCH_NAMESPACE names one, where the Lease then lives too', () => {
@@ -132,6 +139,7 @@ describe('loadAppConfig', () => {
     [{ KUBE_API_QPS: '0' }, /KUBE_API_QPS must be a positive number/],
     [{ KUBE_API_BURST: 'lots' }, /KUBE_API_BURST must be a positive number/],
     [{ INSTALL_CRD: 'yes please' }, /INSTALL_CRD must be true or false/],
+    [{ KUBE_API_HTTP2: 'h2' }, /KUBE_API_HTTP2 must be true or false/],
     [{ AUDIT_RETENTION_DAYS: '-1' }, /AUDIT_RETENTION_DAYS must be a positive number/],
     [{ AUDIT_QUEUE_LIMIT: 'none' }, /AUDIT_QUEUE_LIMIT must be a positive number/],
     [{ LOG_FORMAT: 'xml' }, /LOG_FORMAT must be json or text/],

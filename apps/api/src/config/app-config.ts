@@ -55,6 +55,8 @@ export interface AppConfig {
     burst: number;
     /** Longest one request to the API server may take (watch streams excepted). */
     requestTimeoutMs: number;
+    /** Talk to the API server over one multiplexed HTTP/2 connection instead of an HTTP/1.1 pool (https only). */
+    http2: boolean;
     /** Install or upgrade the Nginx CRD at start (off where an admin applies deploy/crd). */
     installCrd: boolean;
   };
@@ -295,6 +297,7 @@ export function loadAppConfig(
       requestTimeoutMs:
         parsePositive('KUBE_REQUEST_TIMEOUT_SECONDS', env.KUBE_REQUEST_TIMEOUT_SECONDS, 30) * 1000,
       installCrd: parseBoolean('INSTALL_CRD', env.INSTALL_CRD, true),
+      http2: parseBoolean('KUBE_API_HTTP2', env.KUBE_API_HTTP2, false),
     },
     watchNamespace: parseNamespace('WATCH_NAMESPACE', env.WATCH_NAMESPACE),
     imageAllowlist: imageAllowlist(env.IMAGE_ALLOWLIST),

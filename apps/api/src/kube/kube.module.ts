@@ -39,6 +39,7 @@ class KubeClientCloser implements OnApplicationShutdown {
           qps: config.kube.qps,
           burst: config.kube.burst,
           requestTimeoutMs: config.kube.requestTimeoutMs,
+          http2: config.kube.http2,
           userAgent: 'nginx-control-plane',
         }),
     },

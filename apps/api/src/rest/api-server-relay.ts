@@ -1,6 +1,5 @@
-import type { IncomingMessage } from 'node:http';
 import { Inject, Injectable } from '@nestjs/common';
-import { KubeClient, type KubeRequest, errorMessage } from '@ngx/kube-runtime';
+import { KubeClient, type KubeRequest, type KubeResponse, errorMessage } from '@ngx/kube-runtime';
 import type { Request, Response } from 'express';
 import { StatusError } from '../http/kube-status.js';
 import { RelayLimits } from './relay-limits.js';
@@ -67,7 +66,7 @@ export class ApiServerRelay {
     await pump(upstream, res, { cutOnUpstreamFailure: false, stallMs: this.limits.stallMs });
   }
 
-  private async send(req: KubeRequest): Promise<IncomingMessage> {
+  private async send(req: KubeRequest): Promise<KubeResponse> {
     try {
       // Users' requests are bounded by their tokens' rate limits; they neither wait behind nor starve the controller.
       return await this.client.forward({ ...req, priority: 'exempt' });
@@ -78,7 +77,7 @@ export class ApiServerRelay {
   }
 }
 
-function relayedHeaders(response: IncomingMessage): Record<string, string | string[]> {
+function relayedHeaders(response: KubeResponse): Record<string, string | string[]> {
   const headers: Record<string, string | string[]> = {};
   for (const name of RELAYED_HEADERS) {
     const value = response.headers[name];
@@ -97,7 +96,7 @@ function abortOnDisconnect(request: Request | undefined): AbortController | unde
   return abort;
 }
 
-function readAll(response: IncomingMessage): Promise<Buffer> {
+function readAll(response: KubeResponse): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     response.on('data', (chunk: Buffer) => chunks.push(chunk));
