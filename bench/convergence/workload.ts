@@ -194,7 +194,6 @@ export async function runWorkload(options: {
       sample?.((performance.now() - started) / 1000),
     );
     const seconds = (performance.now() - started) / 1000;
-    await around?.end(phase);
     sample?.(seconds);
     const requests = controllerRequests(difference(requestsBefore, await requestCounts()), kind.plural);
     if (audit) audit.toMs = Date.now();
@@ -209,6 +208,7 @@ export async function runWorkload(options: {
       cpuSeconds: cpuSeconds(pid()) - cpuBefore,
       ...(audit ? { audit } : {}),
     });
+    await around?.end(phase); // after the figures: a restart here must not land in them
   };
 
   try {
