@@ -1,6 +1,5 @@
-// npm run bench:convergence [-- --quick | --large] [-- --no-audit-log] [-- --ours-only [--profile]] — reports,
-// never asserts. Needs the local
-// cluster.
+// npm run bench:convergence [-- --quick | --large | --scale] [-- --no-audit-log] [-- --ours-only [--profile]]
+// — reports, never asserts. Needs the local cluster.
 // Our Nginx controller next to kube-controller-manager's ReplicaSet controller on the same cluster, in the same
 // run: N objects × R replicas created (timed until every status.readyReplicas == R), scaled to R/2, deleted;
 // first with the same client QPS/burst for both, then with both unthrottled. Also: the limit (pods created
@@ -34,7 +33,7 @@ import {
   type PhaseResult,
   type WorkloadKind,
 } from './convergence/workload.js';
-import { sleep } from '../test/support/wait.js';
+import { sleep, waitFor } from '../test/support/wait.js';
 
 const QUICK = process.argv.includes('--quick');
 const LARGE = process.argv.includes('--large');
@@ -183,7 +182,10 @@ async function ours(
     const started = performance.now();
     controller = await start();
     const listening = performance.now();
-    await until('the restarted controller ready', async () => (await controller.readiness()).ready);
+    await waitFor('the restarted controller ready', async () => (await controller.readiness()).ready, {
+      timeoutMs: 600_000,
+      intervalMs: 50,
+    });
     const ready = performance.now();
     initialSync = {
       seconds: (ready - started) / 1000,
@@ -227,16 +229,6 @@ async function ours(
     profiler?.close();
     await controller.terminate();
     await deleteNamespace(namespace);
-  }
-}
-
-/** Polls `done` every 50 ms until it holds; throws after `timeoutMs`. */
-async function until(what: string, done: () => Promise<boolean>, timeoutMs = 600_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    if (await done().catch(() => false)) return;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await sleep(50);
   }
 }
 
@@ -409,38 +401,57 @@ const OURS_ONLY = process.argv.includes('--ours-only');
 const PROFILE = process.argv.includes('--profile');
 
 /**
- * Writes one flame graph SVG per phase into `dir` (convergence-profile-<phase>.svg) and returns the markdown that
- * names each phase's largest costs and links its graph.
+ * Writes bench/results/convergence-profile.md (each phase's largest costs, by origin and by function) with one flame
+ * graph SVG per phase beside it, and the raw profiles (.cpuprofile, for DevTools) into .data/profile/.
  */
-function profileSection(profiles: PhaseProfiles, dir: string, setting: string): string {
+function writeProfileResults(profiles: PhaseProfiles, stamp: ReturnType<typeof runStamp>): void {
+  const raw = join(ROOT, '.data', 'profile');
+  mkdirSync(raw, { recursive: true });
   const lines: string[] = [];
   for (const [phase, profile] of Object.entries(profiles) as [PhaseResult['phase'], CpuProfile][]) {
-    const file = `convergence-profile-${phase.replace(' ', '-')}.svg`;
-    writeFileSync(join(dir, file), flameGraphSvg(profile, `Our controller, ${phase} phase (${setting})`));
+    const name = phase.replace(' ', '-');
+    const file = `convergence-profile-${name}.svg`;
+    writeFileSync(join(raw, `${name}.cpuprofile`), JSON.stringify(profile));
+    writeFileSync(
+      join(RESULTS_DIR, file),
+      flameGraphSvg(profile, `Our controller, ${phase} phase (${COUNT} × ${REPLICAS} pods, unthrottled)`),
+    );
     const origins = timeByOrigin(profile);
     const total = origins.reduce((sum, o) => sum + o.ms, 0);
     const share = (ms: number) => `${fmt((ms / Math.max(total, 1)) * 100, 0)}%`;
     lines.push(
       `- **${phase}** ([flame graph](${file}), ${fmt(total / 1000, 2)} CPU s sampled). By origin: ` +
         origins
-          .slice(0, 6)
+          .slice(0, 8)
           .map((o) => `${o.where} ${share(o.ms)}`)
           .join(', ') +
         '. Functions (self time): ' +
         selfTimes(profile)
-          .slice(0, 6)
+          .slice(0, 8)
           .map((f) => `\`${f.name}\` (${f.where}) ${share(f.ms)}`)
           .join(', ') +
         '.',
     );
   }
-  return lines.join('\n');
+  const markdown = [
+    "# Where our controller's CPU goes",
+    '',
+    `Run ${stamp.date} on this repository at ${stamp.commit}: Kubernetes ${stamp.kubernetes} (local control plane, ` +
+      `kwok nodes), Node.js ${process.version}, ${COUNT} Nginxes × ${REPLICAS}, unthrottled, each phase CPU-profiled ` +
+      "over the DevTools protocol (V8's sampling profiler, 1 ms interval; a run of its own, as sampling costs CPU). " +
+      '"By origin" sums the time functions spent themselves, by package or file of ours; "node" is Node.js\'s own ' +
+      'JavaScript (http client, streams, TLS sockets), "V8" native work (socket writes, JSON, microtasks), ' +
+      '"WebAssembly" and "prisma (generated client)" the audit trail\'s Prisma query compiler and client.',
+    '',
+    ...lines,
+    '',
+  ].join('\n');
+  writeFileSync(join(RESULTS_DIR, 'convergence-profile.md'), markdown);
+  console.log(`\n${markdown}`);
 }
 
-/** `--ours-only`: one unthrottled run of ours; with `--profile`, its flame graphs in .data/profile/, its costs printed. */
+/** `--ours-only`: one unthrottled run of ours, printed; with `--profile`, also its profile results (above). */
 async function oursOnly(): Promise<void> {
-  const dir = join(ROOT, '.data', 'profile');
-  mkdirSync(dir, { recursive: true });
   const profiles: PhaseProfiles | undefined = PROFILE ? {} : undefined;
   try {
     await restartComponents(['kube-scheduler', 'kube-controller-manager'], limitsEnv(EQUAL));
@@ -451,10 +462,8 @@ async function oursOnly(): Promise<void> {
     );
     console.log(`peak RSS ${fmt(run.peakRssMb, 0)} MiB`);
     if (!profiles) return;
-    console.log(profileSection(profiles, dir, 'unthrottled'));
-    for (const [phase, profile] of Object.entries(profiles))
-      writeFileSync(join(dir, `${phase.replace(' ', '-')}.cpuprofile`), JSON.stringify(profile));
-    console.log(`flame graphs in ${dir}`);
+    const version = await client.request<{ gitVersion: string }>({ path: '/version' });
+    writeProfileResults(profiles, runStamp(version.gitVersion));
   } finally {
     await restartComponents(['kube-scheduler', 'kube-controller-manager'], {});
     client.close();
@@ -617,15 +626,8 @@ async function main(): Promise<void> {
     '',
     '![pods ready over time](convergence.svg)',
     '',
-    "## Where our controller's CPU goes",
-    '',
-    `A separate unthrottled run of our controller, CPU-profiled phase by phase over the DevTools protocol (V8's ` +
-      `sampling profiler, 1 ms interval; not in the table above, as sampling costs CPU of its own). Each phase's ` +
-      `flame graph is an SVG (hover a frame for its time); "by origin" sums the time functions spent themselves, ` +
-      `by package or file of ours; "node" is Node.js's own JavaScript (http, streams, TLS sockets), "V8" native ` +
-      `work such as socket writes, JSON and microtasks.`,
-    '',
-    profileSection(profiles, RESULTS_DIR, 'unthrottled'),
+    "Where our controller's CPU goes, phase by phase, with flame graphs: " +
+      '[convergence-profile.md](convergence-profile.md) (a profiled run of its own, not in the table).',
     '',
     ...(AUDIT_LOG
       ? [
@@ -657,6 +659,7 @@ async function main(): Promise<void> {
         ]
       : []),
   ].join('\n');
+  writeProfileResults(profiles, stamp);
   writeResults('convergence', markdown, {
     ...stamp,
     count: COUNT,
