@@ -86,12 +86,18 @@ live_pid() {
   [ -f "$file" ] || return 1
   pid=$(tr -dc '0-9' <"$file")
   if [ -n "$pid" ] && [ -r "/proc/$pid/cmdline" ]; then
-    cmd=$(tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null || true)
-    # Just after start the process may still be `setsid` about to exec our binary.
-    if [[ "$cmd" == "$BIN/$name "* || "$cmd" == "setsid $BIN/$name "* ]]; then
-      echo "$pid"
-      return 0
-    fi
+    # Just after start the process may still be `setsid` about to exec our binary, and while a process execs
+    # its cmdline reads empty for a moment: a live process gets a second look for up to a second before its
+    # pid file is called stale.
+    for _ in {1..20}; do
+      cmd=$(tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null || true)
+      if [[ "$cmd" == "$BIN/$name "* || "$cmd" == "setsid $BIN/$name "* ]]; then
+        echo "$pid"
+        return 0
+      fi
+      alive "$pid" || break
+      sleep 0.05
+    done
   fi
   log "removing stale pid file for $name (pid ${pid:-none} is not our $name)"
   rm -f "$file"

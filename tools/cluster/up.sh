@@ -81,8 +81,8 @@ start() {
   setsid "$BIN/$name" "${args[@]}" >>"$LOGS/$name.log" 2>&1 </dev/null &
   pid=$!
   # Until it has exec'd setsid the child is still a copy of this script, which live_pid would take for a stale
-  # pid: wait (a moment at most) until it runs our binary.
-  for _ in {1..100}; do
+  # pid: wait (five seconds at most) until it runs our binary.
+  for _ in {1..250}; do
     [[ "$(tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null)" == *"$BIN/$name "* ]] && break
     sleep 0.02
   done
@@ -95,10 +95,14 @@ wait_for() {
   local what=$1 seconds=$2 component=$3
   shift 3
   local deadline=$(($(date +%s) + seconds))
+  local pid
+  pid=$(tr -dc '0-9' <"$(pid_file "$component")" 2>/dev/null || true)
   until "$@"; do
-    if ! live_pid "$component" >/dev/null 2>&1; then
+    # The process this script just started, by its pid: a check of its command line could misread a process
+    # caught mid-exec as gone.
+    if [ -z "$pid" ] || ! alive "$pid"; then
       tail -n 30 "$LOGS/$component.log" >&2 || true
-      die "$component exited while waiting for $what (log: $LOGS/$component.log)"
+      die "$component (pid ${pid:-unknown}) exited while waiting for $what (log: $LOGS/$component.log)"
     fi
     [ "$(date +%s)" -lt "$deadline" ] || { tail -n 30 "$LOGS/$component.log" >&2; die "timed out waiting for $what"; }
     sleep 0.3
