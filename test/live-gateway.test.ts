@@ -61,7 +61,7 @@ function subscribe(socket: Socket, request: unknown): Promise<SubscribeAck> {
 
 function changesOf(socket: Socket): LiveChange[] {
   const changes: LiveChange[] = [];
-  socket.on('change', (change: LiveChange) => changes.push(change));
+  socket.on('changes', (batch: LiveChange[]) => changes.push(...batch));
   return changes;
 }
 

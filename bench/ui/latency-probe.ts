@@ -31,11 +31,12 @@ await pods.waitForCacheSync();
 
 const socketSeen = new Set<string>();
 const socket = io(url, { path: '/socket.io', auth: { token }, transports: ['websocket'] });
-socket.on('change', (change: LiveChange) => {
-  if (change.kind === 'pod' && change.object.phase === 'Running' && !socketSeen.has(change.object.uid)) {
-    socketSeen.add(change.object.uid);
-    say('socket', change.object.name);
-  }
+socket.on('changes', (changes: LiveChange[]) => {
+  for (const change of changes)
+    if (change.kind === 'pod' && change.object.phase === 'Running' && !socketSeen.has(change.object.uid)) {
+      socketSeen.add(change.object.uid);
+      say('socket', change.object.name);
+    }
 });
 await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
 const ack: SubscribeAck = await socket

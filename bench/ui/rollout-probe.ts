@@ -66,11 +66,13 @@ void nginxes.run(stop.signal);
 await Promise.all([pods.waitForCacheSync(), nginxes.waitForCacheSync()]);
 
 const socket = io(url, { path: '/socket.io', auth: { token }, transports: ['websocket'] });
-socket.on('change', (change: LiveChange) => {
-  if (change.kind === 'pod' && change.object.revision) say('socket', 'pod', change.object.revision);
-  if (change.kind === 'nginx') {
-    const revision = completeRevision(change.object);
-    if (revision) say('socket', 'complete', revision);
+socket.on('changes', (changes: LiveChange[]) => {
+  for (const change of changes) {
+    if (change.kind === 'pod' && change.object.revision) say('socket', 'pod', change.object.revision);
+    if (change.kind === 'nginx') {
+      const revision = completeRevision(change.object);
+      if (revision) say('socket', 'complete', revision);
+    }
   }
 });
 await new Promise<void>((resolve) => socket.once('connect', () => resolve()));

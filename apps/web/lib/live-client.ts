@@ -52,7 +52,7 @@ const ACK_TIMEOUT_MS = 10_000;
 /**
  * The live-update connection of one session (socket.io on this origin, see libs/nginx-api/src/live.ts):
  * authenticates with the token, re-subscribes every registered subscription after each (re)connect and on
- * `resync`, routes `change` events to their subscription, and reports the connection state.
+ * `resync`, routes each change of a `changes` event to its subscription, and reports the connection state.
  */
 export class LiveClient {
   private readonly socket: Socket;
@@ -97,9 +97,11 @@ export class LiveClient {
       this.failedAttempts += 1;
       this.setState(this.offlineNow() ? 'offline' : this.everConnected ? 'reconnecting' : 'connecting');
     });
-    this.socket.on(LIVE_EVENTS.change, (change: LiveChange) => {
-      const entry = this.byId.get(change.subscription);
-      if (entry && !entry.closed) entry.handlers.onChange(change);
+    this.socket.on(LIVE_EVENTS.changes, (changes: LiveChange[]) => {
+      for (const change of changes) {
+        const entry = this.byId.get(change.subscription);
+        if (entry && !entry.closed) entry.handlers.onChange(change);
+      }
     });
     this.socket.on(LIVE_EVENTS.resync, (notice: ResyncNotice) => {
       const entry = this.byId.get(notice.subscription);

@@ -6,15 +6,17 @@ import type { Nginx } from './types.js';
  * token the connection is refused with a `connect_error` whose message is `unauthorized`), then subscribes.
  *
  * A subscription answers (through the emit's acknowledgement) with a snapshot carrying the resourceVersion of
- * the cache it was taken from, then the server emits `change` events for that subscription. Changes are coalesced
- * per object: the last state wins, at most ~10 per second per object. After a reconnect the client subscribes
+ * the cache it was taken from, then the server emits `changes` events: each an array of LiveChange, for any of
+ * the connection's subscriptions, in the order they happened. Changes are coalesced per object: the last state
+ * wins, at most ~10 per second per object; what is ready for a client at once goes in one `changes` event (a
+ * burst of pod changes costs one message, not one per pod). After a reconnect the client subscribes
  * again and gets a fresh snapshot, so nothing is missed or duplicated. When the server drops a subscription
  * (the client fell too far behind), it emits `resync`: subscribe again.
  */
 export const LIVE_EVENTS = {
   subscribe: 'subscribe',
   unsubscribe: 'unsubscribe',
-  change: 'change',
+  changes: 'changes',
   resync: 'resync',
 } as const;
 

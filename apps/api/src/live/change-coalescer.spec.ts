@@ -5,18 +5,21 @@ describe('ChangeCoalescer', () => {
   beforeEach(() => vi.useFakeTimers());
   afterEach(() => vi.useRealTimers());
 
-  it('sends the first change of an object at once, then at most one per interval, the last state winning', () => {
+  it('sends the first change of an object once the turn ends, then at most one per interval, the last state winning', () => {
     const sent: string[] = [];
     const coalescer = new ChangeCoalescer<string>(
-      (c) => sent.push(c),
+      (batch) => sent.push(...batch),
       () => true,
       100,
       () => Date.now(),
     );
     coalescer.offer('a', 'a1');
+    expect(sent).toEqual([]);
+    vi.advanceTimersByTime(0);
     expect(sent).toEqual(['a1']);
     for (let i = 2; i <= 50; i++) coalescer.offer('a', `a${i}`);
     coalescer.offer('b', 'b1');
+    vi.advanceTimersByTime(0);
     expect(sent).toEqual(['a1', 'b1']);
     expect(coalescer.size).toBe(1);
     vi.advanceTimersByTime(100);
@@ -29,7 +32,7 @@ describe('ChangeCoalescer', () => {
     const sent: string[] = [];
     let ready = false;
     const coalescer = new ChangeCoalescer<string>(
-      (c) => sent.push(c),
+      (batch) => sent.push(...batch),
       () => ready,
       100,
       () => Date.now(),
@@ -46,18 +49,38 @@ describe('ChangeCoalescer', () => {
   it('forgets discarded keys and stops on close', () => {
     const sent: string[] = [];
     const coalescer = new ChangeCoalescer<string>(
-      (c) => sent.push(c),
+      (batch) => sent.push(...batch),
       () => true,
       100,
       () => Date.now(),
     );
     coalescer.offer('s1/a', 'x');
+    vi.advanceTimersByTime(0);
     coalescer.offer('s1/a', 'y');
     coalescer.discard((key) => key.startsWith('s1/'));
     vi.advanceTimersByTime(200);
     expect(sent).toEqual(['x']);
     coalescer.close();
     coalescer.offer('s2/a', 'z');
+    vi.advanceTimersByTime(200);
     expect(sent).toEqual(['x']);
+  });
+
+  it('sends what is offered in one turn in one batch, in the order first offered', () => {
+    const batches: string[][] = [];
+    const coalescer = new ChangeCoalescer<string>(
+      (batch) => batches.push(batch),
+      () => true,
+      100,
+      () => Date.now(),
+    );
+    for (let i = 0; i < 100; i++) coalescer.offer(`pod-${i}`, `v${i}`);
+    coalescer.offer('pod-0', 'v0-again');
+    vi.advanceTimersByTime(0);
+    expect(batches).toHaveLength(1);
+    expect(batches[0]).toHaveLength(100);
+    expect(batches[0]!.slice(0, 2)).toEqual(['v0-again', 'v1']);
+    vi.advanceTimersByTime(1000);
+    expect(batches).toHaveLength(1);
   });
 });

@@ -56,7 +56,7 @@ describe('LiveSession', () => {
     sent = [];
     session = new LiveSession(
       informers(),
-      (change) => sent.push(change),
+      (changes) => sent.push(...changes),
       () => true,
       100,
     );
@@ -89,12 +89,16 @@ describe('LiveSession', () => {
     const ns = session.subscribe({ scope: 'namespace', namespace: 'a' }).subscription;
     const one = session.subscribe({ scope: 'nginx', namespace: 'a', name: 'web' }).subscription;
     session.nginxChanged('MODIFIED', nginx('b', 'web'));
+    vi.advanceTimersByTime(0);
     expect(sent).toEqual([]);
     session.nginxChanged('MODIFIED', nginx('a', 'web'));
+    vi.advanceTimersByTime(0);
     expect(sent.map((c) => c.subscription).sort()).toEqual([ns, one].sort());
     session.podChanged('ADDED', pod('a', 'api', 'api-2'));
+    vi.advanceTimersByTime(0);
     expect(sent).toHaveLength(2);
     session.podChanged('MODIFIED', pod('a', 'web', 'web-1', 'Running'));
+    vi.advanceTimersByTime(0);
     expect(sent.at(-1)).toMatchObject({
       subscription: one,
       kind: 'pod',
@@ -106,6 +110,7 @@ describe('LiveSession', () => {
   it('stops sending for a subscription once unsubscribed, including what was pending', () => {
     const one = session.subscribe({ scope: 'nginx', namespace: 'a', name: 'web' }).subscription;
     session.podChanged('MODIFIED', pod('a', 'web', 'web-1', 'Running'));
+    vi.advanceTimersByTime(0);
     session.podChanged('MODIFIED', pod('a', 'web', 'web-1', 'Failed')); // held back by the 100 ms interval
     expect(session.unsubscribe(one)).toBe(true);
     vi.advanceTimersByTime(500);

@@ -22,7 +22,7 @@ export class LiveSession {
 
   constructor(
     private readonly informers: ClusterInformers,
-    emit: (change: LiveChange) => void,
+    emit: (changes: LiveChange[]) => void,
     ready: () => boolean,
     intervalMs?: number,
   ) {

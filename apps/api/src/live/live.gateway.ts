@@ -25,6 +25,7 @@ import { RequestBudget } from '../auth/request-budget.js';
 import { mayAccessNamespace, type Caller } from '../auth/roles.js';
 import { TokenStore } from '../auth/token-store.js';
 import { ClusterInformers } from '../kube/cluster-informers.js';
+import { corkFlushes } from './cork-writes.js';
 import { LiveSession } from './live-session.js';
 
 /** Packets engine.io may hold for one client before changes wait (coalesced) instead of queueing behind them. */
@@ -103,9 +104,10 @@ export class LiveGateway implements OnGatewayInit, OnGatewayConnection, OnGatewa
   }
 
   handleConnection(socket: LiveSocket): void {
+    corkFlushes(socket);
     const session = new LiveSession(
       this.informers,
-      (change: LiveChange) => socket.emit(LIVE_EVENTS.change, change),
+      (changes: LiveChange[]) => socket.emit(LIVE_EVENTS.changes, changes),
       () => bufferedPackets(socket) < MAX_BUFFERED_PACKETS,
     );
     socket.data.session = session;
