@@ -10,6 +10,7 @@ import { CA_FILE, TOKENS, startControlPlane } from '../test/support/control-plan
 import { CLUSTER_DIR } from '../test/support/paths.js';
 import { runtimeClient } from '../test/support/runtime.js';
 import { createObjects } from './cluster-fixtures.js';
+import { quantile } from './latency-stats.js';
 import { runStamp, writeResults } from './results-file.js';
 
 const COUNT = Number(process.env.BENCH_NGINXES ?? 1000);
@@ -73,9 +74,12 @@ async function load(
   };
   await run(1000, false);
   const { latencies, bytes } = await run(SECONDS * 1000, true);
-  latencies.sort((a, b) => a - b);
-  const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))]!;
-  return { rps: latencies.length / SECONDS, p50: at(0.5), p99: at(0.99), bytes };
+  return {
+    rps: latencies.length / SECONDS,
+    p50: quantile(latencies, 0.5),
+    p99: quantile(latencies, 0.99),
+    bytes,
+  };
 }
 
 async function main(): Promise<void> {

@@ -24,6 +24,7 @@ import { createObjects } from './cluster-fixtures.js';
 import { freePort, inspectorProfiler } from './convergence/cpu-profile.js';
 import { flameGraphSvg, selfTimes, timeByOrigin } from './convergence/flame-graph.js';
 import { cpuSeconds } from './convergence/process-stats.js';
+import { quantile, wholeMs } from './latency-stats.js';
 import { runStamp, writeResults } from './results-file.js';
 
 const QUICK = process.argv.includes('--quick');
@@ -84,11 +85,6 @@ class Watcher {
     return new Promise((resolve) => this.lines.push(resolve));
   }
 }
-
-const quantile = (values: number[], q: number) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN;
-};
 
 interface RoundFigures {
   clients: number;
@@ -225,9 +221,8 @@ async function main(): Promise<void> {
     const reference = await round(() => ['watch', KUBECONFIG_PATH, namespace]);
     const version = await client.request<{ gitVersion: string }>({ path: '/version' });
     const stamp = runStamp(version.gitVersion);
-    const ms = (n: number) => (Number.isFinite(n) ? n.toFixed(0) : '—');
     const row = (label: string, r: RoundFigures) =>
-      `| ${label} | ${r.delivered} of ${r.expected} | ${ms(r.p50Ms)} | ${ms(r.p95Ms)} | ${ms(r.maxMs)} | ` +
+      `| ${label} | ${r.delivered} of ${r.expected} | ${wholeMs(r.p50Ms)} | ${wholeMs(r.p95Ms)} | ${wholeMs(r.maxMs)} | ` +
       `${r.changes} in ${r.messages} | ${r.resyncs} | ${r.appCpuSeconds.toFixed(1)} | ` +
       `${r.apiserverCpuSeconds.toFixed(1)} | ${r.clientsCpuSeconds.toFixed(1)} | ${r.seconds.toFixed(1)} |`;
     const markdown = [

@@ -30,6 +30,7 @@ import {
 import { ROOT } from '../test/support/paths.js';
 import { runtimeClient } from '../test/support/runtime.js';
 import { createObjects } from './cluster-fixtures.js';
+import { quantile, wholeMs } from './latency-stats.js';
 import { runStamp, writeResults } from './results-file.js';
 import { measureRollouts } from './ui/rollout-latency.js';
 import { sleep, waitFor } from '../test/support/wait.js';
@@ -42,12 +43,6 @@ const LIST_NAMESPACE = `bench-ui-list-${LIST}`;
 const ROLLOUTS = Number(process.env.BENCH_UI_ROLLOUTS ?? (QUICK ? 3 : 10));
 const ROLLOUT_PODS = 4;
 const client = runtimeClient({ qps: 2000, burst: 2000 });
-
-const quantile = (values: number[], q: number) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN;
-};
-const fmt = (n: number) => (Number.isFinite(n) ? n.toFixed(0) : '—');
 
 async function main(): Promise<void> {
   const namespace = `bench-ui-${Date.now().toString(36)}`;
@@ -239,14 +234,14 @@ async function main(): Promise<void> {
     );
     lines.push('| --- | ---: | ---: | ---: |');
     lines.push(
-      `| row shows Running in the browser | ${fmt(quantile(browserLatency, 0.5))} | ${fmt(quantile(browserLatency, 0.95))} | ${fmt(Math.max(...browserLatency))} |`,
+      `| row shows Running in the browser | ${wholeMs(quantile(browserLatency, 0.5))} | ${wholeMs(quantile(browserLatency, 0.95))} | ${wholeMs(Math.max(...browserLatency))} |`,
     );
     lines.push(
-      `| reference: socket.io client, no browser | ${fmt(quantile(socketLatency, 0.5))} | ${fmt(quantile(socketLatency, 0.95))} | ${fmt(Math.max(...socketLatency))} |`,
+      `| reference: socket.io client, no browser | ${wholeMs(quantile(socketLatency, 0.5))} | ${wholeMs(quantile(socketLatency, 0.95))} | ${wholeMs(Math.max(...socketLatency))} |`,
     );
     const row = (label: string, values: number[]) =>
       lines.push(
-        `| ${label} | ${fmt(quantile(values, 0.5))} | ${fmt(quantile(values, 0.95))} | ${fmt(Math.max(...values))} |`,
+        `| ${label} | ${wholeMs(quantile(values, 0.5))} | ${wholeMs(quantile(values, 0.95))} | ${wholeMs(Math.max(...values))} |`,
       );
     lines.push(
       `\n| rollout latency (ms), ${rollouts.podShown.length} of ${rollouts.trials} image changes of ${rollouts.pods} pods | p50 | p95 | max |`,
@@ -260,13 +255,13 @@ async function main(): Promise<void> {
     lines.push(`\n| list of ${total} Nginxes | ms |`);
     lines.push('| --- | ---: |');
     lines.push(
-      `| list page: navigation to all ${total} known (${rowsInDom} rows in the DOM), a visitor's first visit | ${fmt(listMs)} |`,
+      `| list page: navigation to all ${total} known (${rowsInDom} rows in the DOM), a visitor's first visit | ${wholeMs(listMs)} |`,
     );
-    lines.push(`| list page: the same, the app's first page since it started | ${fmt(firstMs)} |`);
-    lines.push(`| list page: sort by name answered | ${fmt(sortMs)} |`);
-    lines.push(`| reference: REST list from the cache (${listed.items.length} items) | ${fmt(restMs)} |`);
+    lines.push(`| list page: the same, the app's first page since it started | ${wholeMs(firstMs)} |`);
+    lines.push(`| list page: sort by name answered | ${wholeMs(sortMs)} |`);
+    lines.push(`| reference: REST list from the cache (${listed.items.length} items) | ${wholeMs(restMs)} |`);
     lines.push(
-      `| reference: socket.io snapshot (${snapshot.ok ? snapshot.nginxes.length : 0} items) | ${fmt(snapshotMs)} |`,
+      `| reference: socket.io snapshot (${snapshot.ok ? snapshot.nginxes.length : 0} items) | ${wholeMs(snapshotMs)} |`,
     );
     const version = await client.request<{ gitVersion: string }>({ path: '/version' });
     const stamp = runStamp(version.gitVersion);
