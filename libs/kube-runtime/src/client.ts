@@ -1,13 +1,15 @@
-import { Agent as HttpAgent, request as httpRequest } from 'node:http';
-import { Agent as HttpsAgent, request as httpsRequest, type RequestOptions } from 'node:https';
+import { request as httpRequest } from 'node:http';
+import { request as httpsRequest, type RequestOptions } from 'node:https';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { linkedSignal } from './abort-scope.js';
 import { KubeApiError } from './api-error.js';
 import { realClock, type Clock } from './clock.js';
-import { Http2Session, type KubeResponse } from './http2-session.js';
+import { Http1Pool } from './http1-pool.js';
+import { Http2Session } from './http2-session.js';
 import { TokenBucket } from './token-bucket.js';
+import type { KubeResponse } from './transport.js';
 
-export type { KubeResponse } from './http2-session.js';
+export type { KubeResponse } from './transport.js';
 
 export interface KubeClientOptions {
   /** Requests per second for this client, shared by every informer and writer using it (client-go's --kube-api-qps). */
@@ -28,7 +30,8 @@ export interface KubeClientOptions {
   credentialsTtlMs?: number;
   /**
    * Send every request over one multiplexed HTTP/2 connection (as client-go does) instead of a pool of HTTP/1.1
-   * keep-alive connections. Only for an `https:` server reached without a proxy; others stay on HTTP/1.1.
+   * keep-alive connections (http1-pool.ts). Only for an `https:` server reached without a proxy; others stay on
+   * HTTP/1.1.
    * Default false.
    */
   http2?: boolean;
@@ -68,8 +71,9 @@ export interface KubeRequester {
 
 /**
  * HTTP access to the API server with the kubeconfig's credentials (loaded and applied by @kubernetes/client-node),
- * one keep-alive connection pool (or, with `http2`, one multiplexed HTTP/2 session: see http2-session.ts), and a
- * client-side QPS/burst limit shared by all requests.
+ * one keep-alive connection pool (http1-pool.ts; or, with `http2`, one multiplexed HTTP/2 session: see
+ * http2-session.ts; or, when the kubeconfig names a proxy, client-node's proxy agent), and a client-side QPS/burst
+ * limit shared by all requests.
  *
  * Written here rather than using client-node's `Watch`: that one skips malformed lines silently, drops the
  * `Status` body of a refused watch, opens a new agent per request and cannot tell us when a stream went quiet —
@@ -82,9 +86,8 @@ export class KubeClient implements KubeRequester {
   private readonly requestTimeoutMs: number;
   private readonly credentialsTtlMs: number;
   private readonly clock: Clock;
-  private agent: HttpAgent | undefined;
-  /** Set when requests go over HTTP/2. */
-  private readonly http2: Http2Session | undefined;
+  /** How requests reach the server: undefined when the kubeconfig routes them via a proxy (client-node's agent). */
+  private readonly transport: Http1Pool | Http2Session | undefined;
   private credentials: { options: Readonly<RequestOptions>; appliedAt: number } | undefined;
 
   constructor(
@@ -100,8 +103,11 @@ export class KubeClient implements KubeRequester {
     this.requestTimeoutMs = options.requestTimeoutMs ?? 30_000;
     this.credentialsTtlMs = options.credentialsTtlMs ?? 10_000;
     const origin = new URL(this.server);
-    if (options.http2 && origin.protocol === 'https:' && !cluster.proxyUrl)
-      this.http2 = new Http2Session(origin.origin);
+    if (!cluster.proxyUrl)
+      this.transport =
+        options.http2 && origin.protocol === 'https:'
+          ? new Http2Session(origin.origin)
+          : new Http1Pool(origin.origin);
   }
 
   /** Sends a request and decodes its JSON answer; a non-2xx answer throws KubeApiError with the server's Status. */
@@ -146,9 +152,7 @@ export class KubeClient implements KubeRequester {
 
   /** Closes pooled connections and the HTTP/2 session; requests still running on them fail. */
   close(): void {
-    this.agent?.destroy();
-    this.agent = undefined;
-    this.http2?.close();
+    this.transport?.close();
   }
 
   /** Waits for the QPS limit (unless exempt); rejects if the request's signal or fence fires before it may go. */
@@ -206,29 +210,29 @@ export class KubeClient implements KubeRequester {
       Accept: req.accept ?? 'application/json',
       'User-Agent': this.userAgent,
     };
+    // A kubeconfig user with username and password: client-node leaves it to node:https's `auth` option.
+    if (credentials.auth) headers.Authorization = `Basic ${Buffer.from(credentials.auth).toString('base64')}`;
     if (payload !== undefined) {
       headers['Content-Type'] = req.contentType ?? 'application/json';
       headers['Content-Length'] = String(Buffer.byteLength(payload));
     }
 
     const method = req.method ?? 'GET';
-    const response = this.http2
-      ? await this.http2.request({ url, method, headers, body: payload, signal: req.signal }, credentials)
-      : await this.sendHttp1(url, { ...credentials, method, headers, signal: req.signal }, payload);
+    const response = this.transport
+      ? await this.transport.request({ url, method, headers, body: payload, signal: req.signal }, credentials)
+      : await this.sendViaProxy(url, { ...credentials, method, headers, signal: req.signal }, payload);
     if (response.statusCode === 401) this.credentials = undefined; // expired or rotated: apply afresh
     return response;
   }
 
-  private sendHttp1(
+  /** Over the proxy agent client-node made for the kubeconfig's `proxy-url` (a new one per credentials TTL). */
+  private sendViaProxy(
     url: URL,
     options: RequestOptions,
     payload: string | Buffer | undefined,
   ): Promise<KubeResponse> {
-    const secure = url.protocol === 'https:';
-    // client-node hands out a fresh agent per call; keep our own pool unless the kubeconfig routes via a proxy.
-    if (!this.kubeConfig.getCurrentCluster()?.proxyUrl) options.agent = this.pooledAgent(secure, options);
     return new Promise<KubeResponse>((resolve, reject) => {
-      const request = (secure ? httpsRequest : httpRequest)(url, options, resolve);
+      const request = (url.protocol === 'https:' ? httpsRequest : httpRequest)(url, options, resolve);
       // An aborted request fails with Node's generic AbortError; hand back why it was aborted (e.g. the timeout).
       const { signal } = options;
       request.on('error', (error) =>
@@ -247,24 +251,6 @@ export class KubeClient implements KubeRequester {
     await this.kubeConfig.applyToHTTPSOptions(options);
     this.credentials = { options, appliedAt: now };
     return options;
-  }
-
-  private pooledAgent(secure: boolean, tls: RequestOptions): HttpAgent {
-    if (!this.agent) {
-      this.agent = secure
-        ? new HttpsAgent({
-            keepAlive: true,
-            ca: tls.ca,
-            cert: tls.cert,
-            key: tls.key,
-            pfx: tls.pfx,
-            passphrase: tls.passphrase,
-            rejectUnauthorized: tls.rejectUnauthorized,
-            servername: tls.servername,
-          })
-        : new HttpAgent({ keepAlive: true });
-    }
-    return this.agent;
   }
 }
 

@@ -1,5 +1,3 @@
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer as createHttpServer } from 'node:http';
 import {
   createSecureServer,
@@ -9,40 +7,15 @@ import {
   type IncomingHttpHeaders,
 } from 'node:http2';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { KubeConfig } from '@kubernetes/client-node';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { KubeApiError } from './api-error.js';
 import { KubeClient } from './client.js';
+import { selfSignedCertificate } from './testing/self-signed.js';
 
 type Handler = (stream: ServerHttp2Stream, headers: IncomingHttpHeaders) => void;
 
-/** A throwaway certificate for 127.0.0.1, made once for the file. */
-let pem: { cert: string; key: string };
-const dir = mkdtempSync(join(tmpdir(), 'h2-spec-'));
-beforeAll(() => {
-  execFileSync(
-    'openssl',
-    [
-      ...['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=127.0.0.1'],
-      ...[
-        '-addext',
-        'subjectAltName=IP:127.0.0.1',
-        '-keyout',
-        join(dir, 'key.pem'),
-        '-out',
-        join(dir, 'cert.pem'),
-      ],
-    ],
-    { stdio: 'ignore' },
-  );
-  pem = {
-    cert: readFileSync(join(dir, 'cert.pem'), 'utf8'),
-    key: readFileSync(join(dir, 'key.pem'), 'utf8'),
-  };
-});
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const pem = selfSignedCertificate(); // made once for the file
 
 const cleanups: (() => void)[] = [];
 afterEach(() => {

@@ -5,35 +5,15 @@ import {
   type ClientHttp2Session,
   type ClientHttp2Stream,
   type IncomingHttpHeaders as Http2Headers,
-  type SecureClientSessionOptions,
 } from 'node:http2';
 import { Readable } from 'node:stream';
-
-/**
- * An answer of the API server as a body stream, with its status and headers: an HTTP/1.1 `IncomingMessage`, or an
- * HTTP/2 response (whose headers carry no pseudo-headers such as `:status`).
- */
-export interface KubeResponse extends Readable {
-  readonly statusCode?: number | undefined;
-  readonly headers: IncomingHttpHeaders;
-}
-
-/** The TLS material a session is opened with (the kubeconfig's, as applied for the HTTPS agent). */
-export type Http2Tls = Pick<
-  SecureClientSessionOptions,
-  'ca' | 'cert' | 'key' | 'pfx' | 'passphrase' | 'servername' | 'rejectUnauthorized'
->;
-
-const TLS_FIELDS = ['ca', 'cert', 'key', 'pfx', 'passphrase', 'servername', 'rejectUnauthorized'] as const;
-
-export interface Http2Request {
-  url: URL;
-  method: string;
-  headers: Record<string, string>;
-  body?: string | Buffer;
-  /** Resets the stream when it fires, before or after the headers came; rejections carry its reason. */
-  signal?: AbortSignal;
-}
+import {
+  abortReason,
+  sameTls,
+  type KubeResponse,
+  type TransportRequest,
+  type TransportTls,
+} from './transport.js';
 
 export interface Http2SessionOptions {
   /** While streams are open, the session is PINGed this often; default 30 s (client-go's ReadIdleTimeout). */
@@ -78,7 +58,7 @@ export class Http2Session {
   }
 
   /** Sends a request; resolves once the response headers came, with the body still to read. */
-  request(req: Http2Request, tls: Http2Tls): Promise<KubeResponse> {
+  request(req: TransportRequest, tls: TransportTls): Promise<KubeResponse> {
     const { signal } = req;
     if (signal?.aborted) return Promise.reject(abortReason(signal));
     let stream: ClientHttp2Stream;
@@ -132,7 +112,7 @@ export class Http2Session {
   }
 
   /** The live session for this TLS material, opening one if there is none (or the material changed). */
-  private current(tls: Http2Tls): Live {
+  private current(tls: TransportTls): Live {
     const live = this.live;
     if (live && !live.session.closed && !live.session.destroyed) {
       if (live.tls === tls) return live;
@@ -145,7 +125,7 @@ export class Http2Session {
     return this.open(tls);
   }
 
-  private open(tls: Http2Tls): Live {
+  private open(tls: TransportTls): Live {
     const { ca, cert, key, pfx, passphrase, servername, rejectUnauthorized } = tls;
     const session = connect(this.origin, {
       ca,
@@ -191,7 +171,7 @@ export class Http2Session {
 
 interface Live {
   session: ClientHttp2Session;
-  tls: Http2Tls;
+  tls: TransportTls;
   /** Streams open on it: its socket is ref'd while there is one. */
   open: number;
 }
@@ -249,14 +229,4 @@ class Http2Response extends Readable implements KubeResponse {
 function cutShort(code: number | undefined): Error {
   const why = code ? ` (code ${code})` : '';
   return new Error(`the HTTP/2 stream closed before the response ended${why}`);
-}
-
-function abortReason(signal: AbortSignal): Error {
-  return signal.reason instanceof Error
-    ? signal.reason
-    : new DOMException('This operation was aborted', 'AbortError');
-}
-
-function sameTls(a: Http2Tls, b: Http2Tls): boolean {
-  return TLS_FIELDS.every((field) => a[field] === b[field] || String(a[field]) === String(b[field]));
 }

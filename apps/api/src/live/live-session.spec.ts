@@ -4,7 +4,7 @@ import type { LiveChange, Nginx } from '@ngx/nginx-api';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ClusterInformers } from '../kube/cluster-informers.js';
 import { owningNginxKey, PODS_BY_NGINX } from '../kube/pod-index.js';
-import { LiveSession } from './live-session.js';
+import { LiveSession, PodChange } from './live-session.js';
 
 const nginx = (namespace: string, name: string): Nginx & KubeObject => ({
   apiVersion: 'mycompany.com/v1',
@@ -94,10 +94,10 @@ describe('LiveSession', () => {
     session.nginxChanged('MODIFIED', nginx('a', 'web'));
     vi.advanceTimersByTime(0);
     expect(sent.map((c) => c.subscription).sort()).toEqual([ns, one].sort());
-    session.podChanged('ADDED', pod('a', 'api', 'api-2'));
+    session.podChanged('ADDED', new PodChange(pod('a', 'api', 'api-2')));
     vi.advanceTimersByTime(0);
     expect(sent).toHaveLength(2);
-    session.podChanged('MODIFIED', pod('a', 'web', 'web-1', 'Running'));
+    session.podChanged('MODIFIED', new PodChange(pod('a', 'web', 'web-1', 'Running')));
     vi.advanceTimersByTime(0);
     expect(sent.at(-1)).toMatchObject({
       subscription: one,
@@ -109,12 +109,34 @@ describe('LiveSession', () => {
 
   it('stops sending for a subscription once unsubscribed, including what was pending', () => {
     const one = session.subscribe({ scope: 'nginx', namespace: 'a', name: 'web' }).subscription;
-    session.podChanged('MODIFIED', pod('a', 'web', 'web-1', 'Running'));
+    session.podChanged('MODIFIED', new PodChange(pod('a', 'web', 'web-1', 'Running')));
     vi.advanceTimersByTime(0);
-    session.podChanged('MODIFIED', pod('a', 'web', 'web-1', 'Failed')); // held back by the 100 ms interval
+    session.podChanged('MODIFIED', new PodChange(pod('a', 'web', 'web-1', 'Failed'))); // held back by the 100 ms interval
     expect(session.unsubscribe(one)).toBe(true);
     vi.advanceTimersByTime(500);
     expect(sent).toHaveLength(1);
     expect(session.unsubscribe(one)).toBe(false);
+  });
+
+  it('views a pod once however many sessions want its change, and not at all when none does', () => {
+    const other = new LiveSession(
+      informers(),
+      (changes) => sent.push(...changes),
+      () => true,
+    );
+    session.subscribe({ scope: 'nginx', namespace: 'a', name: 'web' });
+    other.subscribe({ scope: 'nginx', namespace: 'a', name: 'web' });
+    const unwanted = new PodChange(pod('a', 'api', 'api-1', 'Running'));
+    const view = vi.spyOn(unwanted, 'podView', 'get');
+    session.podChanged('MODIFIED', unwanted);
+    expect(view).not.toHaveBeenCalled();
+
+    const change = new PodChange(pod('a', 'web', 'web-1', 'Running'));
+    session.podChanged('MODIFIED', change);
+    other.podChanged('MODIFIED', change);
+    vi.advanceTimersByTime(0);
+    expect(sent).toHaveLength(2);
+    expect(sent[0]!.object).toBe(sent[1]!.object);
+    other.close();
   });
 });

@@ -2,10 +2,27 @@ import { randomUUID } from 'node:crypto';
 import type { V1Pod } from '@kubernetes/client-node';
 import { objectKey } from '@ngx/kube-runtime';
 import type { ChangeType, LiveChange, Nginx, Snapshot, SubscriptionRequest } from '@ngx/nginx-api';
-import { byCreation, podView } from '../controlplane/pod-view.js';
+import { byCreation, podView, type PodView } from '../controlplane/pod-view.js';
 import type { ClusterInformers } from '../kube/cluster-informers.js';
 import { owningNginxKey, PODS_BY_NGINX } from '../kube/pod-index.js';
 import { ChangeCoalescer } from './change-coalescer.js';
+
+/**
+ * A pod's change as the gateway hands it to every session: its owning Nginx looked up once, and its view made
+ * at most once (by the first session that wants it), not once per connected client.
+ */
+export class PodChange {
+  readonly owner: string | undefined;
+  private view: PodView | undefined;
+
+  constructor(readonly pod: V1Pod) {
+    this.owner = owningNginxKey(pod);
+  }
+
+  get podView(): PodView {
+    return (this.view ??= podView(this.pod));
+  }
+}
 
 interface Subscription {
   id: string;
@@ -76,13 +93,12 @@ export class LiveSession {
   }
 
   /** A pod of ours changed in the cache. */
-  podChanged(type: ChangeType, pod: V1Pod): void {
-    const owner = owningNginxKey(pod);
+  podChanged(type: ChangeType, change: PodChange): void {
+    const { owner } = change;
     if (!owner) return;
-    let view;
     for (const { id, request } of this.subscriptions.values()) {
       if (request.scope !== 'nginx' || owner !== `${request.namespace}/${request.name}`) continue;
-      view ??= podView(pod);
+      const view = change.podView;
       this.coalescer.offer(`${id}|pod|${view.uid}`, { subscription: id, kind: 'pod', type, object: view });
     }
   }

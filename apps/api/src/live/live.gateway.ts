@@ -16,9 +16,11 @@ import {
   objectNameError,
   type ChangeType,
   type LiveChange,
+  type Nginx,
   type SubscribeAck,
   type SubscriptionRequest,
 } from '@ngx/nginx-api';
+import type { V1Pod } from '@kubernetes/client-node';
 import { Gauge, Registry } from 'prom-client';
 import type { Server, Socket } from 'socket.io';
 import { RequestBudget } from '../auth/request-budget.js';
@@ -26,7 +28,7 @@ import { mayAccessNamespace, type Caller } from '../auth/roles.js';
 import { TokenStore } from '../auth/token-store.js';
 import { ClusterInformers } from '../kube/cluster-informers.js';
 import { corkFlushes } from './cork-writes.js';
-import { LiveSession } from './live-session.js';
+import { LiveSession, PodChange } from './live-session.js';
 
 /** Packets engine.io may hold for one client before changes wait (coalesced) instead of queueing behind them. */
 const MAX_BUFFERED_PACKETS = 256;
@@ -63,15 +65,26 @@ export class LiveGateway implements OnGatewayInit, OnGatewayConnection, OnGatewa
       help: 'socket.io clients connected to the live gateway.',
       registers: [registry],
     });
+    // Whatever is derived from a change (a pod's view) is derived once here, not once per connected client.
     const fanOut =
-      <T>(deliver: (session: LiveSession, type: ChangeType, object: T) => void) =>
+      <T, U>(
+        prepare: (object: T) => U,
+        deliver: (session: LiveSession, type: ChangeType, change: U) => void,
+      ) =>
       (type: ChangeType) =>
       (object: T | DeletedFinalStateUnknown<T>) => {
-        const current = object instanceof DeletedFinalStateUnknown ? object.object : object;
-        for (const session of this.sessions) deliver(session, type, current);
+        if (this.sessions.size === 0) return;
+        const change = prepare(object instanceof DeletedFinalStateUnknown ? object.object : object);
+        for (const session of this.sessions) deliver(session, type, change);
       };
-    const nginx = fanOut<Parameters<LiveSession['nginxChanged']>[1]>((s, type, o) => s.nginxChanged(type, o));
-    const pod = fanOut<Parameters<LiveSession['podChanged']>[1]>((s, type, o) => s.podChanged(type, o));
+    const nginx = fanOut(
+      (object: Nginx) => object,
+      (s, type, object) => s.nginxChanged(type, object),
+    );
+    const pod = fanOut(
+      (object: V1Pod) => new PodChange(object),
+      (s, type, change) => s.podChanged(type, change),
+    );
     this.removeHandlers.push(
       informers.nginxes.addEventHandler({
         add: nginx('ADDED'),

@@ -8,6 +8,12 @@ import { pump } from './stream-pump.js';
 /** Response headers of the API server worth passing on: representation, warnings, back-pressure, tracing. */
 const RELAYED_HEADERS = ['content-type', 'warning', 'retry-after', 'audit-id', 'cache-control'];
 
+/**
+ * An answer that declares at most this many bytes is read whole and written to the client at once (one write,
+ * with its Content-Length) rather than streamed chunk by chunk: a single object costs one round of writes, not three.
+ */
+const SMALL_ANSWER_BYTES = 64 * 1024;
+
 /** What the API server answered to a relayed request whose body was read (not streamed). */
 export interface RelayedAnswer {
   code: number;
@@ -44,11 +50,19 @@ export class ApiServerRelay {
    * Sends a read and streams the answer to the client as it arrives, never holding more than the socket's own
    * buffer: a list of thousands of objects costs the control plane no more memory than a small one. A client that
    * goes away closes the upstream request; one that stops reading is cut after the stall bound; an answer cut
-   * short upstream cuts the client's too, so a truncated list is never taken for a whole one.
+   * short upstream cuts the client's too, so a truncated list is never taken for a whole one. A small answer
+   * (SMALL_ANSWER_BYTES) is read whole first and sent in one write.
    */
   async pipe(req: KubeRequest, clientRequest: Request, res: Response): Promise<void> {
     const abort = abortOnDisconnect(clientRequest)!;
     const upstream = await this.send({ ...req, signal: abort.signal });
+    if (Number(upstream.headers['content-length']) <= SMALL_ANSWER_BYTES) {
+      const body = await readAll(upstream).catch((error: unknown) => {
+        if (abort.signal.aborted) throw new StatusError(499, 'the client closed the request');
+        throw new StatusError(503, `the Kubernetes API server's answer broke off: ${errorMessage(error)}`);
+      });
+      return this.reply({ code: upstream.statusCode ?? 502, headers: relayedHeaders(upstream), body }, res);
+    }
     res.status(upstream.statusCode ?? 502).set(relayedHeaders(upstream));
     await pump(upstream, res, { cutOnUpstreamFailure: true, stallMs: this.limits.stallMs });
   }
