@@ -3,6 +3,9 @@
 // by one client (undici, over TLS, the same concurrency) to kube-apiserver directly and to the control plane:
 // relayed (unset resourceVersion, a consistent read the API server answers) and cached (resourceVersion=0,
 // answered from the control plane's informer cache); relayed over HTTP/2 too. Writes bench/results/api.{md,json}.
+// With --profile, writes nothing there: after the table, the app is CPU-profiled over one more row each of a
+// relayed and a cached single GET (1 in flight), kept in .data/profile/api-{relayed,cached}.{cpuprofile,svg}
+// with their largest costs printed, to tell what the relay adds.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Pool } from 'undici';
@@ -10,7 +13,9 @@ import { CA_FILE, TOKENS, startControlPlane } from '../test/support/control-plan
 import { CLUSTER_DIR } from '../test/support/paths.js';
 import { runtimeClient } from '../test/support/runtime.js';
 import { createObjects } from './cluster-fixtures.js';
+import { freePort, inspectorProfiler } from './convergence/cpu-profile.js';
 import { quantile } from './latency-stats.js';
+import { saveProfile } from './profile-summary.js';
 import { runStamp, writeResults } from './results-file.js';
 
 const COUNT = Number(process.env.BENCH_NGINXES ?? 1000);
@@ -20,6 +25,7 @@ const CONCURRENCY_LEVELS = (process.env.BENCH_CONCURRENCY ?? '1,16').split(',').
 const CONNECTIONS = Math.max(...CONCURRENCY_LEVELS);
 const NAMESPACE = 'bench-api';
 const API_SERVER = 'https://127.0.0.1:6443';
+const PROFILE = process.argv.includes('--profile');
 
 async function ensureNginxes(): Promise<void> {
   const client = runtimeClient({ qps: 2000, burst: 2000 });
@@ -86,7 +92,10 @@ async function main(): Promise<void> {
   console.log(`creating ${COUNT} Nginx objects in ${NAMESPACE} (replicas 0) if missing…`);
   await ensureNginxes();
   const settings = { RATE_LIMIT_RPS: '1000000', KUBE_API_QPS: '100000', KUBE_API_BURST: '100000' };
-  const cp = await startControlPlane(settings);
+  const inspectPort = PROFILE ? await freePort() : 0;
+  const cp = await startControlPlane(
+    PROFILE ? { ...settings, NODE_OPTIONS: `--inspect=127.0.0.1:${inspectPort}` } : settings,
+  );
   // The same control plane relaying over one HTTP/2 connection to kube-apiserver (KUBE_API_HTTP2).
   const cpHttp2 = await startControlPlane({ ...settings, KUBE_API_HTTP2: 'true' });
   const pki = join(CLUSTER_DIR, 'pki');
@@ -146,6 +155,23 @@ async function main(): Promise<void> {
         `| ${what} | ${concurrency} | ${target} | ${Math.round(r.rps)} | ${r.p50.toFixed(2)} | ${r.p99.toFixed(2)} | ` +
           `${(r.p50 / reference.p50).toFixed(2)}× | ${r.bytes} |`,
       );
+    }
+    if (PROFILE) {
+      console.log(table.join('\n'));
+      const profiler = await inspectorProfiler(inspectPort);
+      for (const [name, path] of [
+        ['relayed', one],
+        ['cached', `${one}?resourceVersion=0`],
+      ] as const) {
+        await profiler.start();
+        const r = await load(controlPlane, path, token, 1);
+        console.log(
+          `\nGET one Nginx, ${name}, profiled: p50 ${r.p50.toFixed(2)} ms, ${Math.round(r.rps)} req/s`,
+        );
+        saveProfile(`api-${name}`, `The app, GET one Nginx ${name}, 1 in flight`, await profiler.stop());
+      }
+      profiler.close();
+      return;
     }
     const versionClient = runtimeClient();
     const version = await versionClient.request<{ gitVersion: string }>({ path: '/version' });

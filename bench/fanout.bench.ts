@@ -11,7 +11,6 @@
 // With --profile, the app's CPU profile of the socket.io round goes to .data/profile/fanout.cpuprofile, with its
 // flame graph and largest costs next to it (the figures of a profiled run carry the sampler's cost).
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { V1Pod } from '@kubernetes/client-node';
@@ -22,9 +21,9 @@ import { runtimeClient } from '../test/support/runtime.js';
 import { waitFor } from '../test/support/wait.js';
 import { createObjects } from './cluster-fixtures.js';
 import { freePort, inspectorProfiler } from './convergence/cpu-profile.js';
-import { flameGraphSvg, selfTimes, timeByOrigin } from './convergence/flame-graph.js';
 import { cpuSeconds } from './convergence/process-stats.js';
 import { quantile, wholeMs } from './latency-stats.js';
+import { saveProfile } from './profile-summary.js';
 import { runStamp, writeResults } from './results-file.js';
 
 const QUICK = process.argv.includes('--quick');
@@ -177,7 +176,8 @@ async function main(): Promise<void> {
       ).catch((error: unknown) => console.warn(String(error)));
       const seconds = (performance.now() - started) / 1000;
       const [app1, api1, clients1] = [cpuSeconds(cp.pid), cpuSeconds(apiserver), clientsCpu()];
-      if (profile && profiler) writeProfile(await profiler.stop());
+      if (profile && profiler)
+        saveProfile('fanout', `The app, live fan-out to ${CLIENTS} clients`, await profiler.stop());
       const origin = new Map<string, number>();
       for (const r of reports)
         for (const [uid, at] of Object.entries(r.seen)) origin.set(uid, Math.min(origin.get(uid) ?? at, at));
@@ -253,33 +253,6 @@ async function main(): Promise<void> {
     await client.request({ method: 'DELETE', path: `/api/v1/namespaces/${namespace}` }).catch(() => {});
     client.close();
   }
-}
-
-/** The socket.io round's profile: raw in .data/profile, the flame graph and largest costs printed next to it. */
-function writeProfile(profile: Parameters<typeof selfTimes>[0]): void {
-  const dir = join(ROOT, '.data/profile');
-  mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, 'fanout.cpuprofile'), JSON.stringify(profile));
-  writeFileSync(
-    join(dir, 'fanout.svg'),
-    flameGraphSvg(profile, `The app, live fan-out to ${CLIENTS} clients`),
-  );
-  const origins = timeByOrigin(profile);
-  const total = origins.reduce((sum, o) => sum + o.ms, 0);
-  const share = (ms: number) => `${((ms / total) * 100).toFixed(0)}%`;
-  console.log(`profile: ${(total / 1000).toFixed(2)} CPU s sampled, .data/profile/fanout.{cpuprofile,svg}`);
-  console.log(
-    `by origin: ${origins
-      .slice(0, 10)
-      .map((o) => `${o.where} ${share(o.ms)}`)
-      .join(', ')}`,
-  );
-  console.log(
-    `functions (self): ${selfTimes(profile)
-      .slice(0, 15)
-      .map((f) => `${f.name} (${f.where}) ${share(f.ms)}`)
-      .join(', ')}`,
-  );
 }
 
 main().catch((error: unknown) => {
