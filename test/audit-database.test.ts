@@ -339,7 +339,9 @@ for (const provider of providers) {
           namespace: 'default',
           name: 'refused-by-db',
           at,
-          reason: expect.stringMatching(/^(23514 .*audit_test_refuse|P2003 refused by the test)/),
+          reason: expect.stringMatching(
+            /^(23514 .*audit_test_refuse|SQLITE_CONSTRAINT_TRIGGER refused by the test)/,
+          ),
         });
         expect(JSON.stringify(logger.error.mock.calls)).not.toContain('secret');
       } finally {

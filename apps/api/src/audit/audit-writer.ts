@@ -1,6 +1,6 @@
 import { silentLogger, type RuntimeLogger, errorMessage } from '@ngx/kube-runtime';
 import type { ChangeRecordRow } from './change-record.js';
-import type { NoopCount, ReconcileRecordRow } from './reconcile-record.js';
+import { addNoopCount, type NoopCount, type ReconcileRecordRow } from './reconcile-record.js';
 import { storableRow } from './storable-row.js';
 
 /** What one transaction stores: reconcile records, change records and no-op counts. */
@@ -283,13 +283,7 @@ export class AuditWriter {
   }
 
   private addNoop(noop: NoopCount): void {
-    const key = `${noop.namespace}/${noop.name}`;
-    const known = this.noops.get(key);
-    if (!known) this.noops.set(key, { ...noop });
-    else {
-      known.count += noop.count;
-      if (noop.lastAt > known.lastAt) known.lastAt = noop.lastAt;
-    }
+    addNoopCount(this.noops, noop);
   }
 }
 

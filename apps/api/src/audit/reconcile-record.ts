@@ -21,3 +21,15 @@ export interface NoopCount {
   count: number;
   lastAt: Date;
 }
+
+/** Adds `noop` to its Nginx's count in `counts` (a count of its own if it has none yet), keeping the latest time. */
+export function addNoopCount(counts: Map<string, NoopCount>, noop: NoopCount): void {
+  // A namespace never holds a slash, so the key cannot be shared by two Nginxes.
+  const key = `${noop.namespace}/${noop.name}`;
+  const known = counts.get(key);
+  if (!known) counts.set(key, { ...noop });
+  else {
+    known.count += noop.count;
+    if (noop.lastAt > known.lastAt) known.lastAt = noop.lastAt;
+  }
+}

@@ -1,0 +1,87 @@
+/**
+ * The audit trail's tables as the sink writes them with plain SQL: each column's Prisma type, whether it may be
+ * null, and the schema's default. prisma/schema.prisma is the source; audit-tables.spec.ts reads it and fails when
+ * these lists drift from it. Auto-increment ids are left out: the database assigns them.
+ */
+
+export type ColumnType = 'Int' | 'String' | 'DateTime';
+
+export interface AuditColumn {
+  name: string;
+  type: ColumnType;
+  /** `Type?` in the schema: null (or a missing value) is stored as NULL. */
+  optional?: boolean;
+  /** The schema's `@default(…)`, stored when the row has no value. */
+  default?: string | number;
+}
+
+export interface AuditTable {
+  /** The model's name, which is also its table's name in both databases. */
+  name: 'ReconcileRecord' | 'ChangeRecord' | 'ReconcileNoop';
+  columns: readonly AuditColumn[];
+}
+
+const required = (name: string, type: ColumnType): AuditColumn => ({ name, type });
+const optional = (name: string, type: ColumnType): AuditColumn => ({ name, type, optional: true });
+
+export const RECONCILE_RECORD_TABLE: AuditTable = {
+  name: 'ReconcileRecord',
+  columns: [
+    required('startedAt', 'DateTime'),
+    required('finishedAt', 'DateTime'),
+    required('durationMs', 'Int'),
+    required('namespace', 'String'),
+    required('name', 'String'),
+    optional('uid', 'String'),
+    optional('generation', 'Int'),
+    optional('resourceVersion', 'String'),
+    required('trigger', 'String'),
+    optional('desiredReplicas', 'Int'),
+    optional('activeReplicas', 'Int'),
+    optional('readyReplicas', 'Int'),
+    { name: 'actions', type: 'String', default: '[]' },
+    required('result', 'String'),
+    optional('error', 'String'),
+    { name: 'attempt', type: 'Int', default: 1 },
+    required('instanceId', 'String'),
+  ],
+};
+
+export const CHANGE_RECORD_TABLE: AuditTable = {
+  name: 'ChangeRecord',
+  columns: [
+    required('at', 'DateTime'),
+    required('actor', 'String'),
+    required('role', 'String'),
+    required('verb', 'String'),
+    required('namespace', 'String'),
+    required('name', 'String'),
+    optional('subresource', 'String'),
+    optional('patchType', 'String'),
+    optional('specBefore', 'String'),
+    optional('specAfter', 'String'),
+    required('code', 'Int'),
+    optional('reason', 'String'),
+    optional('message', 'String'),
+    optional('uid', 'String'),
+    optional('resourceVersion', 'String'),
+    optional('userAgent', 'String'),
+  ],
+};
+
+/** Keyed by (namespace, name): the sink adds to an existing count rather than inserting a second row. */
+export const RECONCILE_NOOP_TABLE: AuditTable = {
+  name: 'ReconcileNoop',
+  columns: [
+    required('namespace', 'String'),
+    required('name', 'String'),
+    required('count', 'Int'),
+    required('lastAt', 'DateTime'),
+  ],
+};
+
+export const AUDIT_TABLES: readonly AuditTable[] = [
+  RECONCILE_RECORD_TABLE,
+  CHANGE_RECORD_TABLE,
+  RECONCILE_NOOP_TABLE,
+];

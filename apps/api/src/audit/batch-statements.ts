@@ -1,0 +1,84 @@
+import { AuditRefusedError } from './audit-writer.js';
+import type { AuditColumn, AuditTable } from './audit-tables.js';
+
+/**
+ * One SQL statement as a tagged template's parts: `strings` around `values`, one more string than values. Prisma's
+ * `$executeRaw` takes it as it takes a template literal and numbers the placeholders for its provider.
+ */
+export interface SqlStatement {
+  strings: readonly string[] & { raw: readonly string[] };
+  values: unknown[];
+}
+
+/**
+ * Most values bound to one statement: below SQLite's limit (32,766 since 3.32) and PostgreSQL's (65,535), with
+ * room to spare. A batch larger than this is written as several statements of the same transaction.
+ */
+const MAX_VALUES_PER_STATEMENT = 8_000;
+
+const INT32_MIN = -(2 ** 31);
+const INT32_MAX = 2 ** 31 - 1;
+
+/**
+ * Multi-row INSERTs of `rows` into `table`, checked first as Prisma's client would check them: each column's value
+ * has the column's type (an Int is a 32-bit integer, a DateTime a valid Date, a String a string), a missing
+ * optional value is NULL, a missing value with a default takes it, and a row has no field the table lacks.
+ * A row that fails the check throws AuditRefusedError before anything is sent. `onConflict` is appended to each
+ * statement as it is (the caller's own SQL, never row data).
+ */
+export function insertStatements(
+  table: AuditTable,
+  rows: readonly object[],
+  onConflict = '',
+): SqlStatement[] {
+  if (rows.length === 0) return [];
+  const columns = table.columns;
+  const head = `INSERT INTO "${table.name}" (${columns.map((column) => `"${column.name}"`).join(', ')}) VALUES (`;
+  const tail = onConflict ? `) ${onConflict}` : ')';
+  const rowsPerStatement = Math.max(1, Math.floor(MAX_VALUES_PER_STATEMENT / columns.length));
+  const statements: SqlStatement[] = [];
+  for (let start = 0; start < rows.length; start += rowsPerStatement) {
+    const chunk = rows.slice(start, start + rowsPerStatement);
+    const strings: string[] = [head];
+    const values: unknown[] = [];
+    chunk.forEach((row, index) => {
+      if (index > 0) strings[strings.length - 1] += '), (';
+      checkFields(table, row);
+      columns.forEach((column, position) => {
+        if (position > 0) strings.push(', ');
+        values.push(checkedValue(table, column, (row as Record<string, unknown>)[column.name]));
+      });
+      strings.push('');
+    });
+    strings[strings.length - 1] += tail;
+    statements.push({ strings: Object.assign(strings, { raw: strings.slice() }), values });
+  }
+  return statements;
+}
+
+function checkFields(table: AuditTable, row: object): void {
+  for (const field of Object.keys(row)) {
+    if (!table.columns.some((column) => column.name === field))
+      throw refused(`${table.name} has no column ${field}`);
+  }
+}
+
+function checkedValue(table: AuditTable, column: AuditColumn, value: unknown): unknown {
+  if (value === undefined && column.default !== undefined) return column.default;
+  if (value === null || value === undefined) {
+    if (column.optional) return null;
+    throw refused(`${table.name}.${column.name} is required`);
+  }
+  const fits =
+    column.type === 'Int'
+      ? Number.isInteger(value) && (value as number) >= INT32_MIN && (value as number) <= INT32_MAX
+      : column.type === 'DateTime'
+        ? value instanceof Date && !Number.isNaN(value.getTime())
+        : typeof value === 'string';
+  if (!fits) throw refused(`${table.name}.${column.name} is not a valid ${column.type}`);
+  return value;
+}
+
+function refused(why: string): AuditRefusedError {
+  return new AuditRefusedError(`invalid value ${why}`);
+}
