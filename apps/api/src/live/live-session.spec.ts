@@ -118,6 +118,22 @@ describe('LiveSession', () => {
     expect(session.unsubscribe(one)).toBe(false);
   });
 
+  it("keeps sending a pod's changes to another subscription of the same Nginx after one is dropped", () => {
+    const first = session.subscribe({ scope: 'nginx', namespace: 'a', name: 'web' }).subscription;
+    const second = session.subscribe({ scope: 'nginx', namespace: 'a', name: 'web' }).subscription;
+    session.podChanged('MODIFIED', new PodChange(pod('a', 'web', 'web-1', 'Running')));
+    vi.advanceTimersByTime(0);
+    expect(sent.map((c) => c.subscription)).toEqual([first, second]);
+    session.unsubscribe(first);
+    session.podChanged('MODIFIED', new PodChange(pod('a', 'web', 'web-2', 'Running')));
+    vi.advanceTimersByTime(0);
+    expect(sent.slice(2).map((c) => c.subscription)).toEqual([second]);
+    session.unsubscribe(second);
+    session.podChanged('MODIFIED', new PodChange(pod('a', 'web', 'web-3', 'Running')));
+    vi.advanceTimersByTime(500);
+    expect(sent).toHaveLength(3);
+  });
+
   it('views a pod once however many sessions want its change, and not at all when none does', () => {
     const other = new LiveSession(
       informers(),

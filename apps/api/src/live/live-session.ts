@@ -27,6 +27,8 @@ export class PodChange {
 interface Subscription {
   id: string;
   request: SubscriptionRequest;
+  /** For an `nginx` subscription, its Nginx's `namespace/name`. */
+  nginxKey?: string;
 }
 
 /**
@@ -35,6 +37,8 @@ interface Subscription {
  */
 export class LiveSession {
   private readonly subscriptions = new Map<string, Subscription>();
+  /** The ids of `nginx` subscriptions by their Nginx's key: a pod's change looks up its owner's, nothing else. */
+  private readonly podSubscriptions = new Map<string, string[]>();
   private readonly coalescer: ChangeCoalescer<LiveChange>;
 
   constructor(
@@ -52,13 +56,15 @@ export class LiveSession {
 
   subscribe(request: SubscriptionRequest): Snapshot {
     const id = randomUUID();
-    this.subscriptions.set(id, { id, request });
     const cache = this.informers.nginxes.cache;
     if (request.scope === 'namespace') {
+      this.subscriptions.set(id, { id, request });
       const nginxes = request.namespace ? cache.byIndex('namespace', request.namespace) : cache.list();
       return { subscription: id, resourceVersion: this.informers.nginxes.lastSyncResourceVersion, nginxes };
     }
     const key = `${request.namespace}/${request.name}`;
+    this.subscriptions.set(id, { id, request, nginxKey: key });
+    this.podSubscriptions.set(key, [...(this.podSubscriptions.get(key) ?? []), id]);
     const nginx = cache.get(key);
     const now = Date.now();
     const pods = this.informers.pods.cache
@@ -74,6 +80,12 @@ export class LiveSession {
   }
 
   unsubscribe(id: string): boolean {
+    const nginxKey = this.subscriptions.get(id)?.nginxKey;
+    if (nginxKey !== undefined) {
+      const left = this.podSubscriptions.get(nginxKey)?.filter((other) => other !== id) ?? [];
+      if (left.length > 0) this.podSubscriptions.set(nginxKey, left);
+      else this.podSubscriptions.delete(nginxKey);
+    }
     const known = this.subscriptions.delete(id);
     this.coalescer.discard((key) => key.startsWith(`${id}|`));
     return known;
@@ -82,11 +94,11 @@ export class LiveSession {
   /** An Nginx changed in the cache. */
   nginxChanged(type: ChangeType, nginx: Nginx): void {
     const key = objectKey(nginx);
-    for (const { id, request } of this.subscriptions.values()) {
+    for (const { id, request, nginxKey } of this.subscriptions.values()) {
       const wanted =
         request.scope === 'namespace'
           ? !request.namespace || request.namespace === nginx.metadata.namespace
-          : key === `${request.namespace}/${request.name}`;
+          : key === nginxKey;
       if (wanted)
         this.coalescer.offer(`${id}|nginx|${key}`, { subscription: id, kind: 'nginx', type, object: nginx });
     }
@@ -94,10 +106,9 @@ export class LiveSession {
 
   /** A pod of ours changed in the cache. */
   podChanged(type: ChangeType, change: PodChange): void {
-    const { owner } = change;
-    if (!owner) return;
-    for (const { id, request } of this.subscriptions.values()) {
-      if (request.scope !== 'nginx' || owner !== `${request.namespace}/${request.name}`) continue;
+    const ids = change.owner === undefined ? undefined : this.podSubscriptions.get(change.owner);
+    if (!ids) return;
+    for (const id of ids) {
       const view = change.podView;
       this.coalescer.offer(`${id}|pod|${view.uid}`, { subscription: id, kind: 'pod', type, object: view });
     }
@@ -105,6 +116,7 @@ export class LiveSession {
 
   close(): void {
     this.subscriptions.clear();
+    this.podSubscriptions.clear();
     this.coalescer.close();
   }
 }

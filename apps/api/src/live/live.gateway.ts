@@ -27,6 +27,7 @@ import { RequestBudget } from '../auth/request-budget.js';
 import { mayAccessNamespace, type Caller } from '../auth/roles.js';
 import { TokenStore } from '../auth/token-store.js';
 import { ClusterInformers } from '../kube/cluster-informers.js';
+import { liveParser } from './change-encoder.js';
 import { corkFlushes } from './cork-writes.js';
 import { LiveSession, PodChange } from './live-session.js';
 
@@ -44,7 +45,7 @@ type LiveSocket = Socket & { data: { caller?: Caller; session?: LiveSession } };
  * handshake carries the same bearer token as the REST API (`auth: { token }`, or an Authorization header);
  * without a valid one the connection is refused. See libs/nginx-api/src/live.ts for the protocol.
  */
-@WebSocketGateway({ path: '/socket.io', serveClient: false, cors: false })
+@WebSocketGateway({ path: '/socket.io', serveClient: false, cors: false, parser: liveParser })
 export class LiveGateway implements OnGatewayInit, OnGatewayConnection, OnGatewayDisconnect, OnModuleDestroy {
   @WebSocketServer() private server!: Server;
   private readonly logger = new Logger('LiveGateway');
