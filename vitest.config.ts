@@ -10,6 +10,7 @@ const source = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 const alias = [
   // Before the package itself: an alias also matches the subpaths of its name.
   { find: '@ngx/kube-runtime/status', replacement: source('./libs/kube-runtime/src/api-error.ts') },
+  { find: '@ngx/kube-runtime/kubeconfig', replacement: source('./libs/kube-runtime/src/kubeconfig.ts') },
   { find: '@ngx/kube-runtime', replacement: source('./libs/kube-runtime/src/index.ts') },
   { find: '@ngx/nginx-api', replacement: source('./libs/nginx-api/src/index.ts') },
   // apps/web's own path alias (its tsconfig's `@/*`).

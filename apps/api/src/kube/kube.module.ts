@@ -1,6 +1,6 @@
 import { Global, Inject, Injectable, Module, type OnApplicationShutdown } from '@nestjs/common';
-import { KubeConfig } from '@kubernetes/client-node';
 import { KubeClient } from '@ngx/kube-runtime';
+import { KubeConfig } from '@ngx/kube-runtime/kubeconfig';
 import { appConfig, type AppConfig } from '../config/app-config.js';
 import { ClusterInformers } from './cluster-informers.js';
 
