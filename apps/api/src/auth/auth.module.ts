@@ -1,6 +1,5 @@
 import { Global, Logger, Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
-import { ThrottlerStorage, ThrottlerStorageService } from '@nestjs/throttler';
 import { appConfig, type AppConfig } from '../config/app-config.js';
 import { BearerAuthGuard } from './bearer-auth.guard.js';
 import { RateLimitGuard } from './rate-limit.guard.js';
@@ -18,7 +17,6 @@ import { TokenStore, bootstrapAdminToken, configuredTokens } from './token-store
 @Module({
   controllers: [SelfReviewController],
   providers: [
-    { provide: ThrottlerStorage, useClass: ThrottlerStorageService },
     RequestBudget,
     {
       provide: TokenStore,

@@ -20,14 +20,14 @@ export class RateLimitGuard implements CanActivate {
     @Inject(RequestBudget) private readonly budget: RequestBudget,
   ) {}
 
-  async canActivate(context: ExecutionContext): Promise<boolean> {
+  canActivate(context: ExecutionContext): boolean {
     if (context.getType() !== 'http') return true; // the live gateway spends from the same budget itself
     if (this.reflector.getAllAndOverride<boolean>(UNMETERED, [context.getHandler(), context.getClass()]))
       return true;
     const request = context.switchToHttp().getRequest<Request>();
     const token = bearerToken(request.headers.authorization);
     const caller = token ? this.tokens.identify(token) : undefined;
-    const answer = await this.budget.take(
+    const answer = this.budget.take(
       caller ? { token: caller.name } : { address: request.ip ?? request.socket.remoteAddress ?? 'unknown' },
     );
     if (!answer.allowed) throw tooManyRequests(answer);

@@ -104,16 +104,15 @@ export class LiveGateway implements OnGatewayInit, OnGatewayConnection, OnGatewa
   afterInit(server: Server): void {
     server.use((socket, next) => {
       const caller = this.authenticate(socket);
-      void this.budget
-        .take(caller ? { token: caller.name } : { address: socket.handshake.address })
-        .then((answer) => {
-          if (!answer.allowed) return next(new Error('too many requests'));
-          if (!caller) return next(new Error('unauthorized'));
-          if ((this.connectionsByToken.get(caller.name) ?? 0) >= MAX_CONNECTIONS_PER_TOKEN)
-            return next(new Error('too many connections'));
-          (socket as LiveSocket).data.caller = caller;
-          next();
-        }, next);
+      const answer = this.budget.take(
+        caller ? { token: caller.name } : { address: socket.handshake.address },
+      );
+      if (!answer.allowed) return next(new Error('too many requests'));
+      if (!caller) return next(new Error('unauthorized'));
+      if ((this.connectionsByToken.get(caller.name) ?? 0) >= MAX_CONNECTIONS_PER_TOKEN)
+        return next(new Error('too many connections'));
+      (socket as LiveSocket).data.caller = caller;
+      next();
     });
   }
 
@@ -144,13 +143,10 @@ export class LiveGateway implements OnGatewayInit, OnGatewayConnection, OnGatewa
   }
 
   @SubscribeMessage(LIVE_EVENTS.subscribe)
-  async subscribe(
-    @ConnectedSocket() socket: LiveSocket,
-    @MessageBody() body: unknown,
-  ): Promise<SubscribeAck> {
+  subscribe(@ConnectedSocket() socket: LiveSocket, @MessageBody() body: unknown): SubscribeAck {
     const { caller, session } = socket.data;
     if (!caller || !session) return refusal(401, 'Unauthorized', 'not signed in');
-    const spent = await this.budget.take({ token: caller.name });
+    const spent = this.budget.take({ token: caller.name });
     if (!spent.allowed)
       return refusal(429, 'TooManyRequests', `too many requests: retry in ${spent.retryAfterSeconds} s`);
     const request = parseRequest(body);
@@ -175,13 +171,9 @@ export class LiveGateway implements OnGatewayInit, OnGatewayConnection, OnGatewa
   }
 
   @SubscribeMessage(LIVE_EVENTS.unsubscribe)
-  async unsubscribe(
-    @ConnectedSocket() socket: LiveSocket,
-    @MessageBody() body: unknown,
-  ): Promise<{ ok: boolean }> {
+  unsubscribe(@ConnectedSocket() socket: LiveSocket, @MessageBody() body: unknown): { ok: boolean } {
     const { caller, session } = socket.data;
-    if (!caller || !session || !(await this.budget.take({ token: caller.name })).allowed)
-      return { ok: false };
+    if (!caller || !session || !this.budget.take({ token: caller.name }).allowed) return { ok: false };
     const id = (body as { subscription?: unknown } | null)?.subscription;
     return { ok: typeof id === 'string' && session.unsubscribe(id) };
   }
