@@ -1,3 +1,5 @@
+// First: V8 flags take effect for what is allocated after them.
+import './memory-mode.js';
 import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
