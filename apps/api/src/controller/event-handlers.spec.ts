@@ -1,9 +1,11 @@
-import type { V1Pod, V1ResourceQuota } from '@kubernetes/client-node';
+import type { V1Pod, V1PodDisruptionBudget, V1ResourceQuota } from '@kubernetes/client-node';
 import { DeletedFinalStateUnknown } from '@ngx/kube-runtime';
 import type { Nginx } from '@ngx/nginx-api';
 import { describe, expect, it } from 'vitest';
 import {
+  budgetChangeMatters,
   nginxEventHandlers,
+  ownedEventHandlers,
   nginxNeedsSync,
   podEventHandlers,
   quotaEventHandlers,
@@ -159,5 +161,39 @@ describe('quota events', () => {
     handlers.update!(before, quota({ pods: '3' }, { pods: '1' }));
     handlers.delete!(before);
     expect(calls).toEqual(['enqueue team/web quota-changed', 'enqueue team/web quota-changed']);
+  });
+});
+
+describe('events of owned objects', () => {
+  const budget = (generation: number, status?: V1PodDisruptionBudget['status']): V1PodDisruptionBudget => ({
+    metadata: { name: 'web', namespace: 'team', generation, labels: { 'mycompany.com/nginx': 'web' } },
+    ...(status ? { status } : {}),
+  });
+  const counted = (disruptionsAllowed: number, observedGeneration = 1) => ({
+    observedGeneration,
+    disruptionsAllowed,
+    currentHealthy: 2,
+    desiredHealthy: 2 - disruptionsAllowed,
+    expectedPods: 2,
+  });
+
+  it('wake the Nginx their label names, on every change unless told which matter', () => {
+    const { calls, events } = recorder();
+    const handlers = ownedEventHandlers<V1PodDisruptionBudget>(events);
+    handlers.add!(budget(1), false);
+    handlers.update!(budget(1), budget(1, counted(0)));
+    handlers.delete!(new DeletedFinalStateUnknown('team/web', budget(1)));
+    handlers.add!({ metadata: { name: 'other', namespace: 'team' } }, false);
+    expect(calls).toEqual(Array(3).fill('enqueue team/web owned-changed'));
+  });
+
+  it('count a budget’s new generation and new figures, not a status rewrite with the same figures', () => {
+    const same = budget(2, counted(1, 2));
+    expect(budgetChangeMatters(budget(1, counted(0)), budget(2, counted(0)))).toBe(true);
+    expect(budgetChangeMatters(budget(2, counted(0)), budget(2, counted(1, 2)))).toBe(true); // counted after the sync
+    expect(budgetChangeMatters(budget(2), budget(2, counted(0, 2)))).toBe(true); // counted for the first time
+    expect(budgetChangeMatters(same, same)).toBe(true); // a resync
+    expect(budgetChangeMatters(same, budget(2, { ...counted(1, 2), expectedPods: 3 }))).toBe(false);
+    expect(budgetChangeMatters(same, budget(2, counted(1, 2)))).toBe(false);
   });
 });

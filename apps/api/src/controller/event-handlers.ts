@@ -1,7 +1,8 @@
-import type { V1Pod, V1ResourceQuota } from '@kubernetes/client-node';
+import type { V1Pod, V1PodDisruptionBudget, V1ResourceQuota } from '@kubernetes/client-node';
 import { DeletedFinalStateUnknown, objectKey, type EventHandlers } from '@ngx/kube-runtime';
 import { CONDITION_REPLICA_FAILURE, quantityValue, type Nginx } from '@ngx/nginx-api';
 import type { ReconcileTrigger } from './audited-reconcile.js';
+import { disruptionBudgetStatus } from './owned-objects.js';
 import { byNginxLabel, controllerOf, owningNginxKey } from '../kube/pod-index.js';
 
 /**
@@ -141,11 +142,11 @@ type Labelled = { metadata?: { namespace?: string; generation?: number; labels?:
 /**
  * Events of what the controller makes besides pods (ControllerRevisions, ConfigMaps, the Service and its
  * EndpointSlices, the budget) wake the Nginx their label names: a deleted Service is made again, a new ready
- * endpoint reaches the status. A budget's status moves with every pod, so only a new generation of it counts.
+ * endpoint reaches the status. `matters` narrows which updates count (all of them unless given).
  */
 export function ownedEventHandlers<T extends Labelled>(
   events: ControllerEvents,
-  options: { specChangesOnly?: boolean } = {},
+  options: { matters?: (previous: T, current: T) => boolean } = {},
 ): EventHandlers<T> {
   const wake = (object: T) => {
     const [key] = byNginxLabel(object);
@@ -154,9 +155,25 @@ export function ownedEventHandlers<T extends Labelled>(
   return {
     add: wake,
     update: (previous, object) => {
-      if (!options.specChangesOnly || previous.metadata?.generation !== object.metadata?.generation)
-        wake(object);
+      if (!options.matters || options.matters(previous, object)) wake(object);
     },
     delete: (deleted) => wake(deleted instanceof DeletedFinalStateUnknown ? (deleted.object as T) : deleted),
   };
+}
+
+/**
+ * Whether a budget's update matters to its Nginx: a new generation (its spec) or new figures of those the
+ * Nginx's status shows. Its status is rewritten as pods come and go, often with the same figures, and those
+ * pods wake the Nginx already; but the disruption controller may count a new spec after the Nginx's last sync,
+ * and only the budget's own event then brings the new figures to the Nginx's status.
+ */
+export function budgetChangeMatters(
+  previous: V1PodDisruptionBudget,
+  current: V1PodDisruptionBudget,
+): boolean {
+  return (
+    previous === current ||
+    previous.metadata?.generation !== current.metadata?.generation ||
+    JSON.stringify(disruptionBudgetStatus(previous)) !== JSON.stringify(disruptionBudgetStatus(current))
+  );
 }

@@ -26,6 +26,7 @@ import { controllerMetrics, type ControllerMetrics } from './controller-metrics.
 import {
   nginxEventHandlers,
   ownedEventHandlers,
+  budgetChangeMatters,
   podEventHandlers,
   quotaEventHandlers,
   refusedCreation,
@@ -84,7 +85,7 @@ export class NginxControllerService implements OnApplicationBootstrap, OnModuleD
     configMaps.addEventHandler(ownedEventHandlers(events));
     services.addEventHandler(ownedEventHandlers(events));
     endpointSlices.addEventHandler(ownedEventHandlers(events));
-    budgets.addEventHandler(ownedEventHandlers(events, { specChangesOnly: true }));
+    budgets.addEventHandler(ownedEventHandlers(events, { matters: budgetChangeMatters }));
   }
 
   onApplicationBootstrap(): void {
