@@ -129,6 +129,12 @@ describe('the app on one origin (API + web UI)', () => {
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toMatch(/text\/html/);
     expect(await response.text()).toContain('Nginx control plane');
+    // Rendered once at start-up, so the first visitor does not pay for Next.js's first render.
+    await waitFor(
+      'the web UI to be warmed',
+      () => /web UI warmed in \d+ ms: \/ 200, \/sign-in 200, \/audit 200/.test(api.output()),
+      { timeoutMs: 30_000 },
+    );
   });
 
   it('keeps API paths for the API and the rest for the UI', async () => {

@@ -2,10 +2,11 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
-import type { INestApplication } from '@nestjs/common';
+import { Logger, type INestApplication } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
 import type { AppConfig } from '../config/app-config.js';
 import { isApiPath } from './api-paths.js';
+import { warmWeb } from './warm-web.js';
 
 interface NextServer {
   prepare(): Promise<void>;
@@ -40,6 +41,13 @@ export async function mountWeb(app: INestApplication, config: AppConfig): Promis
   const nextServer = createNext({ dev, dir, hostname: config.host, port: config.port });
   await nextServer.prepare();
   const handle = nextServer.getRequestHandler();
+  if (!dev)
+    void warmWeb(handle).then(({ ms, pages }) =>
+      Logger.log(
+        `web UI warmed in ${Math.round(ms)} ms: ${pages.map((p) => `${p.path} ${p.status}`).join(', ')}`,
+        'Web',
+      ),
+    );
 
   app.use((req: Request, res: Response, next: NextFunction) => {
     if (isApiPath(req.path)) return next();
