@@ -38,6 +38,7 @@ export async function warmWeb(
       server.once('error', reject);
       server.listen(0, '127.0.0.1', resolve);
     });
+    server.unref(); // a warm-up never holds the process open, say when it is stopped right after starting
     const { port } = server.address() as AddressInfo;
     for (const path of paths) {
       const status = await statusOf(port, path).catch((error: unknown) =>
@@ -61,6 +62,7 @@ function statusOf(port: number, path: string): Promise<number> {
       res.on('end', () => resolve(res.statusCode ?? 0));
       res.on('error', reject);
     });
+    req.on('socket', (socket) => socket.unref());
     req.setTimeout(WARM_TIMEOUT_MS, () => req.destroy(new Error(`no answer within ${WARM_TIMEOUT_MS} ms`)));
     req.on('error', reject);
     req.end();
