@@ -38,7 +38,9 @@ export async function warmWeb(
       server.once('error', reject);
       server.listen(0, '127.0.0.1', resolve);
     });
-    server.unref(); // a warm-up never holds the process open, say when it is stopped right after starting
+    // Neither the listener nor any socket of it keeps the process alive: a stop right after start is not delayed.
+    server.unref();
+    server.on('connection', (socket) => socket.unref());
     const { port } = server.address() as AddressInfo;
     for (const path of paths) {
       const status = await statusOf(port, path).catch((error: unknown) =>
