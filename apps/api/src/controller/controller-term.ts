@@ -78,11 +78,12 @@ export class ControllerTerm {
     });
   }
 
-  /** Queues a key for reconciling, remembering why for the audit trail. */
-  enqueue(key: string, trigger: ReconcileTrigger): void {
+  /** Queues a key for reconciling (after `afterMs`, if given), remembering why for the audit trail. */
+  enqueue(key: string, trigger: ReconcileTrigger, afterMs?: number): void {
     if (this.signal.aborted) return;
     this.triggers.note(key, trigger);
-    this.queue.add(key);
+    if (afterMs === undefined) this.queue.add(key);
+    else this.queue.addAfter(key, afterMs);
   }
 
   /** The resourceVersions this term wrote last, per kind, for the next leader. */

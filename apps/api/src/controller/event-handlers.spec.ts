@@ -17,7 +17,8 @@ import {
 function recorder() {
   const calls: string[] = [];
   const events: ControllerEvents = {
-    enqueue: (key, trigger) => calls.push(`enqueue ${key} ${trigger}`),
+    enqueue: (key, trigger, afterMs) =>
+      calls.push(`enqueue ${key} ${trigger}${afterMs === undefined ? '' : ` after ${afterMs} ms`}`),
     creationObserved: (key) => calls.push(`created ${key}`),
     deletionObserved: (key, pod) => calls.push(`deleted ${key} ${pod}`),
     strayCandidate: (key, pod) => calls.push(`stray ${key} ${pod.metadata?.name}`),
@@ -136,7 +137,7 @@ describe('quota events', () => {
     expect(quotaFreedRoom(full, full)).toBe(false);
   });
 
-  it('wake, at once, only the Nginxes of the namespace whose creations were refused', () => {
+  it('wake, at once and again shortly after, only the Nginxes of the namespace whose creations were refused', () => {
     const { calls, events } = recorder();
     const refused = nginx(
       {},
@@ -160,7 +161,12 @@ describe('quota events', () => {
     handlers.update!(before, before); // a resync replay
     handlers.update!(before, quota({ pods: '3' }, { pods: '1' }));
     handlers.delete!(before);
-    expect(calls).toEqual(['enqueue team/web quota-changed', 'enqueue team/web quota-changed']);
+    const wake = [
+      'enqueue team/web quota-changed',
+      'enqueue team/web quota-changed after 1000 ms',
+      'enqueue team/web quota-changed after 5000 ms',
+    ];
+    expect(calls).toEqual([...wake, ...wake]);
   });
 });
 

@@ -10,7 +10,8 @@ import { byNginxLabel, controllerOf, owningNginxKey } from '../kube/pod-index.js
  * current leadership term (none while standing by); the stray-pod record lives across terms.
  */
 export interface ControllerEvents {
-  enqueue(nginxKey: string, trigger: ReconcileTrigger): void;
+  /** Queues the Nginx now, or after `afterMs` (an earlier queueing is never postponed by a later one). */
+  enqueue(nginxKey: string, trigger: ReconcileTrigger, afterMs?: number): void;
   creationObserved(nginxKey: string): void;
   deletionObserved(nginxKey: string, podKey: string): void;
   /** A pod this Nginx controls left the watch without being marked for deletion: maybe relabelled. */
@@ -118,8 +119,16 @@ export function refusedCreation(nginx: Nginx): boolean {
 }
 
 /**
- * Quota events wake, at once, the Nginxes of the quota's namespace whose pod creations were refused, when the
- * quota may let them in now. `refusedIn` lists those Nginxes' keys.
+ * After a wake on a quota, when the Nginx is looked at again: kube-apiserver's quota admission reads quotas from its
+ * own cache, which may not yet hold the status this event brought, and a create it refuses then would leave the
+ * Nginx to its backoff (minutes, after a long refusal). Seen in CI: the wake's create, 6 ms after the raised limit
+ * reached the quota's status, was refused against the old limit.
+ */
+export const QUOTA_WAKE_AGAIN_MS = [1000, 5000] as const;
+
+/**
+ * Quota events wake, at once and again shortly after (QUOTA_WAKE_AGAIN_MS), the Nginxes of the quota's namespace
+ * whose pod creations were refused, when the quota may let them in now. `refusedIn` lists those Nginxes' keys.
  */
 export function quotaEventHandlers(
   events: ControllerEvents,
@@ -127,7 +136,11 @@ export function quotaEventHandlers(
 ): EventHandlers<V1ResourceQuota> {
   const wake = (quota: V1ResourceQuota) => {
     const namespace = quota.metadata?.namespace;
-    if (namespace) for (const key of refusedIn(namespace)) events.enqueue(key, 'quota-changed');
+    if (!namespace) return;
+    for (const key of refusedIn(namespace)) {
+      events.enqueue(key, 'quota-changed');
+      for (const afterMs of QUOTA_WAKE_AGAIN_MS) events.enqueue(key, 'quota-changed', afterMs);
+    }
   };
   return {
     update: (previous, quota) => {

@@ -169,7 +169,7 @@ export class NginxControllerService implements OnApplicationBootstrap, OnModuleD
   /** Where the informer handlers' news goes: the current term, and the stray-pod record kept across terms. */
   private events(): ControllerEvents {
     return {
-      enqueue: (key, trigger) => this.term?.enqueue(key, trigger),
+      enqueue: (key, trigger, afterMs) => this.term?.enqueue(key, trigger, afterMs),
       creationObserved: (key) => this.term?.expectations.creationObserved(key),
       deletionObserved: (key, podKey) => this.term?.expectations.deletionObserved(key, podKey),
       strayCandidate: (key, pod) => this.strays.add(key, pod),
