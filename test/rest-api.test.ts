@@ -177,6 +177,22 @@ describe('nginxes', () => {
     expect(bad.status).toBe(400);
   });
 
+  it('relays a plain read of one Nginx and of the list as kube-apiserver answered it, in one write', async () => {
+    const { name } = await createNginx();
+    for (const path of [`${collection}/${name}`, collection]) {
+      const fromApiServer = JSON.parse(await kubectl('get', '--raw', path));
+      const answer = await as('viewer')(path);
+      expect(answer.status, path).toBe(200);
+      expect(answer.headers.get('content-length'), path).toMatch(/^\d+$/); // read whole, sent at once
+      expect(answer.headers.get('audit-id'), path).toBeTruthy(); // kube-apiserver's, passed on
+      expect(answer.headers.get('x-powered-by'), path).toBeNull(); // answered ahead of Express
+      expect(await body(answer), path).toEqual(fromApiServer); // the controller is off: nothing changes it
+    }
+    const missing = await as('viewer')(`${collection}/${name}-gone`);
+    expect(missing.status).toBe(404);
+    expect(await body(missing)).toMatchObject({ kind: 'Status', reason: 'NotFound', code: 404 });
+  });
+
   it('renders a Table with the CRD printer columns for kubectl get', async () => {
     const { name } = await createNginx(3);
     const table = await body(
@@ -453,6 +469,11 @@ describe('limits', () => {
       expect(response.headers.get('access-control-allow-origin')).toBe('http://ui.example');
       const other = await fetch(`${open.url}/apis`, { headers: { Origin: 'http://evil.example' } });
       expect(other.headers.get('access-control-allow-origin')).toBeNull();
+      // A plain relayed read is answered ahead of Express, but not one that names an origin.
+      const read = await open.as('viewer')(collection, { headers: { Origin: 'http://ui.example' } });
+      expect(read.status).toBe(200);
+      expect(read.headers.get('access-control-allow-origin')).toBe('http://ui.example');
+      await read.arrayBuffer();
     } finally {
       await open.stop();
     }

@@ -11,11 +11,13 @@ import { checkTokenSettings } from './auth/token-store.js';
 import { ConfigError, loadAppConfig } from './config/app-config.js';
 import { CrdInstallError } from './controller/crd-installer.js';
 import { applyConnectionLimits } from './http/connection-limits.js';
+import { handleRequestsFirst } from './http/first-handler.js';
 import { hostPolicy } from './http/host-check.js';
 import { gateRequests } from './http/request-gate.js';
 import { sendSecurityHeaders } from './http/security-headers.js';
 import { serveTlsOnSamePort } from './http/tls-on-same-port.js';
 import { serveOpenApi } from './openapi/serve-openapi.js';
+import { RelayedReadLane } from './rest/relayed-read-lane.js';
 import { AppLogger } from './logging/app-logger.js';
 import { mountWeb } from './web/mount-web.js';
 
@@ -36,6 +38,8 @@ async function bootstrap(): Promise<void> {
   await app.init();
   const server = app.getHttpServer() as Server;
   applyConnectionLimits(server);
+  // Plain relayed reads of Nginxes skip Express and Nest; the gate and the security headers still come first.
+  handleRequestsFirst(server, app.get(RelayedReadLane).handle);
   gateRequests(server, {
     hosts: hostPolicy(config.allowedHosts, config.host),
     plainHttp: config.plainHttp,

@@ -1,5 +1,6 @@
 import { STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
+import { handleRequestsFirst } from './first-handler.js';
 import { kubeStatus } from './kube-status.js';
 import { hostAllowed, hostNameOf, isLoopbackAddress, type HostPolicy } from './host-check.js';
 import { plainHttpVerdict, type PlainHttpPolicy } from './plain-http-policy.js';
@@ -83,7 +84,6 @@ function answerUpgrade(socket: Duplex, answer: GateAnswer) {
   socket.end(`HTTP/1.1 ${answer.code} ${STATUS_CODES[answer.code]}\r\n${lines.join('\r\n')}\r\n\r\n${body}`);
 }
 
-type RequestListener = (request: IncomingMessage, response: ServerResponse) => void;
 type UpgradeListener = (request: IncomingMessage, socket: Duplex, head: Buffer) => void;
 
 /**
@@ -92,12 +92,10 @@ type UpgradeListener = (request: IncomingMessage, socket: Duplex, head: Buffer) 
  * which binds socket.io) and before the server listens.
  */
 export function gateRequests(server: Server, settings: GateSettings): void {
-  const onRequest = server.listeners('request') as RequestListener[];
-  server.removeAllListeners('request');
-  server.on('request', (request: IncomingMessage, response: ServerResponse) => {
+  handleRequestsFirst(server, (request, response) => {
     const answer = gateAnswer(factsOf(request), settings);
-    if (answer) return answerRequest(response, answer);
-    for (const listener of onRequest) listener.call(server, request, response);
+    if (answer) answerRequest(response, answer);
+    return answer !== undefined;
   });
 
   // Without upgrade listeners Node serves upgrade requests as plain requests (above), so only wrap existing ones.

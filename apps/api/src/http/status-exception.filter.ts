@@ -18,30 +18,35 @@ export class StatusExceptionFilter implements ExceptionFilter {
       response.end();
       return;
     }
-    const [code, body, headers] = this.answer(error);
+    const [code, body, headers] = statusAnswer(error, this.logger);
     // The change audit records what a refused write was answered (see ChangeAuditMiddleware).
     rememberAnswered(response.locals, body);
     response.set(headers).status(code).json(body);
   }
+}
 
-  private answer(error: unknown): [number, object, Record<string, string>] {
-    if (error instanceof KubeApiError)
-      return [
-        error.code,
-        error.status.kind === 'Status' ? error.status : kubeStatus(error.code, error.message),
-        {},
-      ];
-    if (error instanceof StatusError) return [error.code, error.body, error.headers];
-    if (error instanceof HttpException) {
-      const code = error.getStatus();
-      return [code, kubeStatus(code, httpMessage(error)), {}];
-    }
-    this.logger.error({
-      message: 'request failed',
-      error: errorMessage(error),
-    });
-    return [500, kubeStatus(500, 'internal error'), {}];
+/**
+ * The `Status` answer to an error: code, body and extra headers. What the control plane did not expect is logged
+ * and answered as a 500 without internals. Shared by the filter and the handlers that answer outside Nest
+ * (RelayedReadLane).
+ */
+export function statusAnswer(error: unknown, logger: Logger): [number, object, Record<string, string>] {
+  if (error instanceof KubeApiError)
+    return [
+      error.code,
+      error.status.kind === 'Status' ? error.status : kubeStatus(error.code, error.message),
+      {},
+    ];
+  if (error instanceof StatusError) return [error.code, error.body, error.headers];
+  if (error instanceof HttpException) {
+    const code = error.getStatus();
+    return [code, kubeStatus(code, httpMessage(error)), {}];
   }
+  logger.error({
+    message: 'request failed',
+    error: errorMessage(error),
+  });
+  return [500, kubeStatus(500, 'internal error'), {}];
 }
 
 function httpMessage(error: HttpException): string {

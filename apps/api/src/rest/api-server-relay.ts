@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { KubeClient, type KubeRequest, type KubeResponse, errorMessage } from '@ngx/kube-runtime';
-import type { Request, Response } from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { StatusError } from '../http/kube-status.js';
 import { RelayLimits } from './relay-limits.js';
 import { pump } from './stream-pump.js';
@@ -9,8 +9,8 @@ import { pump } from './stream-pump.js';
 const RELAYED_HEADERS = ['content-type', 'warning', 'retry-after', 'audit-id', 'cache-control'];
 
 /**
- * An answer that declares at most this many bytes is read whole and written to the client at once (one write,
- * with its Content-Length) rather than streamed chunk by chunk: a single object costs one round of writes, not three.
+ * An answer that ends within this many bytes is read whole and written to the client at once (one write, with its
+ * Content-Length) rather than streamed chunk by chunk: a single object costs one round of writes, not three.
  */
 const SMALL_ANSWER_BYTES = 64 * 1024;
 
@@ -34,37 +34,46 @@ export class ApiServerRelay {
   ) {}
 
   /** Sends a request and reads the whole answer (objects, lists, Status), for callers that look at it. */
-  async exchange(req: KubeRequest, clientRequest?: Request): Promise<RelayedAnswer> {
-    const abort = abortOnDisconnect(clientRequest);
+  async exchange(
+    req: KubeRequest,
+    clientRequest?: IncomingMessage & { res?: ServerResponse },
+  ): Promise<RelayedAnswer> {
+    const abort = clientRequest?.res ? abortOnDisconnect(clientRequest.res) : undefined;
     const response = await this.send({ ...req, signal: abort?.signal });
-    const body = await readAll(response);
+    const { body } = await readUpTo(response, Infinity);
     return { code: response.statusCode ?? 502, headers: relayedHeaders(response), body };
   }
 
-  /** Writes an answer read by `exchange` to the client. */
-  reply(answer: RelayedAnswer, res: Response): void {
-    res.status(answer.code).set(answer.headers).end(answer.body);
+  /** Writes an answer read by `exchange` to the client, its headers as the API server sent them. */
+  reply(answer: RelayedAnswer, res: ServerResponse): void {
+    // With its length: a head written without one would make Node.js send the body chunked.
+    res.writeHead(answer.code, { ...answer.headers, 'content-length': answer.body.length }).end(answer.body);
   }
 
   /**
    * Sends a read and streams the answer to the client as it arrives, never holding more than the socket's own
-   * buffer: a list of thousands of objects costs the control plane no more memory than a small one. A client that
-   * goes away closes the upstream request; one that stops reading is cut after the stall bound; an answer cut
-   * short upstream cuts the client's too, so a truncated list is never taken for a whole one. A small answer
-   * (SMALL_ANSWER_BYTES) is read whole first and sent in one write.
+   * buffer beyond its first SMALL_ANSWER_BYTES: a list of thousands of objects costs the control plane no more
+   * memory than a small one. An answer that ends within those bytes (one object, a short list, a Status; the API
+   * server declares no length for most of them) is sent in one write with its length. A client that goes away
+   * closes the upstream request; one that stops reading is cut after the stall bound; an answer cut short
+   * upstream cuts the client's too, so a truncated list is never taken for a whole one. Plain Node.js response,
+   * so the relayed-read lane (RelayedReadLane) uses it as Express's routes do.
    */
-  async pipe(req: KubeRequest, clientRequest: Request, res: Response): Promise<void> {
-    const abort = abortOnDisconnect(clientRequest)!;
+  async pipe(req: KubeRequest, res: ServerResponse): Promise<void> {
+    const abort = abortOnDisconnect(res);
     const upstream = await this.send({ ...req, signal: abort.signal });
-    if (Number(upstream.headers['content-length']) <= SMALL_ANSWER_BYTES) {
-      const body = await readAll(upstream).catch((error: unknown) => {
-        if (abort.signal.aborted) throw new StatusError(499, 'the client closed the request');
-        throw new StatusError(503, `the Kubernetes API server's answer broke off: ${errorMessage(error)}`);
-      });
-      return this.reply({ code: upstream.statusCode ?? 502, headers: relayedHeaders(upstream), body }, res);
-    }
-    res.status(upstream.statusCode ?? 502).set(relayedHeaders(upstream));
-    await pump(upstream, res, { cutOnUpstreamFailure: true, stallMs: this.limits.stallMs });
+    const code = upstream.statusCode ?? 502;
+    const headers = relayedHeaders(upstream);
+    const first = await readUpTo(upstream, SMALL_ANSWER_BYTES).catch((error: unknown) => {
+      if (abort.signal.aborted) throw new StatusError(499, 'the client closed the request');
+      throw new StatusError(503, `the Kubernetes API server's answer broke off: ${errorMessage(error)}`);
+    });
+    if (first.ended) return this.reply({ code, headers, body: first.body }, res);
+    res.writeHead(code, headers);
+    res.write(first.body);
+    const pumped = pump(upstream, res, { cutOnUpstreamFailure: true, stallMs: this.limits.stallMs });
+    upstream.resume();
+    await pumped;
   }
 
   /**
@@ -72,10 +81,10 @@ export class ApiServerRelay {
    * upstream request when the client goes away, and ends the client's response when the upstream one ends. A
    * client that stops reading is cut after the stall bound rather than buffered for.
    */
-  async stream(req: KubeRequest, clientRequest: Request, res: Response): Promise<void> {
-    const abort = abortOnDisconnect(clientRequest)!;
+  async stream(req: KubeRequest, res: ServerResponse): Promise<void> {
+    const abort = abortOnDisconnect(res);
     const upstream = await this.send({ ...req, signal: abort.signal });
-    res.status(upstream.statusCode ?? 502).set(relayedHeaders(upstream));
+    res.writeHead(upstream.statusCode ?? 502, relayedHeaders(upstream));
     res.flushHeaders();
     await pump(upstream, res, { cutOnUpstreamFailure: false, stallMs: this.limits.stallMs });
   }
@@ -101,21 +110,44 @@ function relayedHeaders(response: KubeResponse): Record<string, string | string[
 }
 
 /** An AbortController that fires when the client disconnects before its response is complete. */
-function abortOnDisconnect(request: Request | undefined): AbortController | undefined {
-  if (!request) return undefined;
+function abortOnDisconnect(response: ServerResponse): AbortController {
   const abort = new AbortController();
-  request.res?.once('close', () => {
-    if (!request.res?.writableFinished) abort.abort();
+  response.once('close', () => {
+    if (!response.writableFinished) abort.abort();
   });
   return abort;
 }
 
-function readAll(response: KubeResponse): Promise<Buffer> {
+/**
+ * Reads an answer until it ends (`ended`) or more than `bound` bytes came (not ended: the stream is left paused
+ * with the rest still to read). A failure after that is left for the next reader (pump sees `errored`); until
+ * then it is swallowed here rather than left to crash the process as an unhandled 'error'.
+ */
+function readUpTo(response: KubeResponse, bound: number): Promise<{ body: Buffer; ended: boolean }> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
-    response.on('data', (chunk: Buffer) => chunks.push(chunk));
-    response.once('end', () => resolve(Buffer.concat(chunks)));
-    response.once('error', reject);
-    response.once('aborted', () => reject(new Error('the API server closed the response')));
+    let size = 0;
+    let settled = false;
+    const settle = (ended: boolean) => {
+      settled = true;
+      response.off('data', onData);
+      response.off('end', onEnd);
+      resolve({ body: Buffer.concat(chunks), ended });
+    };
+    const onData = (chunk: Buffer) => {
+      chunks.push(chunk);
+      size += chunk.length;
+      if (size <= bound) return;
+      response.pause();
+      settle(false);
+    };
+    const onEnd = () => settle(true);
+    const onFailure = (error?: unknown) => {
+      if (!settled) reject(error instanceof Error ? error : new Error('the API server closed the response'));
+    };
+    response.on('data', onData);
+    response.once('end', onEnd);
+    response.once('error', onFailure);
+    response.once('aborted', onFailure);
   });
 }

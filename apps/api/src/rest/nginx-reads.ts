@@ -27,7 +27,7 @@ export class NginxReads {
     const path = nginxPath(namespace);
     if (isTrue(query.watch)) return this.watch(path, query, req, res);
     if (!this.fromCache(query, req, namespace) || query.limit || query.continue)
-      return this.relay.pipe({ path, query, accept: req.headers.accept }, req, res);
+      return this.relay.pipe({ path, query, accept: req.headers.accept }, res);
 
     const byLabel = labelMatcher(query.labelSelector);
     const byField = fieldMatcher(query.fieldSelector);
@@ -47,11 +47,7 @@ export class NginxReads {
 
   async get(namespace: string, name: string, query: KubeQuery, req: Request, res: Response): Promise<void> {
     if (!this.fromCache(query, req, namespace))
-      return this.relay.pipe(
-        { path: nginxPath(namespace, name), query, accept: req.headers.accept },
-        req,
-        res,
-      );
+      return this.relay.pipe({ path: nginxPath(namespace, name), query, accept: req.headers.accept }, res);
     const nginx = this.informers.nginxes.cache.get(`${namespace}/${name}`);
     if (!nginx) throw notFound({ group: NGINX_GROUP, plural: NGINX_PLURAL }, name);
     res.json(withTypeMeta(nginx));
@@ -67,7 +63,7 @@ export class NginxReads {
     res: Response,
   ): Promise<void> {
     const path = nginxPath(namespace, name, subresource);
-    return this.relay.pipe({ path, query, accept: req.headers.accept }, req, res);
+    return this.relay.pipe({ path, query, accept: req.headers.accept }, res);
   }
 
   /** A relayed watch: one of the caller's watch slots, and a bounded `timeoutSeconds`. */
@@ -76,7 +72,7 @@ export class NginxReads {
     try {
       const timeoutSeconds = boundedWatchTimeout(query.timeoutSeconds);
       const bounded = timeoutSeconds === undefined ? query : { ...query, timeoutSeconds };
-      await this.relay.stream({ path, query: bounded, accept: req.headers.accept }, req, res);
+      await this.relay.stream({ path, query: bounded, accept: req.headers.accept }, res);
     } finally {
       release();
     }

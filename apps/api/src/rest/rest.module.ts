@@ -7,6 +7,7 @@ import { NginxController } from './nginx.controller.js';
 import { NginxReads } from './nginx-reads.js';
 import { NginxWrites } from './nginx-writes.js';
 import { StatusExceptionFilter } from '../http/status-exception.filter.js';
+import { RelayedReadLane } from './relayed-read-lane.js';
 import { RelayLimits, WatchSlots } from './relay-limits.js';
 import { appConfig, type AppConfig } from '../config/app-config.js';
 import { RevisionWrites } from '../controlplane/revision-writes.js';
@@ -21,6 +22,7 @@ import { RevisionsController } from '../controlplane/revisions.controller.js';
   controllers: [DiscoveryController, NginxController],
   providers: [
     ApiServerRelay,
+    RelayedReadLane,
     NginxReads,
     NginxWrites,
     { provide: RevisionWrites, useExisting: NginxWrites },
@@ -37,7 +39,7 @@ import { RevisionsController } from '../controlplane/revisions.controller.js';
     },
     { provide: APP_FILTER, useClass: StatusExceptionFilter },
   ],
-  exports: [ApiServerRelay, NginxReads, RevisionWrites],
+  exports: [ApiServerRelay, NginxReads, RevisionWrites, RelayedReadLane],
 })
 export class RestModule implements NestModule {
   configure(consumer: MiddlewareConsumer): void {

@@ -70,4 +70,14 @@ describe('pump', () => {
       expect(client.destroyed && !ended).toBe(expectDestroyed);
     }
   });
+
+  it('cuts the client at once for an upstream that broke off before it was handed over', async () => {
+    const upstream = new PassThrough();
+    upstream.on('error', () => {}); // its first reader's
+    upstream.destroy(new Error('socket hang up'));
+    await new Promise((resolve) => setImmediate(resolve));
+    const { client } = slowClient();
+    await pump(upstream, client, { cutOnUpstreamFailure: true, stallMs: 5_000 });
+    expect(client.destroyed).toBe(true);
+  });
 });

@@ -24,6 +24,8 @@ export function pump(upstream: Readable, client: Writable, options: PumpOptions)
       else client.end();
       done();
     };
+    // Broken off before it was handed over (a stream already read from, then paused).
+    if (upstream.errored || (upstream.destroyed && !upstream.readableEnded)) return failed();
     upstream.on('data', (chunk: Buffer) => {
       if (client.write(chunk)) return;
       upstream.pause();

@@ -1,0 +1,62 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import type { ServerResponse } from 'node:http';
+import { bearerToken } from '../auth/bearer-auth.guard.js';
+import { RequestBudget } from '../auth/request-budget.js';
+import { allows, mayAccessNamespace } from '../auth/roles.js';
+import { TokenStore } from '../auth/token-store.js';
+import type { FirstHandler } from '../http/first-handler.js';
+import { statusAnswer } from '../http/status-exception.filter.js';
+import { ApiServerRelay } from './api-server-relay.js';
+import { nginxPath } from './nginx-paths.js';
+import { relayedReadOf } from './relayed-read.js';
+
+/**
+ * Relayed reads of Nginxes (relayedReadOf: a GET of one, or of a namespace's list, without query) answered
+ * ahead of Express and Nest, whose routing, guards and middleware were most of what a relayed GET cost the
+ * control plane beyond the hop itself (bench:api). The same checks as the guards, with the same effect: the
+ * caller's token is known, may read, and may read that namespace, and then the request spends one from its
+ * budget. A request that fails any of them is declined before it spends anything, and Express's routes answer
+ * it with their Status (401, 403, 429) as they answer every other route; a request refused by the budget was
+ * not counted, so declining it spends nothing twice. The answer is the relay's, as on Express's route.
+ */
+@Injectable()
+export class RelayedReadLane {
+  private readonly logger = new Logger('Rest');
+
+  constructor(
+    @Inject(TokenStore) private readonly tokens: TokenStore,
+    @Inject(RequestBudget) private readonly budget: RequestBudget,
+    @Inject(ApiServerRelay) private readonly relay: ApiServerRelay,
+  ) {}
+
+  readonly handle: FirstHandler = (request, response) => {
+    const read = relayedReadOf(request);
+    if (!read) return false;
+    const token = bearerToken(request.headers.authorization);
+    const caller = token ? this.tokens.identify(token) : undefined;
+    if (!caller || !allows(caller.role, 'viewer') || !mayAccessNamespace(caller, read.namespace))
+      return false;
+    if (!this.budget.take({ token: caller.name }).allowed) return false;
+    this.relay
+      .pipe({ path: nginxPath(read.namespace, read.name), accept: request.headers.accept }, response)
+      .catch((error: unknown) => this.answerError(error, response));
+    return true;
+  };
+
+  /** What StatusExceptionFilter answers on Express's route. */
+  private answerError(error: unknown, response: ServerResponse): void {
+    if (response.headersSent) {
+      response.end();
+      return;
+    }
+    const [code, body, headers] = statusAnswer(error, this.logger);
+    const text = JSON.stringify(body);
+    response
+      .writeHead(code, {
+        ...headers,
+        'Content-Type': 'application/json; charset=utf-8',
+        'Content-Length': Buffer.byteLength(text),
+      })
+      .end(text);
+  }
+}
