@@ -458,7 +458,9 @@ async function oursOnly(): Promise<void> {
     await sleep(5000); // the restarted scheduler's caches
     const run = await ours(UNTHROTTLED, 'unthrottled', { profiles });
     console.log(
-      run.phases.map((p) => `${p.phase} ${fmt(p.seconds)} s, ${fmt(p.cpuSeconds, 2)} CPU s`).join('; '),
+      run.phases
+        .map((p) => `${p.phase} ${fmt(p.seconds)} s, ${fmt(p.cpuSeconds, 2)} CPU s, ${p.writes} writes`)
+        .join('; '),
     );
     console.log(`peak RSS ${fmt(run.peakRssMb, 0)} MiB`);
     if (!profiles) return;

@@ -118,7 +118,12 @@ const refused = (message: string) =>
   new KubeApiError(403, { kind: 'Status', code: 403, reason: 'Forbidden', message });
 
 function setup(
-  options: { nginx?: Nginx & KubeObject; pods?: (V1Pod & KubeObject)[]; client?: KubeRequester } = {},
+  options: {
+    nginx?: Nginx & KubeObject;
+    pods?: (V1Pod & KubeObject)[];
+    client?: KubeRequester;
+    now?: () => number;
+  } = {},
 ) {
   const api = new FakeApi();
   const nginxes = new Store<Nginx & KubeObject>();
@@ -159,6 +164,7 @@ function setup(
     events: new EventRecorder({ client, component: 'test', instance: 'test-1' }),
     logger: { info() {}, warn() {}, error() {} },
     burst: 500,
+    now: options.now,
   });
   return { api, nginxes, pods, expectations, strays, reconciler };
 }
@@ -180,6 +186,23 @@ describe('NginxReconciler', () => {
     expect(podCreates(api)).toHaveLength(7);
     for (let i = 0; i < 7; i++) expectations.creationObserved(KEY);
     expect(expectations.satisfied(KEY)).toBe(true);
+  });
+
+  it('paces a progress status write from the end of a pod burst, however long the burst took', async () => {
+    const clock = { now: 0 };
+    const { api, reconciler } = setup({ nginx: nginx(7), now: () => clock.now });
+    let made = 0;
+    api.on(`POST ${PODS_PATH}`, (req) => {
+      clock.now += 600; // a busy API server: the burst takes longer than the interval (1 s)
+      const body = req.body as V1Pod;
+      return { ...body, metadata: { ...body.metadata, name: `web-slow${++made}`, resourceVersion: '20' } };
+    });
+    expect(await reconciler.reconcile(KEY)).toEqual({ requeueAfterMs: 1000 });
+    expect(podCreates(api)).toHaveLength(7);
+    expect(statusWrites(api)).toHaveLength(0); // no progress to report yet: 1 s after the last create
+    clock.now += 1000;
+    await reconciler.reconcile(KEY);
+    expect(statusWrites(api)).toHaveLength(1);
   });
 
   it('stops slow start at the first refused batch, reports ReplicaFailure, and expects nothing more', async () => {

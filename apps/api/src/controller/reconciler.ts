@@ -28,6 +28,7 @@ import { PODS_BY_NGINX } from '../kube/pod-index.js';
 import { claimPods, isMislabelled } from './pod-ownership.js';
 import { slowStartBatches } from './pod-plan.js';
 import { configMapFor, controllerReference, podFor, podLike } from './pod-template.js';
+import { ProgressPacing } from './progress-pacing.js';
 import { planRollout } from './rollout-plan.js';
 import { ReconcileReport } from './reconcile-report.js';
 import type { StrayPods } from './stray-pods.js';
@@ -59,12 +60,10 @@ export interface ReconcilerDeps {
   logger: RuntimeLogger;
   /** Most pods created or deleted in one sync (the ReplicaSet controller's burstReplicas). */
   burst: number;
-  /**
-   * Shortest time between a status write of one Nginx that reports progress (not yet settled) and its last status
-   * write or pod action: a scale-up whose pods are ready within it costs one status write, a longer one a write per
-   * interval, not one per pod. A settled status (all ready, or failed) is written at once.
-   */
+  /** Shortest time between a progress status write of one Nginx and its last status write or pod action (1 s). */
   statusIntervalMs?: number;
+  /** Progress status writes a second shared by all Nginxes making progress at once (10; see ProgressPacing). */
+  progressWritesPerSecond?: number;
   now?: () => number;
   metrics?: ReconcilerMetrics;
 }
@@ -81,12 +80,16 @@ export class ReconcileError extends Error {
  * show up in the cache — and write status when it changed. It stops at the next step once `signal` aborts.
  */
 export class NginxReconciler {
-  /** When each Nginx's status was last written or its pods last created or deleted, for pacing progress writes. */
-  private readonly lastWriteAt = new Map<string, number>();
+  private readonly pacing: ProgressPacing;
   private readonly ownedSync: OwnedSync;
 
   constructor(private readonly deps: ReconcilerDeps) {
     this.ownedSync = new OwnedSync({ client: deps.client, caches: deps.owned, events: deps.events });
+    this.pacing = new ProgressPacing({
+      intervalMs: deps.statusIntervalMs ?? 1000,
+      perSecond: deps.progressWritesPerSecond ?? 10,
+      now: () => this.now(),
+    });
   }
 
   /** Reconciles `key`, noting what it saw and did in `report` (also when it throws). */
@@ -100,7 +103,7 @@ export class NginxReconciler {
     if (!cached) {
       expectations.delete(key); // deleted: the garbage collector removes its pods
       strays.forget(key);
-      this.lastWriteAt.delete(key);
+      this.pacing.forget(key);
       return;
     }
     if (cached.metadata?.deletionTimestamp) return;
@@ -153,8 +156,10 @@ export class NginxReconciler {
     // A pod turning available (minReadySeconds) and the progress deadline are moments no event announces.
     const due = earliest(recheckInMs, deadlineIn(nginx, status, now));
     const later = due === undefined ? undefined : { requeueAfterMs: Math.max(1, due) };
+    const settled = isSettled(status);
+    if (settled) this.pacing.settled(key);
     if (!statusChanged(nginx.status, status)) return later;
-    const wait = isSettled(status) ? 0 : this.progressWait(key);
+    const wait = settled ? 0 : this.pacing.wait(key);
     if (wait > 0) return { requeueAfterMs: earliest(wait, due)! };
     const written = await this.writeStatus(key, nginx, status);
     if (written === 'written') report.record({ kind: 'status' });
@@ -162,14 +167,6 @@ export class NginxReconciler {
     // change of an Nginx does not trigger a sync).
     if (written === 'conflict') return { requeue: true };
     return later;
-  }
-
-  /** How long a progress status write of `key` should wait (0: write now). */
-  private progressWait(key: string): number {
-    const interval = this.deps.statusIntervalMs ?? 1000;
-    const last = this.lastWriteAt.get(key);
-    if (last === undefined || interval <= 0) return 0;
-    return Math.max(0, last + interval - this.now());
   }
 
   private now(): number {
@@ -197,7 +194,7 @@ export class NginxReconciler {
       paused: nginx.spec.paused === true,
       invalid: view.invalid !== undefined,
     });
-    if (plan.delete.length > 0 || plan.create > 0) this.lastWriteAt.set(key, this.now());
+    if (plan.delete.length > 0 || plan.create > 0) this.pacing.acted(key);
     let failure: ReplicaFailure | undefined;
 
     if (plan.delete.length > 0) {
@@ -243,6 +240,8 @@ export class NginxReconciler {
         }
       }
     }
+    // The pacing counts from the last action's end: creating a burst can take longer than the interval itself.
+    if (plan.delete.length > 0 || plan.create > 0) this.pacing.acted(key);
     return { failure, recheckInMs: plan.availableInMs };
   }
 
@@ -434,7 +433,7 @@ export class NginxReconciler {
         path: objectPath({ ...NGINXES, namespace }, name!, 'status'),
         body: { ...nginx, status },
       });
-      this.lastWriteAt.set(key, this.now());
+      this.pacing.acted(key);
       return 'written';
     } catch (error) {
       if (error instanceof KubeApiError && error.code === 409) return 'conflict';
