@@ -37,6 +37,13 @@ export interface KubeClientOptions {
   http2?: boolean;
 }
 
+/**
+ * An Accept header for a write whose answer the caller reads the metadata of, or nothing: kube-apiserver answers
+ * with the object's PartialObjectMetadata (its `metadata` only, less than half of a pod's JSON to encode, send,
+ * decrypt and parse); a server that cannot falls back to the whole object. Refusals are `Status` either way.
+ */
+export const METADATA_ONLY = 'application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1, application/json';
+
 export interface KubeRequest {
   method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   path: string;

@@ -11,6 +11,7 @@ import {
   Expectations,
   FencedClient,
   KubeApiError,
+  METADATA_ONLY,
   LeadershipEnded,
   Store,
   type KubeObject,
@@ -178,6 +179,7 @@ describe('NginxReconciler', () => {
     const report = new ReconcileReport();
     await reconciler.reconcile(KEY, report);
     expect(podCreates(api)).toHaveLength(7);
+    expect(podCreates(api).every((r) => r.accept === METADATA_ONLY)).toBe(true);
     expect(report.actions.filter((a) => a.kind === 'create')).toHaveLength(7);
     expect(expectations.satisfied(KEY)).toBe(false);
 
@@ -203,6 +205,7 @@ describe('NginxReconciler', () => {
     clock.now += 1000;
     await reconciler.reconcile(KEY);
     expect(statusWrites(api)).toHaveLength(1);
+    expect(statusWrites(api)[0]!.accept).toBe(METADATA_ONLY);
   });
 
   it('stops slow start at the first refused batch, reports ReplicaFailure, and expects nothing more', async () => {
@@ -375,6 +378,8 @@ describe('NginxReconciler', () => {
     expect(deletes.map((d) => d.path)).toEqual([`${PODS_PATH}/${pods[0]!.metadata!.name}`]);
     expect(deletes[0]!.body).toMatchObject({ preconditions: { uid: pods[0]!.metadata!.uid } });
     expect(expectations.satisfied(KEY)).toBe(false);
+    // Its answer is read for nothing: the API server need not send the whole pod back.
+    expect(deletes[0]!.accept).toBe(METADATA_ONLY);
   });
 
   it('makes no request once its leadership term has ended, even with a reconcile in flight', async () => {

@@ -1,6 +1,7 @@
-import type { V1Pod } from '@kubernetes/client-node';
+import type { V1ObjectMeta, V1Pod } from '@kubernetes/client-node';
 import {
   KubeApiError,
+  METADATA_ONLY,
   collectionPath,
   objectKey,
   objectPath,
@@ -284,10 +285,11 @@ export class NginxReconciler {
   ): Promise<void> {
     const namespace = nginx.metadata.namespace!;
     try {
-      const pod = await this.deps.client.request<V1Pod>({
+      const pod = await this.deps.client.request<{ metadata?: V1ObjectMeta }>({
         method: 'POST',
         path: collectionPath({ ...PODS, namespace }),
         body: model ? podLike(nginx, model) : podFor(nginx, view.template, view.updateRevision),
+        accept: METADATA_ONLY,
       });
       const revision = pod.metadata?.labels?.[LABEL_REVISION];
       report.record({ kind: 'create', pod: pod.metadata?.name, ...(revision ? { revision } : {}) });
@@ -309,6 +311,7 @@ export class NginxReconciler {
         method: 'DELETE',
         path: objectPath({ ...PODS, namespace }, name!),
         body: { apiVersion: 'v1', kind: 'DeleteOptions', preconditions: { uid } },
+        accept: METADATA_ONLY,
       });
       const revision = pod.metadata?.labels?.[LABEL_REVISION];
       report.record({ kind: 'delete', pod: name, reason, ...(revision ? { revision } : {}) });
@@ -432,6 +435,7 @@ export class NginxReconciler {
         method: 'PUT',
         path: objectPath({ ...NGINXES, namespace }, name!, 'status'),
         body: { ...nginx, status },
+        accept: METADATA_ONLY,
       });
       this.pacing.acted(key);
       return 'written';
