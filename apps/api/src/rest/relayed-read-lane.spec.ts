@@ -98,4 +98,21 @@ describe('RelayedReadLane', () => {
       message: 'the Kubernetes API server is unavailable: down',
     });
   });
+
+  it('cuts a response it cannot answer on, rather than leave an unhandled rejection', async () => {
+    const { lane: handler } = lane(5, new StatusError(503, 'the Kubernetes API server is unavailable: down'));
+    let destroyed = false;
+    const res = {
+      headersSent: false,
+      writeHead() {
+        throw new Error('write after end');
+      },
+      destroy() {
+        destroyed = true;
+      },
+    } as unknown as ServerResponse;
+    expect(handler.handle(request(ONE, TOKENS.viewer), res)).toBe(true);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(destroyed).toBe(true);
+  });
 });

@@ -43,20 +43,27 @@ export class RelayedReadLane {
     return true;
   };
 
-  /** What StatusExceptionFilter answers on Express's route. */
+  /**
+   * What StatusExceptionFilter answers on Express's route. It never throws: it runs in a promise's `catch`, where
+   * a throw would be an unhandled rejection; a response it cannot write is cut instead.
+   */
   private answerError(error: unknown, response: ServerResponse): void {
-    if (response.headersSent) {
-      response.end();
-      return;
+    try {
+      if (response.headersSent) {
+        response.end();
+        return;
+      }
+      const [code, body, headers] = statusAnswer(error, this.logger);
+      const text = JSON.stringify(body);
+      response
+        .writeHead(code, {
+          ...headers,
+          'Content-Type': 'application/json; charset=utf-8',
+          'Content-Length': Buffer.byteLength(text),
+        })
+        .end(text);
+    } catch {
+      response.destroy();
     }
-    const [code, body, headers] = statusAnswer(error, this.logger);
-    const text = JSON.stringify(body);
-    response
-      .writeHead(code, {
-        ...headers,
-        'Content-Type': 'application/json; charset=utf-8',
-        'Content-Length': Buffer.byteLength(text),
-      })
-      .end(text);
   }
 }
