@@ -3,7 +3,7 @@ import { Reflector } from '@nestjs/core';
 import type { Request } from 'express';
 import { StatusError } from '../http/kube-status.js';
 import { NAMESPACE_SCOPED, PUBLIC, REQUIRED_ROLE, type NamespaceSource } from './auth.decorators.js';
-import { allows, mayAccessNamespace, type Caller, type Role } from './roles.js';
+import { accessRefusal, type Caller, type Role } from './roles.js';
 import { TokenStore } from './token-store.js';
 
 const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -18,6 +18,12 @@ function namespaceOf(request: Request, source: NamespaceSource): string | undefi
 /** The token of an `Authorization: Bearer <token>` header, if that is what it is. */
 export function bearerToken(authorization: string | undefined): string | undefined {
   return /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '')?.[1];
+}
+
+/** The caller an `Authorization` header names: its bearer token's, if the token is known. */
+export function callerFor(tokens: TokenStore, authorization: string | undefined): Caller | undefined {
+  const token = bearerToken(authorization);
+  return token ? tokens.identify(token) : undefined;
 }
 
 /** The caller a request was authenticated as (set by BearerAuthGuard). */
@@ -42,8 +48,7 @@ export class BearerAuthGuard implements CanActivate {
     const targets = [context.getHandler(), context.getClass()];
     if (this.reflector.getAllAndOverride<boolean>(PUBLIC, targets)) return true;
     const request = context.switchToHttp().getRequest<Request>();
-    const token = bearerToken(request.headers.authorization);
-    const caller = token ? this.tokens.identify(token) : undefined;
+    const caller = callerFor(this.tokens, request.headers.authorization);
     if (!caller)
       throw new StatusError(401, 'Unauthorized: a valid bearer token is required', undefined, {
         'WWW-Authenticate': 'Bearer realm="nginx-control-plane"',
@@ -52,21 +57,20 @@ export class BearerAuthGuard implements CanActivate {
     const needed: Role =
       this.reflector.getAllAndOverride<Role>(REQUIRED_ROLE, targets) ??
       (READS.has(request.method) ? 'viewer' : 'editor');
-    if (!allows(caller.role, needed))
+    const source = this.reflector.getAllAndOverride<NamespaceSource>(NAMESPACE_SCOPED, targets);
+    const namespace = source ? namespaceOf(request, source) : undefined;
+    const refusal = accessRefusal(caller, needed, source ? { namespace } : undefined);
+    if (refusal === 'role')
       throw new StatusError(
         403,
         `${caller.name} (role ${caller.role}) may not ${request.method} ${request.path}: needs ${needed}`,
       );
-    const source = this.reflector.getAllAndOverride<NamespaceSource>(NAMESPACE_SCOPED, targets);
-    if (source) {
-      const namespace = namespaceOf(request, source);
-      if (!mayAccessNamespace(caller, namespace))
-        throw new StatusError(
-          403,
-          `${caller.name} is limited to the namespaces ${caller.namespaces!.join(', ')}: ` +
-            (namespace ? `not ${namespace}` : 'name one of them'),
-        );
-    }
+    if (refusal === 'namespace')
+      throw new StatusError(
+        403,
+        `${caller.name} is limited to the namespaces ${caller.namespaces!.join(', ')}: ` +
+          (namespace ? `not ${namespace}` : 'name one of them'),
+      );
     return true;
   }
 }

@@ -3,7 +3,7 @@ import { Reflector } from '@nestjs/core';
 import type { Request } from 'express';
 import { StatusError } from '../http/kube-status.js';
 import { UNMETERED } from './auth.decorators.js';
-import { bearerToken } from './bearer-auth.guard.js';
+import { callerFor } from './bearer-auth.guard.js';
 import { RequestBudget, type BudgetAnswer } from './request-budget.js';
 import { TokenStore } from './token-store.js';
 
@@ -25,8 +25,7 @@ export class RateLimitGuard implements CanActivate {
     if (this.reflector.getAllAndOverride<boolean>(UNMETERED, [context.getHandler(), context.getClass()]))
       return true;
     const request = context.switchToHttp().getRequest<Request>();
-    const token = bearerToken(request.headers.authorization);
-    const caller = token ? this.tokens.identify(token) : undefined;
+    const caller = callerFor(this.tokens, request.headers.authorization);
     const answer = this.budget.take(
       caller ? { token: caller.name } : { address: request.ip ?? request.socket.remoteAddress ?? 'unknown' },
     );

@@ -28,6 +28,21 @@ export function mayAccessNamespace(caller: Caller, namespace: string | undefined
   return namespace !== undefined && caller.namespaces.includes(namespace);
 }
 
+/**
+ * Why `caller` may not make a request that needs `needed`, in `scope` when the route names a namespace (its
+ * `namespace`, undefined for all of them), or undefined when it may. The one check of a request's caller: the
+ * bearer guard answers each reason with its 403, the relayed-read lane leaves any of them to the guard.
+ */
+export function accessRefusal(
+  caller: Caller,
+  needed: Role,
+  scope?: { namespace: string | undefined },
+): 'role' | 'namespace' | undefined {
+  if (!allows(caller.role, needed)) return 'role';
+  if (scope && !mayAccessNamespace(caller, scope.namespace)) return 'namespace';
+  return undefined;
+}
+
 /** The verbs our REST API serves on Nginxes, as Kubernetes names them. */
 const READ_VERBS = new Set(['get', 'list', 'watch']);
 const WRITE_VERBS = new Set(['create', 'update', 'patch', 'delete']);

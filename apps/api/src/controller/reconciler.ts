@@ -30,7 +30,7 @@ import { claimPods, isMislabelled } from './pod-ownership.js';
 import { slowStartBatches } from './pod-plan.js';
 import { configMapFor, controllerReference, podFor, podLike } from './pod-template.js';
 import { ProgressPacing } from './progress-pacing.js';
-import { planRollout } from './rollout-plan.js';
+import { planRollout, type RolloutPlan } from './rollout-plan.js';
 import { ReconcileReport } from './reconcile-report.js';
 import type { StrayPods } from './stray-pods.js';
 
@@ -195,7 +195,6 @@ export class NginxReconciler {
       paused: nginx.spec.paused === true,
       invalid: view.invalid !== undefined,
     });
-    if (plan.delete.length > 0 || plan.create > 0) this.pacing.acted(key);
     let failure: ReplicaFailure | undefined;
 
     if (plan.delete.length > 0) {
@@ -213,37 +212,48 @@ export class NginxReconciler {
       });
     }
 
-    if (plan.create > 0 && !failure) {
-      try {
-        if (!plan.createLike) await this.ensureConfigMap(nginx, view, report);
-      } catch (error) {
-        if (endsTerm(error)) throw error;
-        return {
-          failure: { reason: 'FailedCreate', message: errorMessage(error) },
-          recheckInMs: plan.availableInMs,
-        };
-      }
-      expectations.expectCreations(key, plan.create);
-      let remaining = plan.create;
-      for (const batch of slowStartBatches(plan.create)) {
-        if (signal.aborted) break;
-        const results = await Promise.allSettled(
-          Array.from({ length: batch }, () => this.createPod(nginx, view, report, plan.createLike)),
-        );
-        remaining -= batch;
-        const failed = results.filter((r) => r.status === 'rejected') as PromiseRejectedResult[];
-        for (let i = 0; i < failed.length; i++) expectations.creationObserved(key);
-        if (failed.length > 0) {
-          // Stop here: the rest would most likely fail the same way. They are not coming, so expect none.
-          for (let i = 0; i < remaining; i++) expectations.creationObserved(key);
-          failure ??= { reason: 'FailedCreate', message: errorMessage(failed[0]!.reason) };
-          break;
-        }
-      }
-    }
-    // The pacing counts from the last action's end: creating a burst can take longer than the interval itself.
+    if (plan.create > 0 && !failure) failure = await this.createPods(key, nginx, view, plan, report, signal);
+    // Progress writes are paced from the burst's end: under load a burst takes longer than the interval itself.
     if (plan.delete.length > 0 || plan.create > 0) this.pacing.acted(key);
     return { failure, recheckInMs: plan.availableInMs };
+  }
+
+  /**
+   * Creates `plan.create` pods in slow-start batches (after the ConfigMap they mount), expecting each; stops at the
+   * first refused batch and expects none of the rest. Resolves with why it stopped short, if it did.
+   */
+  private async createPods(
+    key: string,
+    nginx: Nginx,
+    view: RolloutView,
+    plan: RolloutPlan,
+    report: ReconcileReport,
+    signal: AbortSignal,
+  ): Promise<ReplicaFailure | undefined> {
+    const { expectations } = this.deps;
+    try {
+      if (!plan.createLike) await this.ensureConfigMap(nginx, view, report);
+    } catch (error) {
+      if (endsTerm(error)) throw error;
+      return { reason: 'FailedCreate', message: errorMessage(error) };
+    }
+    expectations.expectCreations(key, plan.create);
+    let remaining = plan.create;
+    for (const batch of slowStartBatches(plan.create)) {
+      if (signal.aborted) break;
+      const results = await Promise.allSettled(
+        Array.from({ length: batch }, () => this.createPod(nginx, view, report, plan.createLike)),
+      );
+      remaining -= batch;
+      const failed = results.filter((r) => r.status === 'rejected') as PromiseRejectedResult[];
+      for (let i = 0; i < failed.length; i++) expectations.creationObserved(key);
+      if (failed.length > 0) {
+        // Stop here: the rest would most likely fail the same way. They are not coming, so expect none.
+        for (let i = 0; i < remaining; i++) expectations.creationObserved(key);
+        return { reason: 'FailedCreate', message: errorMessage(failed[0]!.reason) };
+      }
+    }
+    return undefined;
   }
 
   /**

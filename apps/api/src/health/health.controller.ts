@@ -2,7 +2,7 @@ import { Controller, Get, Headers, HttpCode, Inject, Res } from '@nestjs/common'
 import type { Response } from 'express';
 import { Registry } from 'prom-client';
 import { Public, Unmetered } from '../auth/auth.decorators.js';
-import { bearerToken } from '../auth/bearer-auth.guard.js';
+import { callerFor } from '../auth/bearer-auth.guard.js';
 import { TokenStore } from '../auth/token-store.js';
 import { HealthService } from './health.service.js';
 import { publicReadiness, type PublicReadiness, type Readiness } from './readiness.js';
@@ -45,7 +45,6 @@ export class HealthController {
   ): Promise<Readiness | PublicReadiness> {
     const readiness = await this.health.readiness();
     response.status(readiness.ready ? 200 : 503);
-    const token = bearerToken(authorization);
-    return token !== undefined && this.tokens.identify(token) ? readiness : publicReadiness(readiness);
+    return callerFor(this.tokens, authorization) ? readiness : publicReadiness(readiness);
   }
 }

@@ -1,8 +1,8 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { ServerResponse } from 'node:http';
-import { bearerToken } from '../auth/bearer-auth.guard.js';
+import { callerFor } from '../auth/bearer-auth.guard.js';
 import { RequestBudget } from '../auth/request-budget.js';
-import { allows, mayAccessNamespace } from '../auth/roles.js';
+import { accessRefusal, roleNeeded } from '../auth/roles.js';
 import { TokenStore } from '../auth/token-store.js';
 import type { FirstHandler } from '../http/first-handler.js';
 import { statusAnswer } from '../http/status-exception.filter.js';
@@ -32,10 +32,9 @@ export class RelayedReadLane {
   readonly handle: FirstHandler = (request, response) => {
     const read = relayedReadOf(request);
     if (!read) return false;
-    const token = bearerToken(request.headers.authorization);
-    const caller = token ? this.tokens.identify(token) : undefined;
-    if (!caller || !allows(caller.role, 'viewer') || !mayAccessNamespace(caller, read.namespace))
-      return false;
+    const caller = callerFor(this.tokens, request.headers.authorization);
+    const needed = roleNeeded(read.name === undefined ? 'list' : 'get', undefined)!;
+    if (!caller || accessRefusal(caller, needed, { namespace: read.namespace }) !== undefined) return false;
     if (!this.budget.take({ token: caller.name }).allowed) return false;
     this.relay
       .pipe({ path: nginxPath(read.namespace, read.name), accept: request.headers.accept }, response)
