@@ -251,6 +251,11 @@ export function isSettled(status: NginxStatus): boolean {
   );
 }
 
+/** The pod counts `status` reports, as one text: equal while none of them moves. */
+export function podCounts(status: NginxStatus): string {
+  return `${status.replicas}/${status.updatedReplicas}/${status.readyReplicas}/${status.availableReplicas}`;
+}
+
 function normalise(status: NginxStatus) {
   const conditions = [...(status.conditions ?? [])]
     .sort((a, b) => a.type.localeCompare(b.type))

@@ -45,6 +45,36 @@ describe('ProgressPacing', () => {
     expect(p.wait('a')).toBe(1000); // the 30 others went quiet: only itself
   });
 
+  it('holds a progress write while its counts keep moving, up to 5 intervals, and not after they hold still', () => {
+    const { pacing: p, clock } = pacing(1000, 10);
+    p.acted('a'); // the burst ended at 0
+    expect(p.wait('a', '10/0')).toBe(1000);
+    clock.now = 800;
+    expect(p.wait('a', '10/3')).toBe(1000); // moved at 800: still until 1800
+    clock.now = 1500;
+    expect(p.wait('a', '10/3')).toBe(300);
+    clock.now = 1700;
+    expect(p.wait('a', '10/7')).toBe(1000); // moved again
+    // Moving every 900 ms from here: held back no later than 5 s after the burst.
+    for (let at = 2600, ready = 8; at < 5000; at += 900, ready++) {
+      clock.now = at;
+      expect(p.wait('a', `10/${ready}`)).toBe(Math.min(1000, 5000 - at));
+    }
+    clock.now = 5000;
+    expect(p.wait('a', '10/9')).toBe(0);
+    p.acted('a'); // written
+    clock.now = 5200;
+    expect(p.wait('a', '10/9')).toBe(800); // the same counts, after a write: one interval from it
+  });
+
+  it('does not hold a write past the share of the progress writes', () => {
+    const { pacing: p, clock } = pacing(1000, 10);
+    for (let i = 0; i < 80; i++) p.acted(`n${i}`);
+    for (let i = 0; i < 80; i++) p.wait(`n${i}`, '0');
+    clock.now = 7900;
+    expect(p.wait('n0', '1')).toBe(100); // every 8 s each; moving at 7.9 s does not push it past that
+  });
+
   it('forgets an Nginx that is gone', () => {
     const { pacing: p } = pacing();
     p.acted('a');

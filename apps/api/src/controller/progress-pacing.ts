@@ -1,5 +1,7 @@
 /** How long an Nginx counts as making progress after its last progress report was due. */
 const PROGRESSING_WINDOW_MS = 10_000;
+/** While its counts keep moving, an Nginx's progress write waits for them to hold still, up to this many intervals. */
+const MOVING_CAP_INTERVALS = 5;
 
 export interface ProgressPacingOptions {
   /** Shortest time between an Nginx's progress write and its last status write or pod action; ≤ 0: no pacing. */
@@ -19,12 +21,19 @@ export interface ProgressPacingOptions {
  * is not paced: the reconciler writes it at once. What users watch live (pods, rollouts) comes from the caches,
  * not from these writes.
  *
+ * And while its counts keep moving (pods turning ready one after another), a progress write waits until they have
+ * held still for `intervalMs`, up to MOVING_CAP_INTERVALS intervals after the last write or pod action: pods that
+ * all turn ready within a few seconds of their burst end in one settled write, not a write per interval, while
+ * an Nginx that stops short (9 of 10 ready) reports it one interval later, and a long climb still every 5 s.
+ *
  * An Nginx counts as making progress from the moment a progress write of it is asked for until it settles, is
  * forgotten, or PROGRESSING_WINDOW_MS pass without another.
  */
 export class ProgressPacing {
   private readonly lastActAt = new Map<string, number>();
   private readonly progressing = new Map<string, number>();
+  /** The counts each Nginx would report, and since when it would report them. */
+  private readonly pending = new Map<string, { counts: string; since: number }>();
   private prunedAt = 0;
 
   constructor(private readonly options: ProgressPacingOptions) {}
@@ -34,26 +43,37 @@ export class ProgressPacing {
     this.lastActAt.set(key, this.options.now());
   }
 
-  /** How long a progress write of `key` should wait (0: write now). */
-  wait(key: string): number {
+  /**
+   * How long a progress write of `key` that would report `counts` (any text that changes when the reported pod
+   * counts do) should wait (0: write now).
+   */
+  wait(key: string, counts = ''): number {
     const { intervalMs, perSecond, now } = this.options;
     const at = now();
     this.progressing.set(key, at);
+    if (this.pending.get(key)?.counts !== counts) this.pending.set(key, { counts, since: at });
+    const since = this.pending.get(key)!.since;
     const last = this.lastActAt.get(key);
     if (last === undefined || intervalMs <= 0) return 0;
     const interval = Math.max(intervalMs, (this.progressingCount(at) * 1000) / perSecond);
-    return Math.max(0, last + interval - at);
+    const stillAt = Math.min(
+      since + intervalMs,
+      last + Math.max(interval, MOVING_CAP_INTERVALS * intervalMs),
+    );
+    return Math.max(0, last + interval - at, stillAt - at);
   }
 
   /** Its status settled: it no longer takes a share of the progress writes. */
   settled(key: string): void {
     this.progressing.delete(key);
+    this.pending.delete(key);
   }
 
   /** It is gone. */
   forget(key: string): void {
     this.progressing.delete(key);
     this.lastActAt.delete(key);
+    this.pending.delete(key);
   }
 
   private progressingCount(now: number): number {

@@ -20,6 +20,7 @@ import {
   deadlineIn,
   isSettled,
   nginxStatus,
+  podCounts,
   rolloutView,
   statusChanged,
   type ReplicaFailure,
@@ -160,7 +161,7 @@ export class NginxReconciler {
     const settled = isSettled(status);
     if (settled) this.pacing.settled(key);
     if (!statusChanged(nginx.status, status)) return later;
-    const wait = settled ? 0 : this.pacing.wait(key);
+    const wait = settled ? 0 : this.pacing.wait(key, podCounts(status));
     if (wait > 0) return { requeueAfterMs: earliest(wait, due)! };
     const written = await this.writeStatus(key, nginx, status);
     if (written === 'written') report.record({ kind: 'status' });
