@@ -208,6 +208,27 @@ describe('NginxReconciler', () => {
     expect(statusWrites(api)[0]!.accept).toBe(METADATA_ONLY);
   });
 
+  it('holds a progress write while pods keep turning ready, and writes once when all are', async () => {
+    const clock = { now: 0 };
+    const names = ['web-r1', 'web-r2', 'web-r3'];
+    const { api, reconciler, pods, nginxes } = setup({
+      nginx: nginx(3),
+      pods: names.map((name) => pod({ name, ready: false })),
+      now: () => clock.now,
+    });
+    await reconciler.reconcile(KEY);
+    expect(statusWrites(api)).toHaveLength(1); // the first status: 0 of 3 ready
+    const written = statusWrites(api)[0]!.body as Nginx & KubeObject;
+    nginxes.upsert(nginxes.accept({ ...written, metadata: { ...written.metadata, resourceVersion: '11' } }));
+    for (const name of names) {
+      clock.now += 600; // one turns ready every 600 ms: never still for the 1 s interval
+      pods.upsert(pods.accept(pod({ name, ready: true })));
+      await reconciler.reconcile(KEY);
+    }
+    expect(statusWrites(api)).toHaveLength(2);
+    expect((statusWrites(api)[1]!.body as Nginx).status).toMatchObject({ replicas: 3, readyReplicas: 3 });
+  });
+
   it('stops slow start at the first refused batch, reports ReplicaFailure, and expects nothing more', async () => {
     const { api, reconciler, expectations } = setup({ nginx: nginx(20) });
     let n = 0;
