@@ -1,3 +1,5 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
@@ -7,16 +9,18 @@ import {
   sqliteDatabase,
   type TestDatabase,
 } from './support/database.js';
+import { ROOT } from './support/paths.js';
 import { databaseTarget } from '../apps/api/src/config/database-target.js';
 import { AuditRefusedError, AuditWriter } from '../apps/api/src/audit/audit-writer.js';
 import { PrismaAuditSink } from '../apps/api/src/audit/prisma-audit-sink.js';
-import { createPrismaClient, type AuditPrismaClient } from '../apps/api/src/audit/prisma-client.js';
+import { AuditDatabase } from '../apps/api/src/audit/audit-database.js';
+import type { AuditPrismaClient } from '../apps/api/src/audit/prisma-client.js';
 import type { ChangeRecordRow } from '../apps/api/src/audit/change-record.js';
 import type { ReconcileRecordRow } from '../apps/api/src/audit/reconcile-record.js';
 
-/** An outage as the writer sees it: the client to write through while it lasts, and how it ends. */
+/** An outage as the writer sees it: the database to write to while it lasts, and how it ends. */
 interface Outage {
-  client: AuditPrismaClient;
+  client: AuditDatabase;
   end(): Promise<void>;
 }
 
@@ -37,11 +41,11 @@ const providers = [
        BEGIN SELECT RAISE(ABORT, 'refused by the test'); END`,
       'DROP TRIGGER audit_test_refuse',
     ],
-    outage: async (url: string, prisma: AuditPrismaClient): Promise<Outage> => {
+    outage: async (url: string, audit: AuditDatabase): Promise<Outage> => {
       const lock = new Database(url.slice('file:'.length));
       lock.exec('BEGIN EXCLUSIVE');
       return {
-        client: prisma,
+        client: audit,
         end: async () => {
           lock.exec('ROLLBACK');
           lock.close();
@@ -58,8 +62,10 @@ const providers = [
       'ALTER TABLE "ChangeRecord" DROP CONSTRAINT audit_test_refuse',
     ],
     outage: async (): Promise<Outage> => {
-      const unreachable = await createPrismaClient(databaseTarget('postgresql://ngx:ngx@127.0.0.1:1/none'));
-      return { client: unreachable, end: () => unreachable.$disconnect() };
+      const unreachable = await AuditDatabase.connect(
+        databaseTarget('postgresql://ngx:ngx@127.0.0.1:1/none'),
+      );
+      return { client: unreachable, end: () => unreachable.close() };
     },
   },
 ];
@@ -114,16 +120,19 @@ const change = (name: string, at: Date, overrides: Partial<ChangeRecordRow> = {}
 for (const provider of providers) {
   describe.skipIf(!provider.available)(`audit database on ${provider.name}`, () => {
     let database: TestDatabase;
+    let audit: AuditDatabase;
+    /** Prisma's client over the audit database's own connection, as the app reads with it. */
     let prisma: AuditPrismaClient;
 
     beforeAll(async () => {
       database = await provider.create();
       const output = await migrate(database.url);
       expect(output).toMatch(/All migrations have been successfully applied/);
-      prisma = await createPrismaClient(databaseTarget(database.url));
+      audit = await AuditDatabase.connect(databaseTarget(database.url));
+      prisma = await audit.client();
     });
     afterAll(async () => {
-      await prisma?.$disconnect();
+      await audit?.close();
       await database?.drop();
     });
 
@@ -166,7 +175,7 @@ for (const provider of providers) {
     });
 
     it('writes a batch of records and no-op counts in one transaction, adding to earlier counts', async () => {
-      const sink = new PrismaAuditSink(prisma);
+      const sink = new PrismaAuditSink(audit);
       const at = new Date('2026-11-22T11:00:00.000Z');
       const rows = ['batch-a', 'batch-b'].map((name) => record(name, at) as ReconcileRecordRow);
       await sink.write({
@@ -190,7 +199,7 @@ for (const provider of providers) {
     });
 
     it('stores nothing of a batch when one of its records is refused', async () => {
-      const sink = new PrismaAuditSink(prisma);
+      const sink = new PrismaAuditSink(audit);
       const at = new Date();
       const good = record('atomic-good', at) as ReconcileRecordRow;
       const bad = { ...record('atomic-bad', at), durationMs: 'slow' } as unknown as ReconcileRecordRow;
@@ -203,7 +212,7 @@ for (const provider of providers) {
     });
 
     it('writes change records in the same transaction as reconcile records and no-op counts', async () => {
-      const sink = new PrismaAuditSink(prisma);
+      const sink = new PrismaAuditSink(audit);
       const at = new Date('2026-11-22T12:00:00.000Z');
       const create = change('change-web', at, {
         verb: 'create',
@@ -250,7 +259,7 @@ for (const provider of providers) {
     it('stores a change record with NUL and lone surrogates through the writer, sanitised, and the rows after it', async () => {
       const { metrics, logger } = observed();
       const writer = new AuditWriter({
-        sink: new PrismaAuditSink(prisma),
+        sink: new PrismaAuditSink(audit),
         metrics,
         logger,
         flushIntervalMs: 10,
@@ -307,7 +316,7 @@ for (const provider of providers) {
       try {
         const { metrics, logger } = observed();
         const writer = new AuditWriter({
-          sink: new PrismaAuditSink(prisma),
+          sink: new PrismaAuditSink(audit),
           metrics,
           logger,
           flushIntervalMs: 60_000,
@@ -350,7 +359,7 @@ for (const provider of providers) {
     });
 
     it('tells the real errors apart: a raw NUL is refused on PostgreSQL, an outage keeps every row queued', async () => {
-      const sink = new PrismaAuditSink(prisma);
+      const sink = new PrismaAuditSink(audit);
       const raw = change('raw-\u0000', new Date());
       if (provider.name === 'postgresql') {
         const refusal = await sink
@@ -360,7 +369,7 @@ for (const provider of providers) {
         expect((refusal as AuditRefusedError).reason).toMatch(/^22021 /);
       } else await sink.write({ rows: [], changes: [raw], noops: [] }); // SQLite stores NUL
 
-      const outage = await provider.outage(database.url, prisma);
+      const outage = await provider.outage(database.url, audit);
       let client = outage.client;
       const { metrics, logger } = observed();
       const writer = new AuditWriter({
@@ -383,7 +392,7 @@ for (const provider of providers) {
       } finally {
         await outage.end();
       }
-      client = prisma;
+      client = audit;
       expect(await writer.flush()).toBe(true);
       await writer.close();
       expect(metrics.rejected).not.toHaveBeenCalled();
@@ -392,8 +401,40 @@ for (const provider of providers) {
       expect(await prisma.reconcileRecord.count({ where: { name: 'away-c' } })).toBe(1);
     });
 
+    it("writes, prunes and pings without loading Prisma's client, which reads what was written once asked for", async () => {
+      // A process of its own, on the built app, so that what it loaded is its own: the client's generated module
+      // and query compiler are what the app spares while nothing reads the audit trail.
+      const script = `
+        import { createRequire } from 'node:module';
+        import { AuditDatabase } from './apps/api/dist/audit/audit-database.js';
+        import { PrismaAuditSink } from './apps/api/dist/audit/prisma-audit-sink.js';
+        import { databaseTarget } from './apps/api/dist/config/database-target.js';
+        const loaded = () => Object.keys(createRequire(import.meta.url).cache).some((path) => /generated[\\/]prisma-|@prisma[\\/]client/.test(path));
+        const audit = await AuditDatabase.connect(databaseTarget(process.env.DATABASE_URL));
+        const sink = new PrismaAuditSink(audit);
+        const lastAt = new Date('2026-11-24T10:00:00.123Z');
+        await sink.write({ rows: [], changes: [], noops: [{ namespace: 'default', name: 'lazy-client', count: 2, lastAt }] });
+        await sink.prune(new Date(0));
+        await audit.ping();
+        const before = loaded();
+        const row = await (await audit.client()).reconcileNoop.findUnique({ where: { namespace_name: { namespace: 'default', name: 'lazy-client' } } });
+        console.log(JSON.stringify({ before, after: loaded(), count: row.count, lastAt: row.lastAt.toISOString() }));
+        await audit.close();
+      `;
+      const { stdout } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', script], {
+        cwd: ROOT,
+        env: { ...process.env, DATABASE_URL: database.url },
+      });
+      expect(JSON.parse(stdout)).toEqual({
+        before: false,
+        after: true,
+        count: 2,
+        lastAt: '2026-11-24T10:00:00.123Z',
+      });
+    });
+
     it('prunes reconcile records, change records and no-op counts older than the retention cut-off, and nothing newer', async () => {
-      const sink = new PrismaAuditSink(prisma);
+      const sink = new PrismaAuditSink(audit);
       const now = Date.now();
       const day = 24 * 3_600_000;
       await sink.write({

@@ -18,7 +18,8 @@ import { AuditReader } from '../apps/api/src/audit/audit-reader.js';
 import type { ChangeRecordRow } from '../apps/api/src/audit/change-record.js';
 import { databaseTarget } from '../apps/api/src/config/database-target.js';
 import { PrismaAuditSink } from '../apps/api/src/audit/prisma-audit-sink.js';
-import { createPrismaClient, type AuditPrismaClient } from '../apps/api/src/audit/prisma-client.js';
+import { AuditDatabase } from '../apps/api/src/audit/audit-database.js';
+import type { AuditPrismaClient } from '../apps/api/src/audit/prisma-client.js';
 import { AUDIT_DATABASE } from '../apps/api/src/audit/prisma.service.js';
 import type { ReconcileRecordRow } from '../apps/api/src/audit/reconcile-record.js';
 import { StatusExceptionFilter } from '../apps/api/src/http/status-exception.filter.js';
@@ -93,6 +94,7 @@ const change = (
 for (const provider of providers) {
   describe.skipIf(!provider.available)(`audit queries on ${provider.name}`, () => {
     let database: TestDatabase;
+    let audit: AuditDatabase;
     let prisma: AuditPrismaClient;
     let sink: PrismaAuditSink;
     let reader: AuditReader;
@@ -115,12 +117,13 @@ for (const provider of providers) {
     beforeAll(async () => {
       database = await provider.create();
       expect(await migrate(database.url)).toMatch(/All migrations have been successfully applied/);
-      prisma = await createPrismaClient(databaseTarget(database.url));
-      sink = new PrismaAuditSink(prisma);
-      reader = new AuditReader(prisma);
+      audit = await AuditDatabase.connect(databaseTarget(database.url));
+      prisma = await audit.client();
+      sink = new PrismaAuditSink(audit);
+      reader = new AuditReader(() => audit.client());
     });
     afterAll(async () => {
-      await prisma?.$disconnect();
+      await audit?.close();
       await database?.drop();
     });
 
@@ -379,7 +382,7 @@ for (const provider of providers) {
       beforeAll(async () => {
         const moduleRef = await Test.createTestingModule({
           controllers: [AuditController],
-          providers: [{ provide: AUDIT_DATABASE, useValue: prisma }, testConfig],
+          providers: [{ provide: AUDIT_DATABASE, useValue: audit }, testConfig],
         }).compile();
         app = moduleRef.createNestApplication({ logger: false });
         app.useGlobalFilters(new StatusExceptionFilter());
@@ -493,8 +496,8 @@ for (const provider of providers) {
       });
 
       it('answers a 500 Status when the database fails before an export starts, and cuts one that fails midway', async () => {
-        /** The client, with reconcile reads failing from call number `failFrom` (0-based) on. */
-        const failingFrom = (failFrom: number): AuditPrismaClient => {
+        /** The database, whose client fails reconcile reads from call number `failFrom` (0-based) on. */
+        const failingFrom = (failFrom: number): Pick<AuditDatabase, 'client'> => {
           let calls = 0;
           const reconcileRecord = new Proxy(prisma.reconcileRecord, {
             get: (target, key) =>
@@ -505,9 +508,10 @@ for (const provider of providers) {
                   }
                 : Reflect.get(target, key),
           });
-          return new Proxy(prisma, {
+          const client = new Proxy(prisma, {
             get: (target, key) => (key === 'reconcileRecord' ? reconcileRecord : Reflect.get(target, key)),
           });
+          return { client: async () => client };
         };
         for (const [failFrom, expectation] of [
           [0, 'status'],

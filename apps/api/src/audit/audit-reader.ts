@@ -53,7 +53,8 @@ export class AuditReader {
   private readonly reconcileSource: ListSource<ReconcileFilters, ReconcileRecord, ReconcileItem>;
   private readonly changeSource: ListSource<ChangeFilters, ChangeRecord, ChangeItem>;
 
-  constructor(private readonly prisma: AuditPrismaClient) {
+  /** @param prisma the client to read with, asked for on each read (AuditDatabase makes it on the first). */
+  constructor(private readonly prisma: () => Promise<AuditPrismaClient>) {
     this.reconcileSource = {
       kind: 'reconciles',
       find: (filters, after, take) => this.findReconciles(filters, after, take),
@@ -95,7 +96,9 @@ export class AuditReader {
     const { namespace, name, uid } = nginx;
     let after: CursorPosition | undefined;
     for (;;) {
-      const rows = await this.prisma.changeRecord.findMany({
+      const rows = await (
+        await this.prisma()
+      ).changeRecord.findMany({
         where: {
           AND: [
             changeWhere({ namespace, name, result: 'success' }, after),
@@ -131,23 +134,25 @@ export class AuditReader {
 
   /** The no-op counts, one per Nginx, by namespace and name. */
   async noops(filters: NoopFilters): Promise<NoopItem[]> {
-    const rows = await this.prisma.reconcileNoop.findMany({
+    const rows = await (
+      await this.prisma()
+    ).reconcileNoop.findMany({
       where: noopWhere(filters),
       orderBy: [...NOOP_ORDER],
     });
     return rows.map(noopItem);
   }
 
-  private findReconciles(filters: ReconcileFilters, after: CursorPosition | undefined, take: number) {
-    return this.prisma.reconcileRecord.findMany({
+  private async findReconciles(filters: ReconcileFilters, after: CursorPosition | undefined, take: number) {
+    return (await this.prisma()).reconcileRecord.findMany({
       where: reconcileWhere(filters, after),
       orderBy: [...RECONCILE_ORDER],
       take,
     });
   }
 
-  private findChanges(filters: ChangeFilters, after: CursorPosition | undefined, take: number) {
-    return this.prisma.changeRecord.findMany({
+  private async findChanges(filters: ChangeFilters, after: CursorPosition | undefined, take: number) {
+    return (await this.prisma()).changeRecord.findMany({
       where: changeWhere(filters, after),
       orderBy: [...CHANGE_ORDER],
       take,

@@ -11,8 +11,8 @@ import { nestRuntimeLogger } from '../logging/runtime-logger.js';
 import { AuditRetention } from './audit-retention.js';
 import { AuditWriter } from './audit-writer.js';
 import type { ChangeRecordRow } from './change-record.js';
+import type { AuditDatabase } from './audit-database.js';
 import { PrismaAuditSink } from './prisma-audit-sink.js';
-import type { AuditPrismaClient } from './prisma-client.js';
 import { AUDIT_DATABASE } from './prisma.service.js';
 import type { ReconcileRecordRow } from './reconcile-record.js';
 
@@ -32,13 +32,13 @@ export class AuditTrail implements OnApplicationBootstrap, BeforeApplicationShut
   private readonly retention: AuditRetention;
 
   constructor(
-    @Inject(AUDIT_DATABASE) prisma: AuditPrismaClient,
+    @Inject(AUDIT_DATABASE) database: AuditDatabase,
     @Inject(appConfig.KEY) config: AppConfig,
     @Inject(Registry) registry: Registry,
   ) {
     this.enabled = config.audit.enabled;
     const metrics = auditMetrics(registry);
-    const sink = new PrismaAuditSink(prisma);
+    const sink = new PrismaAuditSink(database);
     this.writer = new AuditWriter({
       sink,
       limit: config.audit.queueLimit,

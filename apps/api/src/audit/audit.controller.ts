@@ -20,7 +20,7 @@ import {
   type QueryParams,
 } from './audit-params.js';
 import { AuditReader, type Page } from './audit-reader.js';
-import type { AuditPrismaClient } from './prisma-client.js';
+import type { AuditDatabase } from './audit-database.js';
 import { AUDIT_DATABASE } from './prisma.service.js';
 import { CONTROLPLANE_API_VERSION } from '../http/controlplane-api.js';
 
@@ -36,10 +36,10 @@ export class AuditController {
   private readonly audit: AuditReader;
 
   constructor(
-    @Inject(AUDIT_DATABASE) prisma: AuditPrismaClient,
+    @Inject(AUDIT_DATABASE) database: AuditDatabase,
     @Inject(appConfig.KEY) private readonly config: AppConfig,
   ) {
-    this.audit = new AuditReader(prisma);
+    this.audit = new AuditReader(() => database.client());
   }
 
   @Get('reconciles')

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { AuditTable } from './audit-tables.js';
 import { AuditRefusedError } from './audit-writer.js';
-import { insertStatements, type SqlStatement } from './batch-statements.js';
+import type { SqlStatement } from './audit-database.js';
+import { insertStatements } from './batch-statements.js';
 
 const table: AuditTable = {
   name: 'ReconcileNoop',
@@ -29,7 +30,16 @@ describe('insertStatements', () => {
       'INSERT INTO "ReconcileNoop" ("name", "note", "count", "at") VALUES (?, ?, ?, ?), (?, ?, ?, ?)',
     );
     expect(statement!.values).toEqual(['a', 'n', 3, at, 'b', null, 1, at]);
-    expect(statement!.strings.raw).toEqual([...statement!.strings]);
+    expect(statement!.types).toEqual([
+      'String',
+      'String',
+      'Int',
+      'DateTime',
+      'String',
+      'String',
+      'Int',
+      'DateTime',
+    ]);
   });
 
   it('appends the conflict clause and writes nothing for no rows', () => {

@@ -1,14 +1,6 @@
+import type { SqlStatement } from './audit-database.js';
 import { AuditRefusedError } from './audit-writer.js';
 import type { AuditColumn, AuditTable } from './audit-tables.js';
-
-/**
- * One SQL statement as a tagged template's parts: `strings` around `values`, one more string than values. Prisma's
- * `$executeRaw` takes it as it takes a template literal and numbers the placeholders for its provider.
- */
-export interface SqlStatement {
-  strings: readonly string[] & { raw: readonly string[] };
-  values: unknown[];
-}
 
 /**
  * Most values bound to one statement: below SQLite's limit (32,766 since 3.32) and PostgreSQL's (65,535), with
@@ -41,17 +33,19 @@ export function insertStatements(
     const chunk = rows.slice(start, start + rowsPerStatement);
     const strings: string[] = [head];
     const values: unknown[] = [];
+    const types: SqlStatement['types'] = [];
     chunk.forEach((row, index) => {
       if (index > 0) strings[strings.length - 1] += '), (';
       checkFields(table, row);
       columns.forEach((column, position) => {
         if (position > 0) strings.push(', ');
         values.push(checkedValue(table, column, (row as Record<string, unknown>)[column.name]));
+        types.push(column.type);
       });
       strings.push('');
     });
     strings[strings.length - 1] += tail;
-    statements.push({ strings: Object.assign(strings, { raw: strings.slice() }), values });
+    statements.push({ strings, values, types });
   }
   return statements;
 }

@@ -1,8 +1,8 @@
 import { CHANGE_RECORD_TABLE, RECONCILE_NOOP_TABLE, RECONCILE_RECORD_TABLE } from './audit-tables.js';
 import { AuditRefusedError, type AuditBatch, type AuditSink } from './audit-writer.js';
+import type { AuditDatabase, SqlStatement } from './audit-database.js';
 import { insertStatements } from './batch-statements.js';
 import { refusalReason } from './database-refusal.js';
-import type { AuditPrismaClient } from './prisma-client.js';
 import { addNoopCount, type NoopCount } from './reconcile-record.js';
 
 /** What one retention pass deleted. */
@@ -21,17 +21,19 @@ const ADD_TO_NOOP_COUNT =
   '"lastAt" = excluded."lastAt"';
 
 /**
- * The audit trail's tables through Prisma: batches in one transaction, and pruning by age. A write the database
- * refused for its data rejects with AuditRefusedError (see refusalReason), as does a row whose values do not fit
- * the tables (checked before anything is sent); other failures reject as they came.
+ * The audit trail's tables through Prisma's driver adapter (AuditDatabase): batches in one transaction, and
+ * pruning by age. A write the database refused for its data rejects with AuditRefusedError (see refusalReason), as
+ * does a row whose values do not fit the tables (checked before anything is sent); other failures reject as they
+ * came.
  *
- * Batches are written as multi-row INSERTs through `$executeRaw` (batch-statements.ts), not `createMany` and one
- * `upsert` per no-op count: Prisma's query compiler costs CPU per row and per call, and measured on SQLite a
- * batch of 50 records and 100 no-op counts cost about 140 ms of CPU through the model API against 19 ms as
- * statements. Reads stay on the model API.
+ * Batches are multi-row INSERTs (batch-statements.ts), not `createMany` and one `upsert` per no-op count, and go
+ * to the adapter rather than through Prisma's client: its query compiler costs CPU per row and per call (measured
+ * on SQLite, a batch of 50 records and 100 no-op counts cost about 140 ms of CPU through the model API, 19 ms as
+ * statements through the client, about 1 ms per small batch), and loading it costs about 20 MB of memory that a
+ * process which never reads the audit trail does without. Reads stay on the model API (AuditReader).
  */
 export class PrismaAuditSink implements AuditSink {
-  constructor(private readonly prisma: AuditPrismaClient) {}
+  constructor(private readonly database: AuditDatabase) {}
 
   async write({ rows, changes, noops }: AuditBatch): Promise<void> {
     const statements = [
@@ -42,11 +44,7 @@ export class PrismaAuditSink implements AuditSink {
     ];
     if (statements.length === 0) return;
     try {
-      await this.prisma.$transaction(
-        statements.map(({ strings, values }) =>
-          this.prisma.$executeRaw(strings as unknown as TemplateStringsArray, ...values),
-        ),
-      );
+      await this.database.transaction(statements);
     } catch (error) {
       const reason = refusalReason(error);
       throw reason === undefined ? error : new AuditRefusedError(reason, { cause: error });
@@ -57,13 +55,21 @@ export class PrismaAuditSink implements AuditSink {
    * Deletes reconcile records that started, change records made, and no-op counts last bumped, before `before`.
    */
   async prune(before: Date): Promise<PruneResult> {
-    const [records, changes, noops] = await this.prisma.$transaction([
-      this.prisma.reconcileRecord.deleteMany({ where: { startedAt: { lt: before } } }),
-      this.prisma.changeRecord.deleteMany({ where: { at: { lt: before } } }),
-      this.prisma.reconcileNoop.deleteMany({ where: { lastAt: { lt: before } } }),
+    const [records = 0, changes = 0, noops = 0] = await this.database.transaction([
+      deleteBefore(RECONCILE_RECORD_TABLE.name, 'startedAt', before),
+      deleteBefore(CHANGE_RECORD_TABLE.name, 'at', before),
+      deleteBefore(RECONCILE_NOOP_TABLE.name, 'lastAt', before),
     ]);
-    return { records: records.count, changes: changes.count, noops: noops.count };
+    return { records, changes, noops };
   }
+}
+
+function deleteBefore(table: string, column: string, before: Date): SqlStatement {
+  return {
+    strings: [`DELETE FROM "${table}" WHERE "${column}" < `, ''],
+    values: [before],
+    types: ['DateTime'],
+  };
 }
 
 /** One count per Nginx: counts of the same Nginx added up, with the latest time. */

@@ -1,20 +1,21 @@
 import { Inject, Injectable, Logger, type FactoryProvider, type OnApplicationShutdown } from '@nestjs/common';
 import { appConfig, type AppConfig } from '../config/app-config.js';
 import { ensureSqliteDirectory } from '../config/database-target.js';
-import { createPrismaClient, type AuditPrismaClient } from './prisma-client.js';
+import { AuditDatabase } from './audit-database.js';
+import type { AuditPrismaClient } from './prisma-client.js';
 
-/** Injection token of the audit database's Prisma client. */
-export const AUDIT_DATABASE = Symbol('AuditPrismaClient');
+/** Injection token of the audit database (AuditDatabase). */
+export const AUDIT_DATABASE = Symbol('AuditDatabase');
 
 /** Connects the audit database before any provider that injects `AUDIT_DATABASE` is made. */
-export const auditDatabaseProvider: FactoryProvider<Promise<AuditPrismaClient>> = {
+export const auditDatabaseProvider: FactoryProvider<Promise<AuditDatabase>> = {
   provide: AUDIT_DATABASE,
   inject: [appConfig.KEY],
   useFactory: async (config: AppConfig) => {
     ensureSqliteDirectory(config.database);
-    const client = await createPrismaClient(config.database);
+    const database = await AuditDatabase.connect(config.database);
     new Logger(PrismaService.name).log(`audit database: ${config.database.provider}`);
-    return client;
+    return database;
   },
 };
 
@@ -22,7 +23,7 @@ export const auditDatabaseProvider: FactoryProvider<Promise<AuditPrismaClient>> 
 @Injectable()
 export class PrismaService implements OnApplicationShutdown {
   constructor(
-    @Inject(AUDIT_DATABASE) readonly client: AuditPrismaClient,
+    @Inject(AUDIT_DATABASE) private readonly database: AuditDatabase,
     @Inject(appConfig.KEY) private readonly config: AppConfig,
   ) {}
 
@@ -30,12 +31,17 @@ export class PrismaService implements OnApplicationShutdown {
     return this.config.database.provider;
   }
 
+  /** Prisma's client for reads, made on the first call (see AuditDatabase). */
+  client(): Promise<AuditPrismaClient> {
+    return this.database.client();
+  }
+
   async onApplicationShutdown(): Promise<void> {
-    await this.client.$disconnect();
+    await this.database.close();
   }
 
   /** Round-trips a trivial query; throws when the database cannot be reached. */
   async ping(): Promise<void> {
-    await this.client.$queryRawUnsafe('SELECT 1');
+    await this.database.ping();
   }
 }

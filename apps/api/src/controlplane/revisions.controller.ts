@@ -58,7 +58,7 @@ export class RevisionsController {
     @Inject(RevisionWrites) private readonly writes: RevisionWrites,
     @Inject(PrismaService) database: PrismaService,
   ) {
-    this.audit = new AuditReader(database.client);
+    this.audit = new AuditReader(() => database.client());
   }
 
   @Get(`namespaces/:namespace/${NGINX_PLURAL}/:name/revisions`)
