@@ -29,9 +29,10 @@ const bare = (sql: string): DriverQuery => ({ sql, args: [], argTypes: [] });
 
 /**
  * The audit database through Prisma's driver adapter, connected at start: the audit trail's writes, pruning and
- * the readiness ping go to the adapter as SQL. Prisma's client, which the reads need (its query compiler is a
- * WebAssembly module of about 20 MB resident), is made on the first read and shares the adapter's connection
- * (SQLite) or pool (PostgreSQL), so a process that never reads the audit trail never loads it. Guarantees:
+ * the readiness ping go to the adapter as SQL. Prisma's client, which the reads need (its generated module and
+ * WebAssembly query compiler take about 20 MB resident), is made on the first read and shares the adapter's
+ * connection (SQLite) or pool (PostgreSQL), so a process that never reads the audit trail never loads it.
+ * Guarantees:
  * - `transaction` runs its statements in one transaction: all of them, or none (rolled back on the first failure,
  *   which it rethrows as the adapter gave it: a `DriverAdapterError` with the driver's code).
  * - Values are bound as Prisma's own client binds them for the same column types, so the client reads back
@@ -58,10 +59,6 @@ export class AuditDatabase {
     return database;
   }
 
-  get provider(): DatabaseTarget['provider'] {
-    return this.target.provider;
-  }
-
   /** Runs `statements` in one transaction; resolves to the rows each changed. */
   async transaction(statements: readonly SqlStatement[]): Promise<number[]> {
     const transaction = await this.adapter.startTransaction();
@@ -82,9 +79,14 @@ export class AuditDatabase {
     await this.adapter.queryRaw(bare('SELECT 1'));
   }
 
-  /** Prisma's client over this connection, made on the first call. */
+  /** Prisma's client over this connection, made on the first call (tried again on the next if that failed). */
   client(): Promise<AuditPrismaClient> {
-    this.prisma ??= Promise.resolve().then(() => prismaClientOver(this.target, this.sharedAdapter()));
+    this.prisma ??= Promise.resolve()
+      .then(() => prismaClientOver(this.target, this.sharedAdapter()))
+      .catch((error: unknown) => {
+        this.prisma = undefined;
+        throw error;
+      });
     return this.prisma;
   }
 

@@ -96,9 +96,8 @@ export class AuditReader {
     const { namespace, name, uid } = nginx;
     let after: CursorPosition | undefined;
     for (;;) {
-      const rows = await (
-        await this.prisma()
-      ).changeRecord.findMany({
+      const prisma = await this.prisma();
+      const rows = await prisma.changeRecord.findMany({
         where: {
           AND: [
             changeWhere({ namespace, name, result: 'success' }, after),
@@ -134,9 +133,8 @@ export class AuditReader {
 
   /** The no-op counts, one per Nginx, by namespace and name. */
   async noops(filters: NoopFilters): Promise<NoopItem[]> {
-    const rows = await (
-      await this.prisma()
-    ).reconcileNoop.findMany({
+    const prisma = await this.prisma();
+    const rows = await prisma.reconcileNoop.findMany({
       where: noopWhere(filters),
       orderBy: [...NOOP_ORDER],
     });
