@@ -1,7 +1,7 @@
 import type { V1Pod } from '@kubernetes/client-node';
 import { afterEach, describe, expect, it } from 'vitest';
 import { databaseTarget } from '../apps/api/src/config/database-target.js';
-import { createPrismaClient } from '../apps/api/src/audit/prisma-client.js';
+import { AuditDatabase } from '../apps/api/src/audit/audit-database.js';
 import type { ReconcileAction } from '../apps/api/src/audit/reconcile-record.js';
 import {
   DeletedFinalStateUnknown,
@@ -102,7 +102,8 @@ describe('the audit trail of the controller', () => {
     await settled(name, 1, pods);
     await api.stop(); // SIGTERM: the writer's queue is flushed before exit
 
-    const prisma = await createPrismaClient(databaseTarget(db.url));
+    const audit = await AuditDatabase.connect(databaseTarget(db.url));
+    const prisma = await audit.client();
     try {
       const rows = await prisma.reconcileRecord.findMany({ where: { name }, orderBy: { id: 'asc' } });
       const actions = rows.flatMap((row) => JSON.parse(row.actions) as ReconcileAction[]);
@@ -131,7 +132,7 @@ describe('the audit trail of the controller', () => {
       });
       expect(noops?.count).toBeGreaterThan(0);
     } finally {
-      await prisma.$disconnect();
+      await audit.close();
     }
 
     const reconcileLines = api
@@ -182,7 +183,8 @@ describe('the audit trail of the controller', () => {
       );
       await ops.scale(name, 1);
       await settled(name, 1, pods);
-      const prisma = await createPrismaClient(databaseTarget(db.url));
+      const audit = await AuditDatabase.connect(databaseTarget(db.url));
+      const prisma = await audit.client();
       try {
         await waitFor('the scale-down to be recorded', async () => {
           const rows = await prisma.reconcileRecord.findMany({ where: { name } });
@@ -192,7 +194,7 @@ describe('the audit trail of the controller', () => {
           return deleted.length === 3;
         });
       } finally {
-        await prisma.$disconnect();
+        await audit.close();
       }
     },
   );

@@ -23,18 +23,7 @@ function generatedClient(target: DatabaseTarget): typeof PrismaClient {
   return (require(path) as { PrismaClient: typeof PrismaClient }).PrismaClient;
 }
 
-/** A Prisma client of its own connection to the target (tools and tests; the app uses AuditDatabase). */
-export async function createPrismaClient(target: DatabaseTarget): Promise<AuditPrismaClient> {
-  const PrismaClientOfTarget = generatedClient(target);
-  if (target.provider === 'postgresql') {
-    const { PrismaPg } = await import('@prisma/adapter-pg');
-    return new PrismaClientOfTarget({ adapter: new PrismaPg({ connectionString: target.url }) });
-  }
-  const { PrismaBetterSQLite3 } = await import('@prisma/adapter-better-sqlite3');
-  return new PrismaClientOfTarget({ adapter: new PrismaBetterSQLite3({ url: target.url }) });
-}
-
-/** A Prisma client over an adapter already connected (AuditDatabase shares its connection this way). */
+/** A Prisma client over an adapter already connected: AuditDatabase shares its connection this way. */
 export function prismaClientOver(target: DatabaseTarget, adapter: ConnectedAdapter): AuditPrismaClient {
   const PrismaClientOfTarget = generatedClient(target);
   const factory: DriverAdapterFactory = {

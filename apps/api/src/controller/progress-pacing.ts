@@ -51,13 +51,13 @@ export class ProgressPacing {
     const { intervalMs, perSecond, now } = this.options;
     const at = now();
     this.progressing.set(key, at);
-    if (this.pending.get(key)?.counts !== counts) this.pending.set(key, { counts, since: at });
-    const since = this.pending.get(key)!.since;
+    let pending = this.pending.get(key);
+    if (pending?.counts !== counts) this.pending.set(key, (pending = { counts, since: at }));
     const last = this.lastActAt.get(key);
     if (last === undefined || intervalMs <= 0) return 0;
     const interval = Math.max(intervalMs, (this.progressingCount(at) * 1000) / perSecond);
     const stillAt = Math.min(
-      since + intervalMs,
+      pending.since + intervalMs,
       last + Math.max(interval, MOVING_CAP_INTERVALS * intervalMs),
     );
     return Math.max(0, last + interval - at, stillAt - at);
