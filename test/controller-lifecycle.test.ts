@@ -187,11 +187,11 @@ describe('the controller’s lifecycle', () => {
       // Every pod ever created for it is one of the final ones; none was created twice and deleted again.
       expect(recorder.seen.size).toBe(replicas);
       expect(recorder.deleted.size).toBe(0);
-      const handover = /caches have seen the previous leader’s writes[^\n]*/.exec(standby.output())?.[0];
+      const caughtUp = /caches caught up with a consistent read[^\n]*/.exec(standby.output())?.[0];
       console.log(
         `SIGTERM ${moment}: ${atSigterm}/${replicas} pods at SIGTERM, ${atExit} when the old leader had exited ` +
           `(${exit.ms} ms); ${recorder.seen.size} distinct pods created for ${replicas} replicas, ` +
-          `${recorder.deleted.size} deleted; ${handover ?? 'no hand-over note'} (uid ${created.metadata.uid})`,
+          `${recorder.deleted.size} deleted; ${caughtUp ?? 'no catch-up logged'} (uid ${created.metadata.uid})`,
       );
     },
     180_000,

@@ -61,6 +61,13 @@ export interface KubeRequest {
    * halfway with an unknown outcome.
    */
   fence?: AbortSignal;
+  /**
+   * The latest moment, on the client's clock, at which this request may still leave; read right before it is
+   * sent (after the QPS wait and the credentials), so a leadership term can pass the renew deadline its last
+   * renewal set, without relying on a timer that a busy event loop may run late. A request that could only
+   * leave later is never sent: it rejects with `Fenced`.
+   */
+  sendBy?: () => number;
   /** Overrides the client's request timeout for this request; `null` for none (streams the caller bounds). */
   timeoutMs?: number | null;
   /**
@@ -69,6 +76,15 @@ export interface KubeRequest {
    * cannot make a leader miss its renewal, and requests relayed for users, who have rate limits of their own.
    */
   priority?: 'normal' | 'low' | 'exempt';
+}
+
+/** A request that was never sent because its `sendBy` moment had passed when it could have left. */
+export class Fenced extends Error {
+  override name = 'Fenced';
+
+  constructor(late: number) {
+    super(`not sent: ${Math.round(late)} ms past the moment it had to leave by`);
+  }
 }
 
 /** What a caller that only sends requests needs of a client (a KubeClient, or one scoped to a leadership term). */
@@ -165,7 +181,7 @@ export class KubeClient implements KubeRequester {
   /** Waits for the QPS limit (unless exempt); rejects if the request's signal or fence fires before it may go. */
   private async admit(req: KubeRequest): Promise<void> {
     const { fence } = req;
-    fence?.throwIfAborted();
+    this.checkFence(req);
     if (req.priority !== 'exempt') {
       const either = fence && req.signal ? linkedSignal(req.signal, fence) : undefined;
       const signal = either?.signal ?? fence ?? req.signal;
@@ -175,7 +191,15 @@ export class KubeClient implements KubeRequester {
         either?.dispose();
       }
     }
-    fence?.throwIfAborted();
+    this.checkFence(req);
+  }
+
+  /** Throws when the request may no longer leave: its fence fired, or its `sendBy` moment passed. */
+  private checkFence(req: KubeRequest): void {
+    req.fence?.throwIfAborted();
+    if (!req.sendBy) return;
+    const late = this.clock.now() - req.sendBy();
+    if (late >= 0) throw new Fenced(late);
   }
 
   /**
@@ -206,6 +230,8 @@ export class KubeClient implements KubeRequester {
       if (value !== undefined) url.searchParams.set(name, String(value));
     }
     const credentials = await this.credentialOptions();
+    // Applying the credentials may have taken a while (files, an exec plugin): the last check before sending.
+    this.checkFence(req);
     const payload =
       req.body === undefined
         ? undefined

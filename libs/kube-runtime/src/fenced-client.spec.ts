@@ -1,28 +1,48 @@
 import { describe, expect, it } from 'vitest';
-import type { KubeRequest, KubeRequester } from './client.js';
+import { KubeApiError } from './api-error.js';
+import { Fenced, type KubeRequest, type KubeRequester } from './client.js';
 import { FencedClient } from './fenced-client.js';
 import { FakeClock } from './testing/fake-clock.js';
 
-/** Answers each request when the test says so, or fails it when its signal aborts. */
+/**
+ * Answers or fails each request when the test says so, or fails it when its signal aborts. Like KubeClient, it
+ * refuses to send a request whose fence fired or whose `sendBy` moment has passed.
+ */
 class HeldApi implements KubeRequester {
   readonly sent: KubeRequest[] = [];
-  private readonly pending: ((answer: unknown) => void)[] = [];
+  private readonly pending: { resolve: (answer: unknown) => void; reject: (error: unknown) => void }[] = [];
+
+  constructor(private readonly clock = new FakeClock()) {}
 
   request<T>(req: KubeRequest): Promise<T> {
     req.fence?.throwIfAborted();
+    if (req.sendBy && this.clock.now() >= req.sendBy()) throw new Fenced(this.clock.now() - req.sendBy());
     this.sent.push(req);
     return new Promise<T>((resolve, reject) => {
-      this.pending.push((answer) => resolve(answer as T));
+      this.pending.push({ resolve: (answer) => resolve(answer as T), reject });
       req.signal?.addEventListener('abort', () => reject(req.signal!.reason), { once: true });
     });
   }
 
   answer(value: unknown = {}): void {
-    this.pending.shift()?.(value);
+    this.pending.shift()?.resolve(value);
+  }
+
+  fail(error: unknown): void {
+    this.pending.shift()?.reject(error);
   }
 }
 
 const flush = () => new Promise((resolve) => setImmediate(resolve));
+const status = (code: number) => new KubeApiError(code, { kind: 'Status', code });
+
+/** Whether `promise` has settled after the pending callbacks ran. */
+async function settledYet(promise: Promise<unknown>): Promise<boolean> {
+  let done = false;
+  void promise.then(() => (done = true));
+  await flush();
+  return done;
+}
 
 describe('FencedClient', () => {
   it('sends nothing once its term has ended', async () => {
@@ -34,41 +54,79 @@ describe('FencedClient', () => {
     expect(api.sent).toEqual([]);
   });
 
-  it('lets a request on the wire finish within the grace, and aborts one that takes longer', async () => {
+  it('sends nothing past the moment the term is held until, though its signal has not aborted yet', async () => {
     const clock = new FakeClock();
-    const api = new HeldApi();
-    const term = new AbortController();
-    const client = new FencedClient(api, term.signal, { graceMs: 1000, clock });
-    const quick = client.request({ method: 'POST', path: '/quick' });
-    const slow = client.request({ method: 'POST', path: '/slow' });
-    await flush();
-    term.abort(new Error('term over'));
-    clock.advance(500);
-    api.answer({ kind: 'Pod', metadata: { resourceVersion: '1' } });
-    await expect(quick).resolves.toMatchObject({ kind: 'Pod' });
-    expect(client.pending).toBe(1);
-    clock.advance(600);
-    await expect(slow).rejects.toThrow('term over');
-    await client.idle();
-    expect(client.pending).toBe(0);
+    const api = new HeldApi(clock);
+    let heldUntil = 1000;
+    const client = new FencedClient(api, new AbortController().signal, { heldUntil: () => heldUntil, clock });
+    clock.advance(999);
+    const early = client.request({ method: 'POST', path: '/early' });
+    api.answer();
+    await early;
+    clock.advance(1);
+    await expect(client.request({ method: 'POST', path: '/late' })).rejects.toBeInstanceOf(Fenced);
+    heldUntil = 3000; // a renewal moved it on
+    const renewed = client.request({ method: 'POST', path: '/renewed' });
+    api.answer();
+    await renewed;
+    expect(api.sent.map((r) => r.path)).toEqual(['/early', '/renewed']);
+    // A refusal before sending is decided: nothing to wait out.
+    expect(await client.settled()).toEqual({ undecided: 0 });
   });
 
-  it('hands the answers of writes, and only of writes, to onWrite', async () => {
+  it('lets a write on the wire run to its answer after the term ended, and cuts a read at once', async () => {
     const api = new HeldApi();
-    const written: unknown[] = [];
-    const client = new FencedClient(api, new AbortController().signal, { onWrite: (o) => written.push(o) });
+    const term = new AbortController();
+    const client = new FencedClient(api, term.signal);
+    const write = client.request({ method: 'POST', path: '/pods' });
+    const read = client.request({ path: '/pods/x' });
+    await flush();
+    term.abort(new Error('term over'));
+    await expect(read).rejects.toThrow('term over');
+    expect(client.pending).toBe(1);
+    api.answer({ kind: 'Pod' });
+    await expect(write).resolves.toMatchObject({ kind: 'Pod' });
+    expect(await client.settled()).toEqual({ undecided: 0 });
+  });
+
+  it('gives every write a server-side deadline, and waits 1 s longer for its answer', async () => {
+    const api = new HeldApi();
+    const client = new FencedClient(api, new AbortController().signal, { writeDeadlineMs: 4000 });
     for (const method of ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const) {
-      const answer = client.request({ method, path: '/x' });
+      const answer = client.request({ method, path: '/x', query: { dryRun: 'All' } });
       await flush();
-      api.answer({ kind: 'Pod', metadata: { name: method } });
+      api.answer();
       await answer;
     }
-    expect(written.map((o) => (o as { metadata: { name: string } }).metadata.name)).toEqual([
-      'POST',
-      'PUT',
-      'PATCH',
-      'DELETE',
+    expect(api.sent.map((r) => [r.method, r.query, r.timeoutMs])).toEqual([
+      ['GET', { dryRun: 'All' }, undefined],
+      ...['POST', 'PUT', 'PATCH', 'DELETE'].map((m) => [m, { dryRun: 'All', timeout: '4000ms' }, 5000]),
     ]);
+  });
+
+  it('settles only once every write of unknown outcome is past its server deadline', async () => {
+    const clock = new FakeClock();
+    const api = new HeldApi(clock);
+    const term = new AbortController();
+    const client = new FencedClient(api, term.signal, { writeDeadlineMs: 4000, clock });
+    const refused = client.request({ method: 'POST', path: '/refused' });
+    const lost = client.request({ method: 'POST', path: '/lost' });
+    const timedOut = client.request({ method: 'DELETE', path: '/timed-out' });
+    await flush();
+    term.abort(new Error('term over'));
+    api.fail(status(409)); // refused: not stored
+    api.fail(new Error('socket hang up')); // stored or not: unknown
+    await expect(refused).rejects.toThrow();
+    await expect(lost).rejects.toThrow('socket hang up');
+    clock.advance(1000);
+    api.fail(status(504)); // the server's own deadline: it may still have been stored
+    await expect(timedOut).rejects.toThrow();
+
+    const settled = client.settled();
+    clock.advance(3999);
+    expect(await settledYet(settled)).toBe(false);
+    clock.advance(1);
+    expect(await settled).toEqual({ undecided: 2 });
   });
 
   it('passes the term on as the fence of every request, next to the caller’s own', async () => {
@@ -81,7 +139,6 @@ describe('FencedClient', () => {
     expect(api.sent[0]!.fence!.aborted).toBe(false);
     term.abort();
     expect(api.sent[0]!.fence!.aborted).toBe(true);
-    api.answer();
-    await answer;
+    await expect(answer).rejects.toThrow(); // a read: cut when the term ended
   });
 });

@@ -24,9 +24,10 @@
  *
  * Around the loop: `Expectations` (do not act again before the cache has seen your own creates and deletes);
  * `LeaderElector` (one active instance per Lease; a term is an AbortSignal that ends before the Lease can expire
- * for anyone else); `FencedClient` and `linkedSignal` (nothing is sent after the term ends, and requests already
- * on the wire get a grace period); `WrittenVersions` with `waitForResourceVersion` (a successor waits until its
- * caches hold its predecessor's writes); `EventRecorder` (aggregated, spam-filtered Events that never block
+ * for anyone else); `FencedClient` and `linkedSignal` (nothing is sent after the term or its renew deadline, a
+ * write once sent runs to its answer under a server-side deadline, and `settled()` says when every write is
+ * decided); `consistentResourceVersion` with `SharedInformer.catchUp` (a successor acts only once its caches are
+ * as new as a consistent read made after it took the Lease); `EventRecorder` (aggregated, spam-filtered Events that never block
  * and are never guaranteed to arrive); `KubeClient` (one shared QPS/burst budget, request priorities, no
  * retries). Metrics leave through hooks (`WorkQueueMetrics`, `ReflectorObserver`, `ControllerMetrics`) for the
  * application to bind.

@@ -165,4 +165,43 @@ describe('SharedInformer', () => {
     sink.progressed!('3');
     expect(await opaque).toBe(true);
   });
+
+  it('catches up through its watch when that gets there within the patience, and relists otherwise', async () => {
+    const clock = new FakeClock();
+    const { informer, sink } = informerWithSink(clock);
+    let relists = 0;
+    (informer as unknown as { reflector: { relist(): void } }).reflector = { relist: () => (relists += 1) };
+    sink.replace([pod('a', '5')], '5');
+    sink.progressed!('5');
+    const signal = new AbortController().signal;
+
+    const byWatch = informer.catchUp('8', { patienceMs: 1000, signal });
+    clock.advance(500);
+    sink.progressed!('9'); // an event past it
+    expect(await byWatch).toBe('watch');
+
+    const byRelist = informer.catchUp('20', { patienceMs: 1000, signal });
+    clock.advance(999);
+    await Promise.resolve();
+    expect(relists).toBe(0);
+    clock.advance(1);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(relists).toBe(1);
+    sink.replace([pod('a', '5'), pod('b', '21')], '22');
+    sink.progressed!('22');
+    expect(await byRelist).toBe('relist');
+    expect(clock.pendingTimers()).toBe(0);
+  });
+
+  it('gives up catching up when its signal aborts', async () => {
+    const clock = new FakeClock();
+    const { informer } = informerWithSink(clock);
+    (informer as unknown as { reflector: { relist(): void } }).reflector = { relist: () => {} };
+    const abort = new AbortController();
+    const catching = informer.catchUp('8', { patienceMs: 1000, signal: abort.signal });
+    clock.advance(1000);
+    await new Promise((resolve) => setImmediate(resolve));
+    abort.abort();
+    expect(await catching).toBe(false);
+  });
 });

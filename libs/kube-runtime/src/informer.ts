@@ -1,3 +1,4 @@
+import { linkedSignal } from './abort-scope.js';
 import { errorMessage } from './api-error.js';
 import type { KubeClient } from './client.js';
 import { realClock, type Clock, type Timer } from './clock.js';
@@ -77,6 +78,11 @@ export class SharedInformer<T extends KubeObject> {
     return this.store;
   }
 
+  /** The collection it lists and watches. */
+  get resource(): ResourceRef {
+    return this.options.resource;
+  }
+
   /** The resourceVersion the cache reflects: of the last list, event or bookmark. */
   get lastSyncResourceVersion(): string {
     return this.syncedVersion;
@@ -134,6 +140,30 @@ export class SharedInformer<T extends KubeObject> {
       signal?.addEventListener('abort', onAbort, { once: true });
       this.versionWaiters.push(waiter);
     });
+  }
+
+  /**
+   * Brings the cache to `resourceVersion` or a later one (see waitForResourceVersion): through the watch, if it
+   * gets there within `patienceMs`, otherwise by relisting (a consistent read, see Reflector.relist). A watch of
+   * a quiet collection passes a version only with its next bookmark, about a minute later; a busy one often gets
+   * there first, sparing the list. Resolves with the way it got there, or false when `signal` aborts first.
+   */
+  async catchUp(
+    resourceVersion: string,
+    options: { patienceMs: number; signal: AbortSignal },
+  ): Promise<'watch' | 'relist' | false> {
+    const { patienceMs, signal } = options;
+    const patience = linkedSignal(signal);
+    const timer = this.clock.setTimer(() => patience.abort(), patienceMs);
+    try {
+      if (await this.waitForResourceVersion(resourceVersion, patience.signal)) return 'watch';
+    } finally {
+      timer.cancel();
+      patience.dispose();
+    }
+    if (signal.aborted) return false;
+    this.reflector?.relist();
+    return (await this.waitForResourceVersion(resourceVersion, signal)) ? 'relist' : false;
   }
 
   private reached(resourceVersion: string): boolean {

@@ -34,9 +34,16 @@ class FakeLeaseApi {
     });
   }
 
+  /**
+   * Stores a record as the server would. Its renewTime, which candidates write from the wall clock, is set from
+   * the fake clock instead: renewals a fake 2 s apart may fall in one real millisecond, and a record that looks
+   * unchanged would read as a holder that stopped renewing.
+   */
   private store(lease: V1Lease): V1Lease {
+    const renewTime = new Date(Date.UTC(2026, 0, 1) + this.clock.now()).toISOString();
     return structuredClone({
       ...lease,
+      spec: { ...lease.spec, ...(lease.spec?.renewTime && { renewTime: renewTime as never }) },
       metadata: { ...lease.metadata, name: 'lock', namespace: 'ns', resourceVersion: String(++this.version) },
     });
   }
@@ -85,7 +92,8 @@ function candidate(
   identity: string,
   extra: Partial<ConstructorParameters<typeof LeaderElector>[0]> = {},
 ) {
-  const terms: { started: number; ended?: number; settled?: number; why?: TermEnd; handover?: string }[] = [];
+  const terms: { started: number; ended?: number; settled?: number; why?: TermEnd; term?: LeadershipTerm }[] =
+    [];
   const stop = new AbortController();
   const elector = new LeaderElector({
     client: api.clientFor(identity),
@@ -96,7 +104,7 @@ function candidate(
     ...TIMINGS,
     // Works until the term ends, as a controller does.
     onStartedLeading: (term: LeadershipTerm) => {
-      const record: (typeof terms)[number] = { started: clock.now(), handover: term.handover };
+      const record: (typeof terms)[number] = { started: clock.now(), term };
       terms.push(record);
       return new Promise<void>((resolve) =>
         term.signal.addEventListener('abort', () => ((record.ended = clock.now()), resolve()), {
@@ -115,7 +123,7 @@ function candidate(
 }
 
 describe('LeaderElector', () => {
-  it('awaits the term’s work after the term ends, and only then releases the Lease with its hand-over note', async () => {
+  it('awaits the term’s work after the term ends, and only then releases the Lease', async () => {
     const clock = new FakeClock();
     const api = new FakeLeaseApi(clock);
     let settledAt = 0;
@@ -123,11 +131,9 @@ describe('LeaderElector', () => {
       onStartedLeading: (term) =>
         new Promise<void>((resolve) =>
           term.signal.addEventListener('abort', () => {
-            const timer = clock.setTimer(() => ((settledAt = clock.now()), resolve()), 1500);
-            void timer;
+            clock.setTimer(() => ((settledAt = clock.now()), resolve()), 1500);
           }),
         ),
-      handoverNote: () => '{"Pod":"42"}',
     });
     await elapse(clock, 100);
     expect(a.elector.isLeader()).toBe(true);
@@ -139,15 +145,58 @@ describe('LeaderElector', () => {
     expect(release!.at).toBeGreaterThanOrEqual(settledAt);
     expect(api.lease?.spec?.holderIdentity).toBe('');
     expect(api.lease?.spec?.leaseDurationSeconds).toBe(1);
-    expect(api.lease?.metadata?.annotations?.['leader-election.kube-runtime/handover']).toBe('{"Pod":"42"}');
 
-    // The next holder gets the note, and takes it out of the Lease.
+    // The next candidate takes the released Lease at once, not a lease duration later.
     const b = candidate(api, clock, 'b');
     await elapse(clock, 100);
-    expect(b.terms).toMatchObject([{ handover: '{"Pod":"42"}' }]);
-    expect(api.lease?.metadata?.annotations?.['leader-election.kube-runtime/handover']).toBeUndefined();
+    expect(b.terms).toHaveLength(1);
     const stopped = b.stop();
     await elapse(clock, 100);
+    await stopped;
+  });
+
+  it('leaves the Lease to expire when the term’s work does not settle within the drain timeout', async () => {
+    const clock = new FakeClock();
+    const api = new FakeLeaseApi(clock);
+    const a = candidate(api, clock, 'a', {
+      drainTimeoutMs: 3000,
+      onStartedLeading: () => new Promise<void>(() => {}), // never settles: it may still write
+    });
+    await elapse(clock, 100);
+    const stopping = a.stop();
+    await elapse(clock, 3500);
+    await stopping;
+    expect(api.log.filter((l) => l.who === 'a').map((l) => l.what)).not.toContain('PUT ');
+    expect(api.lease?.spec?.holderIdentity).toBe('a');
+
+    const b = candidate(api, clock, 'b');
+    await elapse(clock, 10_000);
+    expect(b.terms).toHaveLength(0);
+    await elapse(clock, 8000);
+    expect(b.terms).toHaveLength(1);
+    const stopped = b.stop();
+    await elapse(clock, 100);
+    await stopped;
+  });
+
+  it('holds a term until the renew deadline of the start of its last successful renewal, and not after it ends', async () => {
+    const clock = new FakeClock();
+    const api = new FakeLeaseApi(clock);
+    const a = candidate(api, clock, 'a');
+    await elapse(clock, 100);
+    const term = a.terms[0]!.term!;
+    expect(term.heldUntil()).toBe(TIMINGS.renewDeadlineMs); // acquired at 0
+    await elapse(clock, 4000);
+    const lastRenewal = api.log.filter((l) => l.who === 'a').at(-1)!.at;
+    expect(term.heldUntil()).toBe(lastRenewal + TIMINGS.renewDeadlineMs);
+
+    api.stalled.add('a');
+    await elapse(clock, TIMINGS.renewDeadlineMs + TIMINGS.retryPeriodMs);
+    expect(term.signal.aborted).toBe(true);
+    expect(term.heldUntil()).toBe(-Infinity);
+    api.stalled.clear();
+    const stopped = a.stop();
+    await elapse(clock, 3000);
     await stopped;
   });
 

@@ -14,8 +14,13 @@ export interface LeadershipTerm {
    * was seen. Everything the leader does should carry it (see FencedClient).
    */
   signal: AbortSignal;
-  /** The hand-over note the previous holder left when it released the Lease, if it did. */
-  handover: string | undefined;
+  /**
+   * The moment, on the elector's clock, until which this term may act: the start of its last successful renewal
+   * (or of the acquisition) plus the renew deadline. The term ends there at the latest, but its signal aborts
+   * from a timer that a busy event loop may run late; a writer that reads this right before each request (see
+   * FencedClient) never sends past it.
+   */
+  heldUntil: () => number;
 }
 
 /** Why a term ended. */
@@ -48,20 +53,15 @@ export interface LeaderElectionOptions {
   onStoppedLeading?: (why: TermEnd) => void;
   onNewLeader?: (identity: string) => void;
   /**
-   * What the next holder should know, written into the Lease (annotation `handoverAnnotation`) when this
-   * instance releases it, after the term's work settled: e.g. the resourceVersions of its last writes. Not
-   * written when the term ended by losing the Lease, nor by a process that died.
+   * Longest the elector waits for a term's work to settle (default: the renew deadline). Work that has not
+   * settled by then may still write, so the Lease is then not released: it is left to expire.
    */
-  handoverNote?: () => string | undefined;
-  handoverAnnotation?: string;
-  /** Longest the elector waits for a term's work to settle before releasing anyway (default: renew deadline). */
   drainTimeoutMs?: number;
   logger?: RuntimeLogger;
   clock?: Clock;
 }
 
 const LEASES: ResourceRef = { group: 'coordination.k8s.io', version: 'v1', plural: 'leases' };
-export const DEFAULT_HANDOVER_ANNOTATION = 'leader-election.kube-runtime/handover';
 
 /** Kubernetes MicroTime: RFC 3339 with microseconds. */
 const microTime = (date: Date) => date.toISOString().replace(/\.(\d{3})Z$/, '.$1000Z');
@@ -82,7 +82,8 @@ export class LeadershipEnded extends Error {
  * - the leader renews every retry period; every renewal request is aborted at the renew deadline, and the term
  *   ends then — before the Lease can expire for anyone else — or at once when another holder is seen;
  * - a term ends before anything else happens: its signal aborts, its work is awaited, and only then is the
- *   Lease released (on a graceful stop, with the hand-over note) or campaigned for again.
+ *   Lease released (on a graceful stop, once the work settled: it says so by settling) or campaigned for again.
+ *   A successor taking a released Lease therefore starts after every write of the term was decided.
  * Updates carry the Lease's resourceVersion, so two candidates never both win one round.
  */
 export class LeaderElector {
@@ -91,11 +92,12 @@ export class LeaderElector {
   private readonly retryPeriodMs: number;
   private readonly clock: Clock;
   private readonly logger: RuntimeLogger;
-  private readonly handoverAnnotation: string;
   /** The holder's record as last seen, when it last changed (on our clock), and how long it holds. */
   private observed = { record: '', at: 0, durationMs: 0 };
   private leader = false;
   private knownLeader = '';
+  /** When the current term's last successful renewal (or its acquisition) started, on our clock. */
+  private renewedAt = -Infinity;
 
   constructor(private readonly options: LeaderElectionOptions) {
     this.leaseDurationMs = options.leaseDurationMs ?? 15_000;
@@ -107,7 +109,6 @@ export class LeaderElector {
       throw new RangeError('retryPeriod must be shorter than renewDeadline');
     this.clock = options.clock ?? realClock;
     this.logger = options.logger ?? silentLogger;
-    this.handoverAnnotation = options.handoverAnnotation ?? DEFAULT_HANDOVER_ANNOTATION;
   }
 
   /** True from acquiring the Lease until the term ends (not while its work drains). */
@@ -121,14 +122,18 @@ export class LeaderElector {
    */
   async run(signal: AbortSignal): Promise<void> {
     while (!signal.aborted) {
-      const handover = await this.acquire(signal);
-      if (handover === false) return;
+      if (!(await this.acquire(signal))) return;
       const leading = new AbortController();
       this.leader = true;
       this.logger.info('became leader', { lease: this.leaseName, identity: this.options.identity });
       let workEnded = false;
       const work = Promise.resolve()
-        .then(() => this.options.onStartedLeading({ signal: leading.signal, handover }))
+        .then(() =>
+          this.options.onStartedLeading({
+            signal: leading.signal,
+            heldUntil: () => (leading.signal.aborted ? -Infinity : this.renewedAt + this.renewDeadlineMs),
+          }),
+        )
         .catch((error: unknown) =>
           this.logger.error('the leader’s work failed', { error: (error as Error).message }),
         )
@@ -136,13 +141,17 @@ export class LeaderElector {
       const why = await this.renewUntilEnd(signal, work, () => workEnded);
       this.leader = false;
       leading.abort(new LeadershipEnded(why));
-      await this.drain(work);
+      const settled = await this.drain(work);
       this.options.onStoppedLeading?.(why);
       if (why === 'lost') {
         this.logger.warn('lost leadership', { lease: this.leaseName, identity: this.options.identity });
         continue;
       }
-      await this.release(this.options.handoverNote?.());
+      if (settled) await this.release();
+      else
+        this.logger.warn('not releasing the lease: the term’s work may still write; it expires instead', {
+          lease: this.leaseName,
+        });
       if (why === 'work-ended' && !signal.aborted)
         await sleep(this.retryPeriodMs, this.clock, signal).catch(() => {});
     }
@@ -152,13 +161,16 @@ export class LeaderElector {
     return `${this.options.namespace}/${this.options.name}`;
   }
 
-  /** Campaigns until it holds the Lease; resolves with the previous holder's hand-over note, or false when stopped. */
-  private async acquire(signal: AbortSignal): Promise<string | undefined | false> {
+  /** Campaigns until it holds the Lease (true), or until stopped (false). */
+  private async acquire(signal: AbortSignal): Promise<boolean> {
     while (!signal.aborted) {
+      const startedAt = this.clock.now();
       const attempt = this.bounded(signal, this.renewDeadlineMs);
       try {
-        const won = await this.tryAcquireOrRenew(attempt.signal);
-        if (won) return won.handover;
+        if (await this.tryAcquireOrRenew(attempt.signal)) {
+          this.renewedAt = startedAt;
+          return true;
+        }
       } finally {
         attempt.clear();
       }
@@ -188,24 +200,23 @@ export class LeaderElector {
     waiting: AbortSignal,
     workEnded: () => boolean,
   ): Promise<TermEnd> {
-    let renewedAt = this.clock.now();
     for (;;) {
       await sleep(this.retryPeriodMs, this.clock, waiting).catch(() => {});
       if (signal.aborted) return 'stopped';
       if (workEnded()) return 'work-ended';
       const startedAt = this.clock.now();
-      const remaining = renewedAt + this.renewDeadlineMs - startedAt;
+      const remaining = this.renewedAt + this.renewDeadlineMs - startedAt;
       const attempt = this.bounded(waiting, remaining);
-      let result: Awaited<ReturnType<LeaderElector['tryAcquireOrRenew']>>;
+      let result: boolean;
       try {
         result = await this.tryAcquireOrRenew(attempt.signal);
       } finally {
         attempt.clear();
       }
       if (signal.aborted) return 'stopped';
-      if (result) renewedAt = startedAt;
+      if (result) this.renewedAt = startedAt;
       else if (this.observedOtherHolder()) return 'lost';
-      else if (this.clock.now() - renewedAt >= this.renewDeadlineMs) return 'lost';
+      else if (this.clock.now() - this.renewedAt >= this.renewDeadlineMs) return 'lost';
     }
   }
 
@@ -229,8 +240,8 @@ export class LeaderElector {
     return this.knownLeader !== '' && this.knownLeader !== this.options.identity;
   }
 
-  /** Waits for the term's work, at most `drainTimeoutMs`: its requests are fenced by then anyway. */
-  private async drain(work: Promise<unknown>): Promise<void> {
+  /** Waits for the term's work, at most `drainTimeoutMs`; true when it settled in time. */
+  private async drain(work: Promise<unknown>): Promise<boolean> {
     const limit = this.options.drainTimeoutMs ?? this.renewDeadlineMs;
     const timeout = new AbortController();
     const timedOut = sleep(limit, this.clock, timeout.signal).then(
@@ -240,10 +251,11 @@ export class LeaderElector {
     const late = await Promise.race([work.then(() => false), timedOut]);
     timeout.abort();
     if (late) this.logger.error('the term’s work did not settle in time; going on without it', { ms: limit });
+    return !late;
   }
 
-  /** One round: resolves with the previous holder's hand-over note when this instance holds the Lease after it. */
-  private async tryAcquireOrRenew(signal: AbortSignal): Promise<{ handover: string | undefined } | false> {
+  /** One round: resolves true when this instance holds the Lease after it. */
+  private async tryAcquireOrRenew(signal: AbortSignal): Promise<boolean> {
     const { client, namespace, name, identity } = this.options;
     const path = objectPath({ ...LEASES, namespace }, name);
     const now = new Date();
@@ -273,7 +285,7 @@ export class LeaderElector {
           signal,
         });
         this.observe(created);
-        return { handover: undefined };
+        return true;
       }
 
       this.observe(lease);
@@ -282,16 +294,12 @@ export class LeaderElector {
       if (heldByOther && this.observed.at + this.observed.durationMs > this.clock.now()) return false;
 
       const spec = lease.spec ?? {};
-      const annotations = { ...lease.metadata?.annotations };
-      const handover = holder === identity ? undefined : annotations[this.handoverAnnotation];
-      delete annotations[this.handoverAnnotation];
       const updated = await client.request<V1Lease>({
         priority: 'exempt',
         method: 'PUT',
         path,
         body: {
           ...lease,
-          metadata: { ...lease.metadata, annotations },
           spec: {
             ...spec,
             holderIdentity: identity,
@@ -304,7 +312,7 @@ export class LeaderElector {
         signal,
       });
       this.observe(updated);
-      return { handover };
+      return true;
     } catch (error) {
       if (!(error instanceof KubeApiError && error.code === 409)) {
         this.logger.warn('lease request failed', { lease: this.leaseName, error: (error as Error).message });
@@ -331,11 +339,10 @@ export class LeaderElector {
   }
 
   /**
-   * Gives the Lease up (holder cleared, 1 s duration, the hand-over note) so a successor can take it at once.
-   * Reads it fresh first: a renewal cut short may still have landed and moved its resourceVersion. Bounded by
-   * the renew deadline.
+   * Gives the Lease up (holder cleared, 1 s duration) so a successor can take it at once. Reads it fresh first: a
+   * renewal cut short may still have landed and moved its resourceVersion. Bounded by the renew deadline.
    */
-  private async release(note: string | undefined): Promise<void> {
+  private async release(): Promise<void> {
     const { client, namespace, name, identity } = this.options;
     const path = objectPath({ ...LEASES, namespace }, name);
     const attempt = this.bounded(new AbortController().signal, this.renewDeadlineMs);
@@ -343,16 +350,12 @@ export class LeaderElector {
       const lease = await client.request<V1Lease>({ priority: 'exempt', path, signal: attempt.signal });
       if (lease.spec?.holderIdentity !== identity) return;
       const now = microTime(new Date());
-      const annotations = { ...lease.metadata?.annotations };
-      if (note !== undefined) annotations[this.handoverAnnotation] = note;
-      else delete annotations[this.handoverAnnotation];
       await client.request<V1Lease>({
         priority: 'exempt',
         method: 'PUT',
         path,
         body: {
           ...lease,
-          metadata: { ...lease.metadata, annotations },
           spec: {
             ...lease.spec,
             holderIdentity: '',

@@ -244,6 +244,48 @@ describe('Reflector', () => {
     expect(client.watchQueries[1]?.resourceVersion).toBe('3');
   });
 
+  it('lists again at once when asked, ending the watch it was reading, with no resourceVersion (consistent)', async () => {
+    const first = new PassThrough();
+    const client = new ScriptedClient(
+      [
+        { items: [pod('a', '1')], resourceVersion: '1' },
+        { items: [pod('a', '1'), pod('b', '7')], resourceVersion: '12' },
+      ],
+      [first],
+    );
+    const { sink, log } = recordingSink();
+    const reflector = start(client, sink);
+    await until(() => client.watchQueries.length === 1);
+    reflector.relist();
+    await until(() => client.watchQueries.length === 2);
+    expect(first.destroyed).toBe(true);
+    expect(log).toEqual(['replace(a)@1', 'replace(a,b)@12']);
+    expect(client.listQueries.map((q) => q?.resourceVersion)).toEqual([undefined, undefined]);
+    expect(client.watchQueries[1]?.resourceVersion).toBe('12');
+    expect(reflector.lastSyncResourceVersion).toBe('12');
+  });
+
+  it('lists once more when asked while a list is under way (that list may be older than the request)', async () => {
+    let answerFirstList!: () => void;
+    const firstList = new Promise<void>((resolve) => (answerFirstList = resolve));
+    const client = new ScriptedClient([
+      { items: [], resourceVersion: '1' },
+      { items: [pod('b', '4')], resourceVersion: '4' },
+    ]);
+    const request = client.request.bind(client);
+    client.request = async (req: KubeRequest) => {
+      if (client.listQueries.length === 0) await firstList;
+      return request(req);
+    };
+    const { sink, log } = recordingSink();
+    const reflector = start(client, sink);
+    await until(() => true);
+    reflector.relist();
+    answerFirstList();
+    await until(() => log.length === 2);
+    expect(log).toEqual(['replace()@1', 'replace(b)@4']);
+  });
+
   it('restarts a watch that delivers nothing for longer than the idle bound', async () => {
     const client = new ScriptedClient([{ items: [], resourceVersion: '1' }]);
     const { sink } = recordingSink();

@@ -21,7 +21,7 @@ export interface ReflectorSink<T> {
 /** Counters a reflector reports, e.g. to Prometheus. */
 export interface ReflectorObserver {
   listed?(how: 'list' | 'streaming', objects: number, seconds: number): void;
-  watchRestarted?(reason: 'closed' | 'expired' | 'idle' | 'malformed' | 'error'): void;
+  watchRestarted?(reason: 'closed' | 'expired' | 'idle' | 'malformed' | 'error' | 'relist'): void;
 }
 
 export interface ReflectorOptions<T> {
@@ -54,7 +54,7 @@ interface ListPage<T> {
   items?: T[];
 }
 
-type WatchEnd = 'closed' | 'expired' | 'idle' | 'malformed' | 'error';
+type WatchEnd = 'closed' | 'expired' | 'idle' | 'malformed' | 'error' | 'relist';
 
 /** An open watch: the response and its event reader (read with next(), so it outlives one loop). */
 interface OpenWatch<T> {
@@ -66,13 +66,16 @@ const INITIAL_EVENTS_END = 'k8s.io/initial-events-end';
 
 /** Thrown inside the reflector when the server says our resourceVersion is too old: relist. */
 class Expired extends Error {}
+/** Thrown inside the reflector when its owner asked for a relist (`relist()`). */
+class RelistRequested extends Error {}
 
 /**
  * Keeps a sink in step with one collection of the API server: LIST (paginated, or a streaming list), then WATCH
  * from the list's resourceVersion, re-watching from the latest resourceVersion seen (events and bookmarks) when
  * a watch ends, and relisting when the server answers 410 Gone. Failures back off with jitter; a list that fails
  * part way is retried from the start, never merged partially; a bad event restarts the watch from the last good
- * resourceVersion. `run` resolves once its signal aborts, with no request or timer left behind.
+ * resourceVersion. `relist()` makes it list again at once. `run` resolves once its signal aborts, with no
+ * request or timer left behind.
  */
 export class Reflector<T extends KubeObject> {
   private resourceVersion = '';
@@ -82,6 +85,10 @@ export class Reflector<T extends KubeObject> {
   private readonly clock: Clock;
   private readonly logger: RuntimeLogger;
   private readonly random: () => number;
+  /** Set by `relist()`, cleared when a list starts: a list that starts afterwards answers the request. */
+  private relistRequested = false;
+  /** Ends the watch being read, if any. */
+  private cutWatch: (() => void) | undefined;
 
   constructor(private readonly options: ReflectorOptions<T>) {
     this.path = collectionPath(options.resource);
@@ -97,6 +104,17 @@ export class Reflector<T extends KubeObject> {
     return this.resourceVersion;
   }
 
+  /**
+   * Lists again now, as after a 410: the watch being read ends and the collection is listed afresh, with no
+   * resourceVersion (a consistent read: a streaming list, or a LIST, that kube-apiserver answers with the most
+   * recent state). The sink's resourceVersion is then at least the cluster's current revision as of this call.
+   * A list already under way when this is called is followed by another one.
+   */
+  relist(): void {
+    this.relistRequested = true;
+    this.cutWatch?.();
+  }
+
   async run(signal: AbortSignal): Promise<void> {
     const what = describeResource(this.options.resource);
     while (!signal.aborted) {
@@ -109,6 +127,10 @@ export class Reflector<T extends KubeObject> {
         if (error instanceof Expired) {
           this.logger.info('resourceVersion expired, relisting', { resource: what });
           this.options.observer?.watchRestarted?.('expired');
+          continue;
+        }
+        if (error instanceof RelistRequested) {
+          this.options.observer?.watchRestarted?.('relist');
           continue;
         }
         const delay = this.backoff.next();
@@ -127,6 +149,7 @@ export class Reflector<T extends KubeObject> {
    * and is returned, to continue as the regular watch.
    */
   private async listState(signal: AbortSignal): Promise<OpenWatch<T> | undefined> {
+    this.relistRequested = false;
     if (this.streamingSupported && this.options.streamingList !== false) {
       try {
         return await this.streamingList(signal);
@@ -196,6 +219,10 @@ export class Reflector<T extends KubeObject> {
   private async watchLoop(signal: AbortSignal, initial: OpenWatch<T> | undefined): Promise<void> {
     let watch = initial;
     while (!signal.aborted) {
+      if (this.relistRequested) {
+        watch?.response.destroy();
+        throw new RelistRequested();
+      }
       try {
         watch ??= await this.openWatch(signal, { resourceVersion: this.resourceVersion });
       } catch (error) {
@@ -216,6 +243,7 @@ export class Reflector<T extends KubeObject> {
       watch = undefined;
       if (signal.aborted) return;
       if (end === 'expired') throw new Expired();
+      if (end === 'relist') throw new RelistRequested();
       this.options.observer?.watchRestarted?.(end);
       // A watch that ends normally is resumed at once, unless the server keeps closing it straight away.
       if (end !== 'closed' || this.clock.now() - openedAt < 1000) {
@@ -244,6 +272,8 @@ export class Reflector<T extends KubeObject> {
     };
     const abort = () => response.destroy();
     signal.addEventListener('abort', abort, { once: true });
+    this.cutWatch = abort;
+    if (this.relistRequested) abort(); // asked for while this watch was opening
     arm();
     try {
       for (let next = await events.next(); !next.done; next = await events.next()) {
@@ -259,9 +289,10 @@ export class Reflector<T extends KubeObject> {
         this.advance(event.object.metadata!.resourceVersion!);
         this.backoff.reset();
       }
-      return 'closed';
+      return this.relistRequested ? 'relist' : 'closed';
     } catch (error) {
       if (signal.aborted) return 'closed';
+      if (this.relistRequested) return 'relist';
       if (idle) return 'idle';
       if (error instanceof MalformedWatchEvent) {
         this.logger.warn('watch sent a malformed event', {
@@ -273,6 +304,7 @@ export class Reflector<T extends KubeObject> {
       this.logger.warn('watch stream failed', { error: errorMessage(error) });
       return 'error';
     } finally {
+      this.cutWatch = undefined;
       timer?.cancel();
       signal.removeEventListener('abort', abort);
       response.destroy();

@@ -1,4 +1,5 @@
-import type { KubeObject } from './object.js';
+import type { KubeRequester } from './client.js';
+import { collectionPath, type ResourceRef } from './resource.js';
 
 const DIGITS = /^\d{1,30}$/;
 
@@ -12,55 +13,24 @@ export function resourceVersionAtLeast(a: string, b: string): boolean | undefine
   return BigInt(a) >= BigInt(b);
 }
 
-/** `Kind` for the core group, `Kind.group` otherwise (kubectl's notation): the key of a collection's kind. */
-export function kindKey(object: KubeObject): string | undefined {
-  const { apiVersion, kind } = object;
-  if (!apiVersion || !kind) return undefined;
-  const slash = apiVersion.indexOf('/');
-  return slash < 0 ? kind : `${kind}.${apiVersion.slice(0, slash)}`;
-}
-
 /**
- * The highest resourceVersion written, per kind: what a leader hands its successor, so the successor acts only
- * once its caches have seen every one of those writes. Serialised as compact JSON, `{"Pod":"1234"}`.
+ * The resourceVersion of a consistent read: a LIST of `resource` with no resourceVersion and `limit=1`, which
+ * kube-apiserver must answer with the most recent state (a quorum read from etcd, or its watch cache once that
+ * has caught up with etcd's current revision). So every write stored before the request was made has a
+ * resourceVersion at or below the answer's. etcd revisions are cluster-wide: the version orders writes to every
+ * collection, not only `resource`'s. A cache that reflects it (`SharedInformer.catchUp`) misses none of them.
  */
-export class WrittenVersions {
-  private readonly highest = new Map<string, string>();
-
-  /** Notes a written object (the API server's answer to the write); objects without a numeric version are skipped. */
-  note(object: KubeObject): void {
-    const kind = kindKey(object);
-    const version = object.metadata?.resourceVersion;
-    if (!kind || !version) return;
-    const current = this.highest.get(kind);
-    if (current === undefined ? DIGITS.test(version) : resourceVersionAtLeast(version, current))
-      this.highest.set(kind, version);
-  }
-
-  get(kind: string): string | undefined {
-    return this.highest.get(kind);
-  }
-
-  get size(): number {
-    return this.highest.size;
-  }
-
-  encode(): string {
-    return JSON.stringify(Object.fromEntries(this.highest));
-  }
-
-  /** Reads a note made by `encode`; anything malformed reads as empty (the note is advice, never required). */
-  static decode(note: string | undefined): WrittenVersions {
-    const versions = new WrittenVersions();
-    if (!note) return versions;
-    try {
-      const parsed: unknown = JSON.parse(note);
-      if (parsed && typeof parsed === 'object' && !Array.isArray(parsed))
-        for (const [kind, version] of Object.entries(parsed))
-          if (typeof version === 'string' && DIGITS.test(version)) versions.highest.set(kind, version);
-    } catch {
-      /* not ours, or damaged: nothing to wait for */
-    }
-    return versions;
-  }
+export async function consistentResourceVersion(
+  client: KubeRequester,
+  resource: ResourceRef,
+  signal?: AbortSignal,
+): Promise<string> {
+  const list = await client.request<{ metadata?: { resourceVersion?: string } }>({
+    path: collectionPath(resource),
+    query: { limit: 1 },
+    signal,
+  });
+  const version = list?.metadata?.resourceVersion;
+  if (!version) throw new Error(`the list of ${collectionPath(resource)} carried no resourceVersion`);
+  return version;
 }

@@ -139,6 +139,10 @@ describe('loadAppConfig', () => {
     [{ KUBE_API_QPS: '0' }, /KUBE_API_QPS must be a positive number/],
     [{ KUBE_API_BURST: 'lots' }, /KUBE_API_BURST must be a positive number/],
     [{ INSTALL_CRD: 'yes please' }, /INSTALL_CRD must be true or false/],
+    [
+      { LEASE_DURATION_SECONDS: '11' },
+      /LEASE_DURATION_SECONDS must be at least 2 seconds longer than LEASE_RENEW_DEADLINE_SECONDS/,
+    ],
     [{ KUBE_API_HTTP2: 'h2' }, /KUBE_API_HTTP2 must be true or false/],
     [{ AUDIT_RETENTION_DAYS: '-1' }, /AUDIT_RETENTION_DAYS must be a positive number/],
     [{ AUDIT_QUEUE_LIMIT: 'none' }, /AUDIT_QUEUE_LIMIT must be a positive number/],

@@ -220,6 +220,11 @@ function leaseTimings(env: Environment): AppConfig['controller']['lease'] {
     throw new ConfigError('LEASE_RENEW_DEADLINE_SECONDS must be shorter than LEASE_DURATION_SECONDS');
   if (lease.retryPeriodMs >= lease.renewDeadlineMs)
     throw new ConfigError('LEASE_RETRY_PERIOD_SECONDS must be shorter than LEASE_RENEW_DEADLINE_SECONDS');
+  // The gap holds a leader's last writes: 1 s to reach kube-apiserver and at least 1 s of server deadline.
+  if (lease.durationMs - lease.renewDeadlineMs < 2000)
+    throw new ConfigError(
+      'LEASE_DURATION_SECONDS must be at least 2 seconds longer than LEASE_RENEW_DEADLINE_SECONDS',
+    );
   return lease;
 }
 

@@ -1,16 +1,19 @@
 import {
+  Backoff,
   Controller,
   EventRecorder,
   Expectations,
   FencedClient,
   RateLimitingQueue,
-  WrittenVersions,
-  kindKey,
+  consistentResourceVersion,
+  errorMessage,
+  sleep,
   type KubeClient,
-  type KubeObject,
+  type LeadershipTerm,
   type RuntimeLogger,
+  type SharedInformer,
+  type KubeObject,
 } from '@ngx/kube-runtime';
-import { LABEL_NGINX, NGINX_API_VERSION, NGINX_KIND } from '@ngx/nginx-api';
 import type { PrometheusWorkQueueMetrics } from '../metrics/runtime-metrics.js';
 import type { ClusterInformers } from '../kube/cluster-informers.js';
 import {
@@ -24,8 +27,8 @@ import { MANAGED_BY } from './pod-template.js';
 import { NginxReconciler } from './reconciler.js';
 import type { StrayPods } from './stray-pods.js';
 
-const POD_KIND = 'Pod';
-const NGINX_KIND_KEY = kindKey({ apiVersion: NGINX_API_VERSION, kind: NGINX_KIND })!;
+/** A cache of this many objects takes a while to relist: its watch gets a chance to catch up first. */
+const RELIST_COSTS_FROM = 1000;
 
 export interface ControllerTermDeps {
   client: KubeClient;
@@ -36,10 +39,16 @@ export interface ControllerTermDeps {
   workers: number;
   burst: number;
   resyncPeriodMs: number;
-  /** How long a request already sent when the term ends may take to finish before it is aborted. */
-  graceMs: number;
-  /** Longest the term waits for its caches to reach the previous leader's last writes. */
-  handoverWaitMs: number;
+  /**
+   * kube-apiserver's deadline for each of the term's writes (FencedClient): it must end before the Lease can
+   * expire for another instance, so it is shorter than the lease duration minus the renew deadline.
+   */
+  writeDeadlineMs: number;
+  /**
+   * How long a large cache (RELIST_COSTS_FROM objects or more) may take to pass the consistent read through its
+   * watch before it is relisted; a smaller one is relisted at once, which costs less than waiting.
+   */
+  catchUpPatienceMs: number;
   logger: RuntimeLogger;
   metrics: ControllerMetrics;
   queueMetrics: PrometheusWorkQueueMetrics;
@@ -47,28 +56,31 @@ export interface ControllerTermDeps {
 
 /**
  * One leadership term of the Nginx controller. Everything it writes goes through its own FencedClient bound to
- * the term's signal — reconciles, status, Events — so nothing is written after the term ends and requests on
- * the wire get a short grace. Its queue, expectations and Event recorder live and die with it. It starts acting
- * only once the caches have seen the previous leader's last writes (the hand-over note: the resourceVersions
- * it wrote last, per kind), and it leaves the same note for its successor.
+ * the term — reconciles, status, Events — so nothing is sent after the term ends or past the renew deadline,
+ * and every write sent is decided (answered, or past its server-side deadline) before `run` resolves. Its
+ * queue, expectations and Event recorder live and die with it. It acts only once every cache it decides from
+ * is as new as a consistent read made after it acquired the Lease (`catchUp`), so no write of an earlier
+ * leader, or of its own earlier term, is missing from them.
  */
 export class ControllerTerm {
   readonly queue: RateLimitingQueue<string>;
   readonly expectations = new Expectations();
   private readonly triggers = new ReconcileTriggers();
-  private readonly written = new WrittenVersions();
   private readonly client: FencedClient;
   private readonly events: EventRecorder;
 
+  readonly signal: AbortSignal;
+
   constructor(
     private readonly deps: ControllerTermDeps,
-    readonly signal: AbortSignal,
+    term: LeadershipTerm,
   ) {
+    this.signal = term.signal;
     this.queue = new RateLimitingQueue<string>({ metrics: deps.queueMetrics });
     deps.queueMetrics.watch(this.queue);
-    this.client = new FencedClient(deps.client, signal, {
-      graceMs: deps.graceMs,
-      onWrite: (object) => this.noteWrite(object),
+    this.client = new FencedClient(deps.client, term.signal, {
+      heldUntil: term.heldUntil,
+      writeDeadlineMs: deps.writeDeadlineMs,
     });
     this.events = new EventRecorder({
       client: this.client,
@@ -86,17 +98,12 @@ export class ControllerTerm {
     else this.queue.addAfter(key, afterMs);
   }
 
-  /** The resourceVersions this term wrote last, per kind, for the next leader. */
-  handoverNote(): string {
-    return this.written.encode();
-  }
-
   /**
-   * Runs the term until its signal aborts: waits for the caches (synced, and at the previous leader's writes),
+   * Runs the term until its signal aborts: waits for the caches (synced, then caught up with a consistent read),
    * queues every Nginx, reconciles with the workers and resyncs every Nginx each resync period. Resolves once the
-   * last reconcile returned and the last request of the term was answered or aborted.
+   * last reconcile returned and every write of the term is decided: answered, or past its server deadline.
    */
-  async run(previousNote: string | undefined): Promise<void> {
+  async run(): Promise<void> {
     const { deps, signal } = this;
     const reconciler = new NginxReconciler({
       client: this.client,
@@ -135,7 +142,7 @@ export class ControllerTerm {
         const caches = [deps.informers.nginxes, deps.informers.pods, ...deps.informers.ownedInformers()];
         const synced = await Promise.all(caches.map((informer) => informer.waitForCacheSync(syncSignal)));
         if (!synced.every(Boolean)) return false;
-        if (!(await this.caughtUpWith(previousNote, syncSignal))) return false;
+        if (!(await this.catchUp(caches, syncSignal))) return false;
         this.enqueueAll('resync');
         return true;
       },
@@ -154,7 +161,12 @@ export class ControllerTerm {
     } finally {
       clearInterval(resync);
       await this.events.flush();
-      await this.client.idle();
+      const { undecided } = await this.client.settled();
+      if (undecided > 0)
+        deps.logger.warn('the term’s writes of unknown outcome are past their deadline', {
+          undecided,
+          writeDeadlineMs: deps.writeDeadlineMs,
+        });
     }
   }
 
@@ -163,37 +175,40 @@ export class ControllerTerm {
   }
 
   /**
-   * Waits until the pod and Nginx caches reflect the previous leader's last writes, so a pod it created a moment
-   * before handing over is not created again. Gives up (and goes on) after `handoverWaitMs`: a watch that slow is
-   * broken, and the reflector relists.
+   * Brings every cache the reconciler decides from up to a consistent read made now, after this term acquired
+   * the Lease: an earlier leader's writes were all decided before it released the Lease, or before the Lease could
+   * expire (see FencedClient), so each of them is at or below that version, and a cache that reflects it holds
+   * every pod they created or deleted. Retries the read with backoff; false only when the term ended first.
    */
-  private async caughtUpWith(note: string | undefined, signal: AbortSignal): Promise<boolean> {
-    const versions = WrittenVersions.decode(note);
-    if (versions.size === 0) return !signal.aborted;
+  private async catchUp(caches: SharedInformer<KubeObject>[], signal: AbortSignal): Promise<boolean> {
+    const { informers, logger, catchUpPatienceMs } = this.deps;
     const started = performance.now();
-    const limit = AbortSignal.any([signal, AbortSignal.timeout(this.deps.handoverWaitMs)]);
-    const waits = [
-      [this.deps.informers.pods, versions.get(POD_KIND)],
-      [this.deps.informers.nginxes, versions.get(NGINX_KIND_KEY)],
-    ] as const;
-    const reached = await Promise.all(
-      waits.map(([informer, version]) => (version ? informer.waitForResourceVersion(version, limit) : true)),
+    const backoff = new Backoff(100, 5000);
+    let version: string | undefined;
+    while (version === undefined) {
+      try {
+        version = await consistentResourceVersion(this.client, informers.pods.resource, signal);
+      } catch (error) {
+        if (signal.aborted) return false;
+        const retryInMs = Math.round(backoff.next());
+        logger.warn('the consistent read failed; retrying', { error: errorMessage(error), retryInMs });
+        await sleep(retryInMs, undefined, signal).catch(() => {});
+      }
+    }
+    const ways = await Promise.all(
+      caches.map((informer) =>
+        informer.catchUp(version, {
+          patienceMs: informer.cache.size >= RELIST_COSTS_FROM ? catchUpPatienceMs : 0,
+          signal,
+        }),
+      ),
     );
-    if (signal.aborted) return false;
-    const details = { note, waitedMs: Math.round(performance.now() - started) };
-    if (reached.every(Boolean))
-      this.deps.logger.info('caches have seen the previous leader’s writes', details);
-    else
-      this.deps.logger.warn('caches did not reach the previous leader’s writes in time; going on', details);
+    if (ways.includes(false)) return false;
+    logger.info('caches caught up with a consistent read', {
+      resourceVersion: version,
+      waitedMs: Math.round(performance.now() - started),
+      relisted: caches.filter((_, i) => ways[i] === 'relist').map((informer) => informer.resource.plural),
+    });
     return true;
-  }
-
-  /** Remembers the resourceVersion of a write whose object our informers watch (a pod with our label, an Nginx). */
-  private noteWrite(object: KubeObject): void {
-    const kind = kindKey(object);
-    const watched =
-      kind === NGINX_KIND_KEY ||
-      (kind === POD_KIND && Object.hasOwn(object.metadata?.labels ?? {}, LABEL_NGINX));
-    if (watched) this.written.note(object);
   }
 }

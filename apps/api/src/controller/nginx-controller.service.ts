@@ -13,6 +13,7 @@ import {
   LeaderElector,
   NAMESPACE_INDEX,
   objectPath,
+  type LeadershipTerm,
   type TermEnd,
 } from '@ngx/kube-runtime';
 import { Registry } from 'prom-client';
@@ -34,10 +35,21 @@ import {
 } from './event-handlers.js';
 import { StrayPods } from './stray-pods.js';
 
-/** Annotation of the Lease in which a leader leaves the resourceVersions of its last writes for the next one. */
-export const HANDOVER_ANNOTATION = 'mycompany.com/handover-resource-versions';
 /** How often a standby looks again at the pods it saw leave the watch (see StrayPods.recheck). */
 const STRAY_RECHECK_MS = 60_000;
+/** How long a new term's caches may take to pass its consistent read through their watches before a relist. */
+const CATCH_UP_PATIENCE_MS = 1000;
+/** Allowed for a write to reach kube-apiserver after it left: the server's deadline starts on arrival. */
+const WRITE_DELIVERY_MS = 1000;
+
+/**
+ * kube-apiserver's deadline for a term's writes. A term sends nothing after its renew deadline, and another
+ * instance may take the Lease only a lease duration after the last renewal: a write sent at the last moment,
+ * delivered within WRITE_DELIVERY_MS, is decided before then. The configuration keeps it at 1 s or more.
+ */
+export function writeDeadlineMs(lease: { durationMs: number; renewDeadlineMs: number }): number {
+  return lease.durationMs - lease.renewDeadlineMs - WRITE_DELIVERY_MS;
+}
 
 /**
  * Hosts the Nginx controller in the Nest app: handlers on the shared informers, and leadership terms
@@ -52,8 +64,6 @@ export class NginxControllerService implements OnApplicationBootstrap, OnModuleD
   private readonly identity = `${hostname()}-${process.pid}`;
   /** The current leadership term; none while standing by. */
   private term: ControllerTerm | undefined;
-  /** The last term's hand-over note, written into the Lease on release. */
-  private handoverNote: string | undefined;
   private readonly strays = new StrayPods();
   private running: Promise<unknown> | undefined;
   private strayRecheck: NodeJS.Timeout | undefined;
@@ -105,13 +115,11 @@ export class NginxControllerService implements OnApplicationBootstrap, OnModuleD
           renewDeadlineMs: controller.lease.renewDeadlineMs,
           retryPeriodMs: controller.lease.retryPeriodMs,
           logger: this.runtimeLogger,
-          handoverAnnotation: HANDOVER_ANNOTATION,
-          handoverNote: () => this.handoverNote,
-          onStartedLeading: (term) => this.lead(term.signal, term.handover),
+          onStartedLeading: (term) => this.lead(term),
           onStoppedLeading: (why: TermEnd) => this.metrics.terms.inc({ end: why }),
           onNewLeader: (leader) => this.logger.log(`leader is ${leader}`),
         }).run(signal)
-      : this.lead(signal, undefined);
+      : this.lead({ signal, heldUntil: () => Infinity });
     this.strayRecheck = setInterval(() => void this.recheckStrays(), STRAY_RECHECK_MS);
     this.strayRecheck.unref();
   }
@@ -132,8 +140,8 @@ export class NginxControllerService implements OnApplicationBootstrap, OnModuleD
     await this.running;
   }
 
-  /** One leadership term: runs until `signal` aborts and everything it started has finished. */
-  private async lead(signal: AbortSignal, previousNote: string | undefined): Promise<void> {
+  /** One leadership term: runs until its signal aborts and everything it started has finished. */
+  private async lead(leadership: LeadershipTerm): Promise<void> {
     const { controller } = this.config;
     const term = new ControllerTerm(
       {
@@ -145,22 +153,19 @@ export class NginxControllerService implements OnApplicationBootstrap, OnModuleD
         workers: controller.workers,
         burst: controller.burst,
         resyncPeriodMs: controller.resyncPeriodMs,
-        // Requests on the wire when the term ends get this long; the renew deadline leaves the lease duration's
-        // remainder before another instance may lead, and the term must be silent well before that.
-        graceMs: Math.min(2000, (controller.lease.durationMs - controller.lease.renewDeadlineMs) / 2),
-        handoverWaitMs: controller.lease.durationMs,
+        writeDeadlineMs: writeDeadlineMs(controller.lease),
+        catchUpPatienceMs: CATCH_UP_PATIENCE_MS,
         logger: this.runtimeLogger,
         metrics: this.metrics,
         queueMetrics: this.queueMetrics,
       },
-      signal,
+      leadership,
     );
     this.term = term;
     this.metrics.leader.set(1);
     try {
-      await term.run(previousNote);
+      await term.run();
     } finally {
-      this.handoverNote = term.handoverNote();
       if (this.term === term) this.term = undefined;
       this.metrics.leader.set(0);
     }

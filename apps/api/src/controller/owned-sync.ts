@@ -9,6 +9,7 @@ import type {
 import {
   KubeApiError,
   collectionPath,
+  endedWithTerm,
   errorMessage,
   objectPath,
   type EventRecorder,
@@ -270,8 +271,7 @@ export class OwnedSync {
       // with no Warning (nothing is wrong that a user could act on).
       if (error instanceof KubeApiError && error.code === 409 && options.conflictMeansStaleCache)
         throw new OwnedObjectError(`${kind} ${name} changed since it was cached: retrying`);
-      if (error instanceof Error && (error.name === 'AbortError' || error.name === 'LeadershipEnded'))
-        throw error;
+      if (endedWithTerm(error)) throw error;
       throw this.refuse(nginx, `Error writing ${kind} ${name}: ${errorMessage(error)}`);
     }
   }

@@ -417,7 +417,7 @@ describe('NginxReconciler', () => {
       const body = req.body as V1Pod;
       return { ...body, metadata: { ...body.metadata, name: 'web-held', resourceVersion: '30' } };
     });
-    const client = new FencedClient(api, term.signal, { graceMs: 1000 });
+    const client = new FencedClient(api, term.signal);
     const { reconciler } = setup({ nginx: nginx(50), client });
     const running = reconciler.reconcile(KEY, new ReconcileReport(), term.signal);
     await new Promise((resolve) => setTimeout(resolve, 5));
@@ -425,7 +425,7 @@ describe('NginxReconciler', () => {
     term.abort(new LeadershipEnded('stopped'));
     release();
     await expect(running).rejects.toBeInstanceOf(LeadershipEnded);
-    await client.idle();
+    expect(await client.settled()).toEqual({ undecided: 0 });
     // The create on the wire finished; no further batch, no status write, no Event after the term ended.
     expect(api.requests.map((r) => `${r.method} ${r.path}`)).toEqual([`POST ${PODS_PATH}`]);
   });

@@ -2,6 +2,7 @@ import type { V1ObjectMeta, V1Pod } from '@kubernetes/client-node';
 import {
   KubeApiError,
   METADATA_ONLY,
+  endedWithTerm,
   collectionPath,
   objectKey,
   objectPath,
@@ -139,7 +140,7 @@ export class NginxReconciler {
     try {
       ownedStatus = await this.ownedSync.sync(key, nginx, view, owned, report);
     } catch (error) {
-      if (endsTerm(error)) throw error;
+      if (endedWithTerm(error)) throw error;
       ownedFailure = error instanceof Error ? error : new Error(String(error));
     }
     signal.throwIfAborted();
@@ -235,7 +236,7 @@ export class NginxReconciler {
     try {
       if (!plan.createLike) await this.ensureConfigMap(nginx, view, report);
     } catch (error) {
-      if (endsTerm(error)) throw error;
+      if (endedWithTerm(error)) throw error;
       return { reason: 'FailedCreate', message: errorMessage(error) };
     }
     expectations.expectCreations(key, plan.create);
@@ -275,7 +276,7 @@ export class NginxReconciler {
       report.record({ kind: 'config', object: name, revision: view.updateRevision });
     } catch (error) {
       if (!(error instanceof KubeApiError && error.code === 409)) {
-        if (!endsTerm(error))
+        if (!endedWithTerm(error))
           this.deps.events.event(
             nginx,
             'Warning',
@@ -307,7 +308,7 @@ export class NginxReconciler {
       this.deps.metrics?.podCreated();
       this.deps.events.event(nginx, 'Normal', 'SuccessfulCreate', `Created pod: ${pod.metadata?.name}`);
     } catch (error) {
-      if (!endsTerm(error)) {
+      if (!endedWithTerm(error)) {
         this.deps.metrics?.podCreateFailed();
         this.deps.events.event(nginx, 'Warning', 'FailedCreate', `Error creating: ${errorMessage(error)}`);
       }
@@ -330,7 +331,7 @@ export class NginxReconciler {
       this.deps.events.event(nginx, 'Normal', 'SuccessfulDelete', `Deleted pod: ${name} (${reason})`);
     } catch (error) {
       if (error instanceof KubeApiError && error.code === 404) return; // already gone: that is what we wanted
-      if (!endsTerm(error))
+      if (!endedWithTerm(error))
         this.deps.events.event(
           nginx,
           'Warning',
@@ -461,9 +462,4 @@ export class NginxReconciler {
 function earliest(...delays: (number | undefined)[]): number | undefined {
   const known = delays.filter((delay): delay is number => delay !== undefined);
   return known.length ? Math.min(...known) : undefined;
-}
-
-/** The request was not made, or cut off, because the controller stopped (not the API server's answer). */
-function endsTerm(error: unknown): boolean {
-  return error instanceof Error && (error.name === 'AbortError' || error.name === 'LeadershipEnded');
 }
