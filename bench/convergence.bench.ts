@@ -16,8 +16,8 @@ import { HEADLESS, startApp, type AppProcess } from '../test/support/app-process
 import { migrate } from '../test/support/database.js';
 import { CLUSTER_DIR, ROOT } from '../test/support/paths.js';
 import { runtimeClient } from '../test/support/runtime.js';
-import { requestCounts } from './convergence/apiserver-metrics.js';
-import type { SenderWrites } from './convergence/audit-log.js';
+import { requestCounts } from '../test/support/apiserver-metrics.js';
+import type { SenderWrites } from '../test/support/apiserver-audit-log.js';
 import { restartComponents } from './convergence/cluster-components.js';
 import { freePort, inspectorProfiler, type CpuProfile } from './convergence/cpu-profile.js';
 import { flameGraphSvg, selfTimes, timeByOrigin } from './convergence/flame-graph.js';

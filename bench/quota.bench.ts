@@ -11,7 +11,7 @@ import { migrate } from '../test/support/database.js';
 import { createNamespace, createPodQuota } from '../test/support/operations.js';
 import { runtimeClient } from '../test/support/runtime.js';
 import { sleep, waitFor } from '../test/support/wait.js';
-import { podCreatesByCode } from './convergence/apiserver-metrics.js';
+import { podCreatesByCode } from '../test/support/apiserver-metrics.js';
 import { NGINX, REPLICA_SET, type WorkloadKind } from './convergence/workload.js';
 import { runStamp, writeResults } from './results-file.js';
 

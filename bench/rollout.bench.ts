@@ -18,7 +18,7 @@ import { migrate } from '../test/support/database.js';
 import { CLUSTER_DIR, ROOT } from '../test/support/paths.js';
 import { runtimeClient } from '../test/support/runtime.js';
 import { sleep, waitFor } from '../test/support/wait.js';
-import { requestCountsByGroup, difference } from './convergence/apiserver-metrics.js';
+import { requestCountsByGroup, difference } from '../test/support/apiserver-metrics.js';
 import { cpuSeconds, peakRssMb } from './convergence/process-stats.js';
 import { readyChart } from './convergence/svg-chart.js';
 import { RESULTS_DIR, runStamp, writeResults } from './results-file.js';

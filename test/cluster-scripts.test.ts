@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import type { AuditEvent } from '../bench/convergence/audit-log.js';
+import type { AuditEvent } from './support/apiserver-audit-log.js';
 import {
   COMPONENTS,
   clusterScript,

@@ -1,7 +1,7 @@
 import type { V1Pod } from '@kubernetes/client-node';
 import { isActive } from '../../apps/api/src/controller/pod-plan.js';
 import { SharedInformer, type KubeClient, type KubeObject } from '../../libs/kube-runtime/src/index.js';
-import { controllerRequests, difference, requestCounts } from './apiserver-metrics.js';
+import { controllerRequests, difference, requestCounts } from '../../test/support/apiserver-metrics.js';
 import {
   auditOffset,
   readAuditEvents,
@@ -10,7 +10,7 @@ import {
   writesBySender,
   type AuditEvent,
   type SenderWrites,
-} from './audit-log.js';
+} from '../../test/support/apiserver-audit-log.js';
 import { cpuSeconds } from './process-stats.js';
 import { sleep } from '../../test/support/wait.js';
 

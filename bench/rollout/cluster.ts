@@ -7,7 +7,7 @@ import { readPid } from '../../test/support/cluster-processes.js';
 import { createNamedNamespace } from '../../test/support/operations.js';
 import { ROOT } from '../../test/support/paths.js';
 import { sleep, waitFor } from '../../test/support/wait.js';
-import { requestCounts } from '../convergence/apiserver-metrics.js';
+import { requestCounts } from '../../test/support/apiserver-metrics.js';
 
 // The cluster chores of a bench run: a namespace per run, gone before the next; a quiet API server before
 // measuring; kube-controller-manager and kube-scheduler restarted with client limits (cluster-components.ts).

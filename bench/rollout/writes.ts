@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Agent, request } from 'undici';
 import { CLUSTER_DIR } from '../../test/support/paths.js';
-import type { RequestCounts } from '../convergence/apiserver-metrics.js';
+import type { RequestCounts } from '../../test/support/apiserver-metrics.js';
 import type { RolloutKind } from './kinds.js';
 import type { PodsSeen } from './observer.js';
 

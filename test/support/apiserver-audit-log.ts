@@ -1,4 +1,6 @@
-import { closeSync, openSync, readSync, statSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
+import { readPid } from './cluster-processes.js';
+import { restartKubeApiServer } from './operations.js';
 
 /**
  * kube-apiserver's audit log (tools/cluster/up.sh with CLUSTER_AUDIT_LOG: JSON lines, level Metadata, one
@@ -113,4 +115,21 @@ export function writesBySender(
     entry.byRequest[key] = (entry.byRequest[key] ?? 0) + 1;
   }
   return [...bySender.values()].sort((a, b) => b.total - a.total || a.sender.localeCompare(b.sender));
+}
+
+/** The audit log the running kube-apiserver writes (its --audit-log-path), if it writes one. */
+export function runningAuditLog(): string | undefined {
+  const args = readFileSync(`/proc/${readPid('kube-apiserver')}/cmdline`, 'utf8').split('\0');
+  return args.find((arg) => arg.startsWith('--audit-log-path='))?.slice('--audit-log-path='.length);
+}
+
+/**
+ * Makes kube-apiserver write its audit log: restarts it with one at `path` (CLUSTER_AUDIT_LOG) unless it already
+ * writes one. Resolves with the log being written and a function that puts kube-apiserver back as it was.
+ */
+export async function withAuditLog(path: string): Promise<{ path: string; restore: () => Promise<void> }> {
+  const running = runningAuditLog();
+  if (running) return { path: running, restore: async () => {} };
+  await restartKubeApiServer({ CLUSTER_AUDIT_LOG: path });
+  return { path, restore: async () => void (await restartKubeApiServer()) };
 }

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Agent, request } from 'undici';
-import { CLUSTER_DIR } from '../../test/support/paths.js';
+import { CLUSTER_DIR } from './paths.js';
 
 /** Requests kube-apiserver has served, by "VERB resource[/subresource]", from its apiserver_request_total. */
 export type RequestCounts = Map<string, number>;
@@ -65,6 +65,21 @@ export function podCreatesByCode(server = 'https://127.0.0.1:6443'): Promise<Req
         : undefined,
     server,
   );
+}
+
+/**
+ * Pod creations answered 201 and single-pod deletions answered 200, as "create" and "delete". A namespace's
+ * deletion of all its pods at once (DELETECOLLECTION) is reported as a DELETE too, with scope "namespace": left out.
+ */
+export function podWrites(server = 'https://127.0.0.1:6443'): Promise<RequestCounts> {
+  return countRequests((labels) => {
+    if (label(labels, 'resource') !== 'pods' || label(labels, 'group') || label(labels, 'subresource'))
+      return;
+    const [verb, code, scope] = [label(labels, 'verb'), label(labels, 'code'), label(labels, 'scope')];
+    if (verb === 'POST' && code === '201') return 'create';
+    if (verb === 'DELETE' && code === '200' && scope === 'resource') return 'delete';
+    return undefined;
+  }, server);
 }
 
 /** What happened between two readings, without the keys that did not move. */

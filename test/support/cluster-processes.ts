@@ -13,10 +13,11 @@ export const COMPONENTS = [
 ] as const;
 const BIN = join(CLUSTER_DIR, 'bin');
 
-/** Runs one of the npm cluster scripts and returns what it printed. */
-export async function clusterScript(name: 'up' | 'down' | 'status') {
+/** Runs one of the npm cluster scripts, with `env` over the test's, and returns what it printed. */
+export async function clusterScript(name: 'up' | 'down' | 'status', env: Record<string, string> = {}) {
   const { stdout, stderr } = await promisify(execFile)('bash', [join(ROOT, `tools/cluster/${name}.sh`)], {
     cwd: ROOT,
+    env: { ...process.env, ...env },
     maxBuffer: 16 * 1024 * 1024,
   });
   return stdout + stderr;

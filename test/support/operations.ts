@@ -20,15 +20,18 @@ export const names = (pods: readonly V1Pod[]) => pods.map((p) => p.metadata!.nam
 
 /**
  * Stops kube-apiserver with SIGTERM, waits for it to exit and starts it again with the cluster script (which
- * starts only what is not running), as test/kube-runtime/informer.test.ts does. Returns how long it was gone.
+ * starts only what is not running), as test/kube-runtime/informer.test.ts does, with `env` for the script (e.g.
+ * CLUSTER_AUDIT_LOG). Returns how long it was gone.
  */
-export async function restartKubeApiServer(): Promise<{ stopMs: number; downMs: number }> {
+export async function restartKubeApiServer(
+  env: Record<string, string> = {},
+): Promise<{ stopMs: number; downMs: number }> {
   const pid = readPid('kube-apiserver');
   const started = performance.now();
   process.kill(pid, 'SIGTERM');
   await waitFor('kube-apiserver to stop', () => !isAlive(pid), { timeoutMs: 60_000, intervalMs: 50 });
   const stopped = performance.now();
-  await clusterScript('up');
+  await clusterScript('up', env);
   const back = performance.now();
   if (readPid('kube-apiserver') === pid) throw new Error('kube-apiserver was not restarted');
   return { stopMs: Math.round(stopped - started), downMs: Math.round(back - stopped) };
