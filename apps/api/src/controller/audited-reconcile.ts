@@ -102,6 +102,7 @@ export function auditedReconcile(
           result: outcome,
           durationMs,
           actions: summarize(report),
+          ...report.counts,
           ...(error ? { error } : {}),
         });
       }

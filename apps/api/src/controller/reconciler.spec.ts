@@ -190,6 +190,26 @@ describe('NginxReconciler', () => {
     expect(expectations.satisfied(KEY)).toBe(true);
   });
 
+  it('judges its expectations against pods read after them: one met while it awaits does not count yet', async () => {
+    const existing = pod();
+    const { api, reconciler, expectations, pods, strays } = setup({ nginx: nginx(2), pods: [existing] });
+    // A previous sync created the second pod; the cache has not shown it yet.
+    expectations.expectCreations(KEY, 1);
+    const stray = pod({ name: 'web-stray' });
+    strays.add(KEY, stray);
+    // While the reconcile looks at the stray pod, the watch brings the second pod and meets the expectation.
+    api.on(`GET ${PODS_PATH}/web-stray`, () => {
+      pods.upsert(pods.accept(structuredClone(pod({ name: 'web-second' }))));
+      expectations.creationObserved(KEY);
+      throw new KubeApiError(404, { kind: 'Status', code: 404, reason: 'NotFound' });
+    });
+    await reconciler.reconcile(KEY);
+    expect(podCreates(api)).toEqual([]);
+    // The next sync reads both pods, after the expectation was met: nothing to do either.
+    await reconciler.reconcile(KEY);
+    expect(podCreates(api)).toEqual([]);
+  });
+
   it('paces a progress status write from the end of a pod burst, however long the burst took', async () => {
     const clock = { now: 0 };
     const { api, reconciler } = setup({ nginx: nginx(7), now: () => clock.now });
@@ -272,13 +292,44 @@ describe('NginxReconciler', () => {
     expect(podCreates(api)).toHaveLength(3);
   });
 
-  it('asks for a rate-limited look again when its status write meets a conflict, and lets a 404 go', async () => {
+  it('writes its status once more over a fresh read after a conflict, when the spec there is the one it saw', async () => {
+    const ready = [pod(), pod()];
+    const { api, reconciler } = setup({ nginx: nginx(2), pods: ready });
+    const newer = { ...nginx(2), metadata: { ...nginx(2).metadata, resourceVersion: '99' } };
+    let puts = 0;
+    api.on(`PUT ${NGINX_PATH}/status`, (req) => {
+      if ((puts += 1) === 1) throw new KubeApiError(409, { kind: 'Status', code: 409, reason: 'Conflict' });
+      return req.body;
+    });
+    api.on(`GET ${NGINX_PATH}`, () => newer);
+    const report = new ReconcileReport();
+    expect(await reconciler.reconcile(KEY, report)).toBeUndefined();
+    const [, retried] = api.made('PUT', `${NGINX_PATH}/status`);
+    expect(retried!.body).toMatchObject({
+      metadata: { resourceVersion: '99' },
+      status: { readyReplicas: 2 },
+    });
+    expect(report.actions).toEqual([{ kind: 'status' }]);
+
+    // A spec changed meanwhile (another generation): this status is not for it. Look again, with the backoff.
+    const changed = setup({ nginx: nginx(2), pods: ready });
+    changed.api.on(`PUT ${NGINX_PATH}/status`, () => {
+      throw new KubeApiError(409, { kind: 'Status', code: 409, reason: 'Conflict' });
+    });
+    changed.api.on(`GET ${NGINX_PATH}`, () => ({ ...newer, metadata: { ...newer.metadata, generation: 9 } }));
+    expect(await changed.reconciler.reconcile(KEY)).toEqual({ requeue: true });
+    expect(changed.api.made('PUT', `${NGINX_PATH}/status`)).toHaveLength(1);
+  });
+
+  it('asks for a rate-limited look again when its status write still meets a conflict, and lets a 404 go', async () => {
     const ready = [pod(), pod()];
     const conflict = setup({ nginx: nginx(2), pods: ready });
     conflict.api.on(`PUT ${NGINX_PATH}/status`, () => {
       throw new KubeApiError(409, { kind: 'Status', code: 409, reason: 'Conflict' });
     });
+    conflict.api.on(`GET ${NGINX_PATH}`, () => nginx(2));
     expect(await conflict.reconciler.reconcile(KEY)).toEqual({ requeue: true });
+    expect(conflict.api.made('PUT', `${NGINX_PATH}/status`)).toHaveLength(2);
 
     const gone = setup({ nginx: nginx(2), pods: ready });
     gone.api.on(`PUT ${NGINX_PATH}/status`, () => {

@@ -112,6 +112,10 @@ export class NginxReconciler {
     if (cached.metadata?.deletionTimestamp) return;
     const nginx = structuredClone(cached) as Nginx;
     report.observe(nginx);
+    // Before the pods are read, as the ReplicaSet controller does: when every creation and deletion this key
+    // expects has been seen, the pods read next hold them all. Checked after the awaits below instead, an
+    // expectation met meanwhile would be judged against pods read before it was: one pod too few, created twice.
+    const expectationsMet = expectations.satisfied(key);
     const { owned, orphans, mislabelled } = claimPods(nginx, pods.byIndex(PODS_BY_NGINX, key));
     for (const pod of mislabelled) await this.release(nginx, pod, report);
     await this.releaseStrays(key, nginx, report);
@@ -128,7 +132,7 @@ export class NginxReconciler {
     const view = rolloutView(nginx, now);
     let failure: ReplicaFailure | undefined;
     let recheckInMs: number | undefined;
-    if (expectations.satisfied(key))
+    if (expectationsMet)
       ({ failure, recheckInMs } = await this.managePods(key, nginx, owned, view, report, signal));
     signal.throwIfAborted();
     // When the sync fails, the status keeps what it said about the Service and budget until one succeeds.
@@ -435,26 +439,47 @@ export class NginxReconciler {
     }
   }
 
-  /** Writes status through the subresource: 'conflict' when the cache was stale (409), 'gone' on 404. */
+  /**
+   * Writes status through the subresource. On a conflict our cached copy is behind, often only by our own last
+   * status write that a slow watch has not brought yet: as the ReplicaSet controller does, it reads the Nginx from
+   * the API server and writes once more over that, when it still has the spec the status was made for (same uid
+   * and generation). 'conflict' when that does not settle it, 'gone' on 404.
+   */
   private async writeStatus(
     key: string,
     nginx: Nginx,
     status: Nginx['status'],
   ): Promise<'written' | 'conflict' | 'gone'> {
     const { name, namespace } = nginx.metadata;
-    try {
+    const path = objectPath({ ...NGINXES, namespace }, name!);
+    const put = async (over: Nginx) => {
       await this.deps.client.request({
         method: 'PUT',
-        path: objectPath({ ...NGINXES, namespace }, name!, 'status'),
-        body: { ...nginx, status },
+        path: `${path}/status`,
+        body: { ...over, status },
         accept: METADATA_ONLY,
       });
       this.pacing.acted(key);
-      return 'written';
-    } catch (error) {
-      if (error instanceof KubeApiError && error.code === 409) return 'conflict';
-      if (error instanceof KubeApiError && error.code === 404) return 'gone';
+      return 'written' as const;
+    };
+    const settle = (error: unknown) => {
+      if (error instanceof KubeApiError && error.code === 409) return 'conflict' as const;
+      if (error instanceof KubeApiError && error.code === 404) return 'gone' as const;
       throw error;
+    };
+    try {
+      return await put(nginx);
+    } catch (error) {
+      if (settle(error) === 'gone') return 'gone';
+    }
+    try {
+      const fresh = await this.deps.client.request<Nginx>({ path });
+      const sameSpec =
+        fresh?.metadata?.uid === nginx.metadata.uid &&
+        fresh.metadata.generation === nginx.metadata.generation;
+      return sameSpec ? await put(fresh) : 'conflict';
+    } catch (error) {
+      return settle(error);
     }
   }
 }
