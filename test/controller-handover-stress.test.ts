@@ -1,6 +1,8 @@
 // The hand-over under stress: two controllers with leader election, and 24 trials (HANDOVER_TRIALS) in which the
 // leader gets SIGTERM or kill -9 at a random moment of a scale-up or a scale-down, while a neighbour process keeps
-// a core busy. Every trial must create and delete exactly the pods the change asked for, counted by a watch and by
+// a core busy and the standby's watches lag up to 3 s behind (each controller reaches kube-apiserver through a
+// proxy of the test's that holds watch streams back): the new leader's cache is behind the old leader's writes
+// when it takes over, as on the loaded machine where one hand-over in 22 created 432 pods for 400. Every trial must create and delete exactly the pods the change asked for, counted by a watch and by
 // kube-apiserver itself: its request counters for creations, its audit log for deletions (kube-apiserver is
 // restarted with one for this file when it runs without). The seed is printed; HANDOVER_SEED replays a run.
 import { join } from 'node:path';
@@ -52,6 +54,7 @@ describe('the hand-over under stress', () => {
       minChange: 30,
       stops: ['SIGTERM', 'SIGKILL'],
       msPerPod: 12,
+      maxStandbyLagMs: 3000,
     });
     const ns = await createNamespace(client, 'handover-stress', cleanups);
     const recorder = await podRecorder(client, ns);
@@ -59,9 +62,7 @@ describe('the hand-over under stress', () => {
     const name = 'stress';
     await nginxesIn(client, ns).create(name, 0);
     const subject = nginxSubject(client, ns, name, LEASE);
-    cleanups.push(async () => {
-      for (const app of subject.processes) await app.kill();
-    });
+    cleanups.push(() => subject.close());
     let pair = await leaderOf(await subject.start(), await subject.start());
     const stopHog = cpuHog();
     cleanups.push(stopHog);
@@ -72,6 +73,11 @@ describe('the hand-over under stress', () => {
         await quietCluster(client);
         const { result, next } = await runTrial(subject, pair, plan, recorder, auditLog.path);
         console.log(describeTrial(index, result));
+        if (!result.exact || result.convergedMs > 20_000)
+          console.log(
+            `--- the leader:\n${result.output.leader}\n--- the standby:\n${result.output.standby}\n` +
+              `--- pods:\n${result.output.pods}`,
+          );
         results.push(result);
         pair = next;
       }

@@ -8,6 +8,7 @@ import type { V1Namespace, V1Pod } from '@kubernetes/client-node';
 import type { KubeClient } from '../../libs/kube-runtime/src/index.js';
 import { auditOffset, readAuditEvents, writesBySender } from './apiserver-audit-log.js';
 import { difference, podWrites } from './apiserver-metrics.js';
+import { FaultProxy } from '../chaos/support/fault-proxy.js';
 import { HEADLESS, startApp, type AppProcess } from './app-process.js';
 import { active, nginxesIn, running, type podRecorder } from './operations.js';
 import { sleep, waitFor } from './wait.js';
@@ -23,6 +24,11 @@ export interface Contender {
   standingBy(): Promise<boolean>;
   /** Sends `stop` and resolves once the process has exited. */
   stop(stop: Stop): Promise<void>;
+  /**
+   * Holds back what its watches deliver by `ms` from now on, as on a loaded machine; for subjects whose processes
+   * reach kube-apiserver through the test's proxy (ours).
+   */
+  lagWatches?(ms: number): void;
   output(): string;
 }
 
@@ -44,12 +50,16 @@ export interface HandoverSubject {
 /** The user kwok's requests authenticate as (tools/cluster/pki.sh). */
 const KWOK_USER = 'kwok-controller';
 
-/** One trial: the leader is told to go from `from` to `to` replicas and gets `stop` `afterMs` later. */
+/**
+ * One trial: the leader is told to go from `from` to `to` replicas and gets `stop` `afterMs` later, while the
+ * standby's watches lag `standbyLagMs` behind (where the subject can make them).
+ */
 export interface TrialPlan {
   from: number;
   to: number;
   stop: Stop;
   afterMs: number;
+  standbyLagMs: number;
 }
 
 export interface PodCounts {
@@ -67,12 +77,16 @@ export interface TrialResult {
    * kube-apiserver's own records: `created` is its apiserver_request_total of pod POSTs answered 201; `deleted` is
    * its audit log's pod DELETEs answered 200, but kwok's. Its metrics cannot tell a controller's DELETE (which
    * starts a pod's graceful deletion) from kwok's (which ends it, as a kubelet would), and kwok sometimes sends
-   * two for one pod: the audit log names the sender.
+   * two for one pod: the audit log names the sender. `cut` counts the controller's writes answered 5xx, such as
+   * those of a process killed with requests in flight: kube-apiserver answers them 504 ("context canceled") yet
+   * may have stored them, so each may or may not have happened.
    */
-  apiserver: PodCounts;
+  apiserver: PodCounts & { cut: PodCounts };
   /** From the signal until the workload converged. */
   convergedMs: number;
   exact: boolean;
+  /** What the two processes printed during the trial, and the pods it created and deleted. */
+  output: { leader: string; standby: string; pods: string };
 }
 
 /** A small seeded PRNG (mulberry32), so that a run's trials can be replayed from its printed seed. */
@@ -90,12 +104,19 @@ export function seededRandom(seed: number): () => number {
 /**
  * `count` trials from 0 replicas: scale-ups and scale-downs of at least `minChange` pods in turn, to random sizes
  * up to `maxReplicas`; the stops take turns through `stops`; the signal comes at a random moment between the
- * change and about when the controller would have finished it (`msPerPod` a pod).
+ * change and about when the controller would have finished it (`msPerPod` a pod); the standby's watches lag by a
+ * random time up to `maxStandbyLagMs`.
  */
 export function trialPlans(
   seed: number,
   count: number,
-  options: { maxReplicas: number; minChange: number; stops: Stop[]; msPerPod: number },
+  options: {
+    maxReplicas: number;
+    minChange: number;
+    stops: Stop[];
+    msPerPod: number;
+    maxStandbyLagMs: number;
+  },
 ): TrialPlan[] {
   const random = seededRandom(seed);
   const between = (low: number, high: number) => low + Math.floor(random() * (high - low + 1));
@@ -114,6 +135,7 @@ export function trialPlans(
       to,
       stop,
       afterMs: between(0, 200 + Math.abs(to - replicas) * options.msPerPod),
+      standbyLagMs: between(0, options.maxStandbyLagMs),
     });
     replicas = to;
   }
@@ -156,10 +178,16 @@ export async function runTrial(
     auditOffset: auditOffset(auditLog),
     at: Date.now(),
   };
+  const outputBefore = { leader: leader.output().length, standby: standby.output().length };
+  leader.lagWatches?.(0);
+  standby.lagWatches?.(plan.standbyLagMs);
   await subject.scale(plan.to);
   await sleep(plan.afterMs);
   const signalled = performance.now();
   const stopped = leader.stop(plan.stop);
+  const printed = () =>
+    `--- the leader:\n${leader.output().slice(outputBefore.leader)}\n` +
+    `--- the standby:\n${standby.output().slice(outputBefore.standby)}`;
   await waitFor(
     `${subject.name} at ${plan.to} replicas after ${plan.stop}`,
     () => subject.converged(plan.to),
@@ -167,7 +195,9 @@ export async function runTrial(
       timeoutMs,
       intervalMs: 50,
     },
-  );
+  ).catch((error: unknown) => {
+    throw new Error(`${(error as Error).message}\n${printed()}`);
+  });
   const convergedMs = Math.round(performance.now() - signalled);
   await stopped;
   // Terminating pods are gone (their second DELETE counted), and nothing extra arrives a moment later.
@@ -181,10 +211,26 @@ export async function runTrial(
   const audited = await auditedPodWrites(subject, auditLog, before);
   const expected = { created: Math.max(0, plan.to - plan.from), deleted: Math.max(0, plan.from - plan.to) };
   const watch = { created: recorder.seen.size - before.seen, deleted: recorder.deleted.size - before.gone };
-  const apiserver = { created: requests.get('create') ?? 0, deleted: audited.deleted };
-  const same = (counts: PodCounts) =>
-    counts.created === expected.created && counts.deleted === expected.deleted;
-  const result = { plan, expected, watch, apiserver, convergedMs, exact: same(watch) && same(apiserver) };
+  const apiserver = { created: requests.get('create') ?? 0, deleted: audited.deleted, cut: audited.cut };
+  const within = (answered: number, cut: number, wanted: number) =>
+    answered <= wanted && wanted <= answered + cut;
+  const exact =
+    watch.created === expected.created &&
+    watch.deleted === expected.deleted &&
+    within(apiserver.created, apiserver.cut.created, expected.created) &&
+    within(apiserver.deleted, apiserver.cut.deleted, expected.deleted);
+  const newPods = [...recorder.seen.values()].slice(before.seen);
+  const output = {
+    leader: leader.output().slice(outputBefore.leader),
+    standby: standby.output().slice(outputBefore.standby),
+    pods: [
+      ...newPods.map((p) => `created ${p.metadata?.name} at ${String(p.metadata?.creationTimestamp)}`),
+      ...[...recorder.deleted]
+        .slice(before.gone)
+        .map((uid) => `deleted ${recorder.seen.get(uid)?.metadata?.name}`),
+    ].join('\n'),
+  };
+  const result = { plan, expected, watch, apiserver, convergedMs, exact, output };
 
   const replacement = await subject.start();
   const next = await leaderOf(standby, replacement);
@@ -194,14 +240,14 @@ export async function runTrial(
 
 /**
  * The pod creations (201) and deletions (200) in kube-apiserver's audit log since `since` (a file offset and the
- * moment it was taken), in the workload's namespace, by anyone but kwok. Waits for the log to show a marker write
+ * moment it was taken), in the workload's namespace, by anyone but kwok, and those answered 5xx (`cut`). Waits for the log to show a marker write
  * made now (the log is written a moment after each answer), so that nothing of the trial is still to come.
  */
 async function auditedPodWrites(
   subject: HandoverSubject,
   path: string,
   since: { auditOffset: number; at: number },
-): Promise<PodCounts> {
+): Promise<PodCounts & { cut: PodCounts }> {
   const markedAt = Date.now();
   await subject.mark();
   const events = await waitFor(
@@ -224,8 +270,18 @@ async function auditedPodWrites(
     { fromMs: since.at, toMs: markedAt, namespace: subject.namespace },
     new Set(['pods']),
   ).filter((writes) => !writes.sender.startsWith(KWOK_USER));
-  const count = (key: string) => writers.reduce((sum, writes) => sum + (writes.byRequest[key] ?? 0), 0);
-  return { created: count('create pods 201'), deleted: count('delete pods 200') };
+  const count = (match: (request: string) => boolean) =>
+    writers.reduce(
+      (sum, writes) =>
+        sum + Object.entries(writes.byRequest).reduce((n, [key, value]) => n + (match(key) ? value : 0), 0),
+      0,
+    );
+  const cut = (verb: string) => count((key) => key.startsWith(`${verb} pods 5`));
+  return {
+    created: count((key) => key === 'create pods 201'),
+    deleted: count((key) => key === 'delete pods 200'),
+    cut: { created: cut('create'), deleted: cut('delete') },
+  };
 }
 
 /**
@@ -257,8 +313,13 @@ export function describeTrial(
 ): string {
   const change = `${plan.from} → ${plan.to}`;
   return (
-    `#${index + 1} ${change.padEnd(11)} ${plan.stop.padEnd(7)} after ${String(plan.afterMs).padStart(4)} ms: ` +
-    `watch +${watch.created}/-${watch.deleted}, kube-apiserver +${apiserver.created}/-${apiserver.deleted}, ` +
+    `#${index + 1} ${change.padEnd(11)} ${plan.stop.padEnd(7)} after ${String(plan.afterMs).padStart(4)} ms, ` +
+    `standby ${String(plan.standbyLagMs).padStart(4)} ms behind: ` +
+    `watch +${watch.created}/-${watch.deleted}, kube-apiserver +${apiserver.created}/-${apiserver.deleted}` +
+    (apiserver.cut.created + apiserver.cut.deleted > 0
+      ? ` (cut with the process: +${apiserver.cut.created}/-${apiserver.cut.deleted})`
+      : '') +
+    ', ' +
     `converged ${convergedMs} ms after the signal${exact ? '' : '  ← NOT EXACT'}`
   );
 }
@@ -278,16 +339,18 @@ export function cpuHog(): () => Promise<void> {
 
 /**
  * Our controller as a trial subject: app processes (HEADLESS) watching only `namespace`, with their Lease there and
- * `env` over the defaults (e.g. the lease timings), and the Nginx `name` in it (which the caller creates).
+ * `env` over the defaults (e.g. the lease timings), and the Nginx `name` in it (which the caller creates). Each
+ * process reaches kube-apiserver through a FaultProxy of its own, which can hold back its watches.
  */
 export function nginxSubject(
   client: KubeClient,
   namespace: string,
   name: string,
   env: Record<string, string> = {},
-): HandoverSubject & { processes: AppProcess[] } {
+): HandoverSubject & { processes: AppProcess[]; close(): Promise<void> } {
   const nginx = nginxesIn(client, namespace);
   const processes: AppProcess[] = [];
+  const proxies: FaultProxy[] = [];
   let marks = 0;
   return {
     name: `Nginx ${namespace}/${name}`,
@@ -303,9 +366,18 @@ export function nginxSubject(
       });
     },
     async start() {
-      const app = await startApp({ ...HEADLESS, WATCH_NAMESPACE: namespace, INSTALL_CRD: 'false', ...env });
+      const proxy = await new FaultProxy().start();
+      proxies.push(proxy);
+      const app = await startApp({
+        ...HEADLESS,
+        WATCH_NAMESPACE: namespace,
+        INSTALL_CRD: 'false',
+        KUBECONFIG: proxy.kubeconfig(),
+        ...env,
+      });
       processes.push(app);
       return {
+        lagWatches: (ms) => void (proxy.watchLagMs = ms),
         pid: app.pid,
         leading: async () => !app.exited() && (await app.readiness()).checks.controller.leader,
         standingBy: async () => !app.exited() && (await app.readiness()).checks.controller.ok,
@@ -318,6 +390,10 @@ export function nginxSubject(
     },
     async scale(replicas) {
       await nginx.scale(name, replicas);
+    },
+    async close() {
+      for (const app of processes) await app.kill();
+      for (const proxy of proxies) await proxy.close();
     },
     async converged(replicas) {
       const [pods, current] = await Promise.all([nginx.pods(name), nginx.get(name)]);

@@ -28,7 +28,8 @@ export interface FaultProxyStats {
  * The test's own HTTP proxy on loopback between a controller and kube-apiserver: the controller talks plain HTTP
  * to it (a kubeconfig without credentials), it talks TLS with the admin certificate to the API server. It can
  * fail a share of requests (500, 429 with Retry-After, or a connection that never answers), cut every open
- * watch, and answer watches with a `410 Gone` ERROR event, as the API server does for a compacted version.
+ * watch, answer watches with a `410 Gone` ERROR event, as the API server does for a compacted version, and hold
+ * back what watches deliver (`watchLagMs`), as a loaded API server or client does.
  */
 export class FaultProxy {
   faultRate = 0;
@@ -36,6 +37,11 @@ export class FaultProxy {
   readonly goneWatches = new Set<string>();
   /** Requests whose path contains one of these are never answered (a stalled connection), until removed. */
   readonly stalledPaths = new Set<string>();
+  /**
+   * How long each part of a watch stream is held before it is passed on (in order); 0 for none. A change to it
+   * applies to what arrives from then on.
+   */
+  watchLagMs = 0;
   /** Every request, in arrival order. */
   readonly log: ProxiedRequest[] = [];
   readonly stats: FaultProxyStats = { requests: 0, faults: { '500': 0, '429': 0, stall: 0 }, arrivals: [] };
@@ -153,8 +159,8 @@ export class FaultProxy {
           res.flushHeaders();
           this.watches.add(answer);
           answer.once('close', () => this.watches.delete(answer));
-        }
-        answer.pipe(res);
+          this.relayLagging(answer, res);
+        } else answer.pipe(res);
         // A cut upstream (breakWatches, an error) must cut the client too, or its watch would hang silent.
         answer.once('close', () => {
           if (!answer.complete) res.destroy();
@@ -164,6 +170,29 @@ export class FaultProxy {
     upstream.once('error', () => res.destroy());
     res.once('close', () => upstream.destroy());
     req.pipe(upstream);
+  }
+
+  /** Passes a watch stream on, each part `watchLagMs` after it arrived, in arrival order. */
+  private relayLagging(answer: IncomingMessage, res: ServerResponse): void {
+    const queue: { due: number; chunk: Buffer | undefined }[] = [];
+    let timer: NodeJS.Timeout | undefined;
+    const pump = () => {
+      timer = undefined;
+      const now = Date.now();
+      while (queue.length > 0 && queue[0]!.due <= now) {
+        const { chunk } = queue.shift()!;
+        if (chunk) res.write(chunk);
+        else res.end();
+      }
+      if (queue.length > 0) timer = setTimeout(pump, queue[0]!.due - now);
+    };
+    const hold = (chunk: Buffer | undefined) => {
+      queue.push({ due: Date.now() + this.watchLagMs, chunk });
+      if (!timer) pump();
+    };
+    answer.on('data', (chunk: Buffer) => hold(chunk));
+    answer.once('end', () => hold(undefined));
+    res.once('close', () => clearTimeout(timer));
   }
 
   /** Never answers; the client must give up on its own. Closed after a minute, or when the proxy closes. */
