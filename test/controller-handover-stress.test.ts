@@ -37,7 +37,7 @@ const LEASE = {
 let auditLog: Awaited<ReturnType<typeof withAuditLog>>;
 
 beforeAll(async () => {
-  auditLog = await withAuditLog(join(ROOT, '.data', 'handover-audit.log'));
+  auditLog = await withAuditLog(client, join(ROOT, '.data', 'handover-audit.log'));
   await applyNginxCrd();
 });
 afterAll(async () => {

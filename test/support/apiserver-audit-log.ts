@@ -1,6 +1,9 @@
 import { closeSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
 import { readPid } from './cluster-processes.js';
+import type { V1Pod } from '@kubernetes/client-node';
+import type { KubeClient } from '../../libs/kube-runtime/src/index.js';
 import { restartKubeApiServer } from './operations.js';
+import { waitFor } from './wait.js';
 
 /**
  * kube-apiserver's audit log (tools/cluster/up.sh with CLUSTER_AUDIT_LOG: JSON lines, level Metadata, one
@@ -125,11 +128,45 @@ export function runningAuditLog(): string | undefined {
 
 /**
  * Makes kube-apiserver write its audit log: restarts it with one at `path` (CLUSTER_AUDIT_LOG) unless it already
- * writes one. Resolves with the log being written and a function that puts kube-apiserver back as it was.
+ * writes one. Resolves with the log being written and a function that puts kube-apiserver back as it was; each
+ * restart resolves only once pods run again.
  */
-export async function withAuditLog(path: string): Promise<{ path: string; restore: () => Promise<void> }> {
+export async function withAuditLog(
+  client: KubeClient,
+  path: string,
+): Promise<{ path: string; restore: () => Promise<void> }> {
   const running = runningAuditLog();
   if (running) return { path: running, restore: async () => {} };
   await restartKubeApiServer({ CLUSTER_AUDIT_LOG: path });
-  return { path, restore: async () => void (await restartKubeApiServer()) };
+  await podsRunAgain(client);
+  return {
+    path,
+    restore: async () => {
+      await restartKubeApiServer();
+      await podsRunAgain(client);
+    },
+  };
+}
+
+/**
+ * After kube-apiserver restarted, waits until a probe pod runs: kube-scheduler's and kwok's watches back off for a
+ * while after the restart (tens of seconds were seen), and pods created meanwhile wait for them.
+ */
+async function podsRunAgain(client: KubeClient): Promise<void> {
+  const pods = '/api/v1/namespaces/default/pods';
+  const probe = await client.request<V1Pod>({
+    method: 'POST',
+    path: pods,
+    body: { metadata: { generateName: 'probe-' }, spec: { containers: [{ name: 'nginx', image: 'nginx' }] } },
+  });
+  const path = `${pods}/${probe.metadata!.name}`;
+  try {
+    await waitFor(
+      'a probe pod running after kube-apiserver restarted',
+      async () => (await client.request<V1Pod>({ path })).status?.phase === 'Running',
+      { timeoutMs: 180_000, intervalMs: 250 },
+    );
+  } finally {
+    await client.request({ method: 'DELETE', path, query: { gracePeriodSeconds: 0 } }).catch(() => {});
+  }
 }
