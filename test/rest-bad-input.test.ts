@@ -417,6 +417,9 @@ function handPicked(): BadRequest[] {
   return cases;
 }
 
+/** Unknown fields are refused only under strict field validation (the API server's default is Warn). */
+const STRICT = 'fieldValidation=Strict';
+
 function mutants(count: number): BadRequest[] {
   const cases: BadRequest[] = [];
   for (let seed = 1; cases.length < count; seed++) {
@@ -428,7 +431,7 @@ function mutants(count: number): BadRequest[] {
       cases.push({
         what: `mutant ${seed} created`,
         method: 'POST',
-        path: collection,
+        path: `${collection}?${STRICT}`,
         contentType: JSON_TYPE,
         body: JSON.stringify(body),
         names: fields,
@@ -442,7 +445,7 @@ function mutants(count: number): BadRequest[] {
       cases.push({
         what: `mutant ${seed} replacing`,
         method: 'PUT',
-        path: victim,
+        path: `${victim}?${STRICT}`,
         contentType: JSON_TYPE,
         body: JSON.stringify(body),
         names: [...fields, 'metadata.resourceVersion'],
@@ -460,7 +463,7 @@ function mutants(count: number): BadRequest[] {
       cases.push({
         what: `mutant ${seed} as a merge patch ${JSON.stringify(patch)}`,
         method: 'PATCH',
-        path: victim,
+        path: `${victim}?${STRICT}`,
         contentType: MERGE,
         body: JSON.stringify(patch),
         names: 'spec',

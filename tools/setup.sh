@@ -30,6 +30,7 @@ if [ ${#missing[@]} -gt 0 ]; then
   fi
 fi
 command -v go >/dev/null || { log "Go is required to build the local control plane"; exit 1; }
+command -v python3 >/dev/null || { log "Python 3 is required for the conformance tests' Python client"; exit 1; }
 command -v node >/dev/null || { log "Node.js 20.19+ is required"; exit 1; }
 
 # better-sqlite3 compiles against the local Node headers when no prebuilt binary can be fetched. node-gyp reads
@@ -50,6 +51,8 @@ bash tools/db/migrate.sh
 # and `npm test` build again only what changed since.
 log "building the Prisma clients, the libraries, the API and the web UI"
 npx --no-install nx run-many -t build --outputStyle=static >/dev/null
+log "building client-go's conformance checks and installing the Python kubernetes client"
+bash tools/conformance/setup.sh
 
 if [ -z "${KUBECONFIG:-}" ]; then
   bash tools/cluster/up.sh

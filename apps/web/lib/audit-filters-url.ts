@@ -1,3 +1,4 @@
+import { CHANGE_VERBS } from '@ngx/nginx-api';
 import type { AuditFilters, AuditKind } from './api-client';
 import { fromLocalInput, toLocalInput } from './format';
 
@@ -20,8 +21,8 @@ export const RESULTS: Record<AuditKind, { value: string; label: string }[]> = {
   ],
 };
 
-/** The verbs a change is recorded with (the API's CHANGE_VERBS); `rollback` writes an old revision back. */
-export const CHANGE_VERBS = ['create', 'update', 'patch', 'apply', 'delete', 'rollback'] as const;
+/** The verbs a change is recorded with (`rollback` writes an old revision back). */
+export { CHANGE_VERBS };
 
 /** The list filters, plus the verb of a change (the changes list only). */
 export interface AuditViewFilters extends AuditFilters {

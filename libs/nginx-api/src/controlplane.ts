@@ -46,6 +46,22 @@ export interface ReconcileItem {
   instanceId: string;
 }
 
+/**
+ * The writes our API makes to an Nginx, as recorded in the audit trail: the REST verbs (`deletecollection` once
+ * for each Nginx a collection delete removed), and `rollback` (the control plane's
+ * `POST …/revisions/{n}/rollback`, which patches the spec back to an old revision's template).
+ */
+export const CHANGE_VERBS = [
+  'create',
+  'update',
+  'patch',
+  'apply',
+  'delete',
+  'deletecollection',
+  'rollback',
+] as const;
+export type ChangeVerb = (typeof CHANGE_VERBS)[number];
+
 /** A change record (one write through the REST API) as the audit endpoints answer it, specs parsed back. */
 export interface ChangeItem {
   id: number;

@@ -5,6 +5,7 @@ export interface FieldError {
   reason:
     | 'FieldValueRequired'
     | 'FieldValueInvalid'
+    | 'FieldValueTypeInvalid'
     | 'FieldValueNotSupported'
     | 'FieldValueForbidden'
     | 'FieldValueTooLong'

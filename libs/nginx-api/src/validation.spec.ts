@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { nameError, validateNginx } from './validation.js';
+import { nameError, rulesSkipped, validateNginx } from './validation.js';
 
 const valid = {
   apiVersion: 'mycompany.com/v1',
@@ -17,16 +17,28 @@ describe('validateNginx', () => {
   });
 
   it.each([
-    [-1, 'should be greater than or equal to 0'],
-    [1001, 'should be less than or equal to 1000'],
-    [1.5, 'must be of type integer, not number'],
-    ['two', 'must be of type integer, not string'],
-    [null, 'must be of type integer, not null'],
-  ])('names spec.replicas for %j', (replicas, message) => {
+    [-1, 'FieldValueInvalid', 'should be greater than or equal to 0'],
+    [1001, 'FieldValueInvalid', 'should be less than or equal to 1000'],
+    [1.5, 'FieldValueTypeInvalid', 'must be of type integer, not number'],
+    ['two', 'FieldValueTypeInvalid', 'must be of type integer, not string'],
+    [null, 'FieldValueRequired', 'Required value'],
+  ])('names spec.replicas for %j', (replicas, reason, message) => {
     const [error, ...rest] = validateNginx({ ...valid, spec: { replicas } });
     expect(rest).toEqual([]);
-    expect(error).toMatchObject({ field: 'spec.replicas', reason: 'FieldValueInvalid' });
+    expect(error).toMatchObject({ field: 'spec.replicas', reason });
     expect(error!.message).toContain(message);
+  });
+
+  it('checks the spec rules after a schema error as the API server does, unless that error blocks them', () => {
+    const both = { ...valid, spec: { replicas: -1, minReadySeconds: 700 } };
+    expect(fields(both)).toEqual([
+      'FieldValueInvalid spec.replicas',
+      'FieldValueInvalid spec.progressDeadlineSeconds',
+    ]);
+    expect(rulesSkipped(validateNginx(both))).toBe(false);
+    const typed = { ...valid, spec: { replicas: 'two', minReadySeconds: 700 } };
+    expect(fields(typed)).toEqual(['FieldValueTypeInvalid spec.replicas']);
+    expect(rulesSkipped(validateNginx(typed))).toBe(true);
   });
 
   it('requires spec and spec.replicas, except in a patch', () => {

@@ -87,6 +87,7 @@ export function validateAgainst(
   if (!matchesType(schema, value)) {
     invalid(
       `must be of type ${schema['x-kubernetes-int-or-string'] ? 'integer or string' : schema.type}, not ${typeName(value)}`,
+      'FieldValueTypeInvalid',
     );
     return errors;
   }
@@ -115,7 +116,9 @@ export function validateAgainst(
     const object = value as Record<string, unknown>;
     for (const required of schema.required ?? []) {
       const present = Object.hasOwn(object, required) ? object[required] : undefined;
-      if (present === undefined ? !options.partial : present === null && options.partial)
+      // null is no value: the API server drops it from an object (none of our fields is nullable), and in a
+      // patch it removes the field.
+      if (present === undefined ? !options.partial : present === null)
         errors.push({
           field: `${path}.${required}`,
           reason: 'FieldValueRequired',
@@ -132,13 +135,37 @@ export function validateAgainst(
           reason: 'FieldValueUnknown',
           message: `unknown field "${childPath}"`,
         });
-      else if (child === null && options.partial)
-        continue; // a merge patch removing an optional field
+      else if (child === null)
+        continue; // no value: dropped from an object, a removal in a patch (a required field: reported above)
       else validateAgainst(childSchema, child, childPath, options, errors);
     }
   }
   return errors;
 }
+
+/** Schema errors after which the API server does not run a CRD's CEL rules (nor do we run ours). */
+const BLOCKING = new Set<FieldError['reason']>([
+  'FieldValueNotSupported',
+  'FieldValueRequired',
+  'FieldValueTooLong',
+  'FieldValueTypeInvalid',
+]);
+
+/**
+ * Whether these errors stop the spec's rules from being checked (the API server then skips the CRD's CEL rules
+ * and says so in a cause of its 422: RULES_NOT_CHECKED).
+ */
+export function rulesSkipped(errors: readonly FieldError[]): boolean {
+  return errors.some((error) => BLOCKING.has(error.reason));
+}
+
+/** The cause the API server adds when it skipped the rules; its field is a nil path, which it writes `<nil>`. */
+export const RULES_NOT_CHECKED: FieldError = {
+  field: '<nil>',
+  reason: 'FieldValueInvalid',
+  message:
+    'Invalid value: "null": some validation rules were not checked because the object was invalid; correct the existing errors to complete validation',
+};
 
 /**
  * Validates an Nginx object (or, with `partial`, a merge patch or apply configuration of one) against the
@@ -191,8 +218,10 @@ export function validateNginx(object: unknown, options: ValidateOptions = {}): F
   } else {
     const before = errors.length;
     validateAgainst(schema.spec!, spec, 'spec', options, errors);
-    // The rules read fields the schema has already vouched for; after a schema error they would only repeat it.
-    if (errors.length === before) errors.push(...specRuleErrors(spec as Partial<NginxSpec>, options));
+    // As the API server does: the rules run after schema errors too, unless one of those leaves a field they read
+    // missing or of the wrong kind (see rulesSkipped).
+    if (!rulesSkipped(errors.slice(before)))
+      errors.push(...specRuleErrors(spec as Partial<NginxSpec>, options));
   }
   for (const key of Object.keys(object))
     if (!Object.hasOwn(schema, key))

@@ -1,9 +1,6 @@
-/**
- * The writes our API makes to an Nginx, as recorded in the audit trail: the REST verbs, and `rollback` (the
- * control plane's `POST …/revisions/{n}/rollback`, which patches the spec back to an old revision's template).
- */
-export const CHANGE_VERBS = ['create', 'update', 'patch', 'apply', 'delete', 'rollback'] as const;
-export type ChangeVerb = (typeof CHANGE_VERBS)[number];
+import { CHANGE_VERBS, type ChangeVerb } from '@ngx/nginx-api';
+
+export { CHANGE_VERBS, type ChangeVerb };
 
 export const CHANGE_SUBRESOURCES = ['status', 'scale'] as const;
 export type ChangeSubresource = (typeof CHANGE_SUBRESOURCES)[number];

@@ -45,7 +45,7 @@ export function accessRefusal(
 
 /** The verbs our REST API serves on Nginxes, as Kubernetes names them. */
 const READ_VERBS = new Set(['get', 'list', 'watch']);
-const WRITE_VERBS = new Set(['create', 'update', 'patch', 'delete']);
+const WRITE_VERBS = new Set(['create', 'update', 'patch', 'delete', 'deletecollection']);
 
 /**
  * The least role a request on Nginxes needs: reads a viewer, writes an editor, writes of `status` (which belongs to

@@ -20,7 +20,7 @@ async function reviewBody(
   kind: string,
 ): Promise<Record<string, unknown>> {
   const raw = await readRawBody(request);
-  const type = mediaType(request) || BODY_TYPES.json;
+  const type = mediaType(request);
   let body: unknown;
   if (type === PROTOBUF) {
     try {

@@ -97,8 +97,7 @@ export class RevisionsController {
     const number = revisionParam(revision);
     return this.writes.rollback(ns, nginxName, req, res, async () => {
       const raw = await readRawBody(req);
-      const body =
-        raw.length === 0 ? undefined : parseBody(raw, mediaType(req) || BODY_TYPES.json, [BODY_TYPES.json]);
+      const body = raw.length === 0 ? undefined : parseBody(raw, mediaType(req), [BODY_TYPES.json]);
       const options = rollbackOptions(body);
       const nginx = await this.nginx(ns, nginxName);
       const { revisions } = await this.revisions(nginx);

@@ -35,19 +35,25 @@ export const BODY_TYPES = {
   apply: 'application/apply-patch+yaml',
 } as const;
 
+/**
+ * The media type of a request's body, without its parameters (`; charset=utf-8`). A request that names none is
+ * JSON, as the API server reads it for every verb: so a PATCH without one is refused 415 (no patch type is JSON).
+ */
 export function mediaType(request: Request): string {
-  return (request.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+  const type = (request.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+  return type === '' ? BODY_TYPES.json : type;
 }
 
 /**
  * Parses a body as its media type says (JSON, or YAML for apply patches and application/yaml), answering 400
- * for malformed input and 415 for types the route does not take. Returns the parsed document.
+ * for malformed input and 415 (in the API server's words) for types the route does not take. Returns the parsed
+ * document.
  */
 export function parseBody(raw: Buffer, type: string, accepted: readonly string[]): unknown {
   if (!accepted.includes(type))
     throw new StatusError(
       415,
-      `unsupported media type "${type || '(none)'}": use one of ${accepted.join(', ')}`,
+      `the body of the request was in an unknown format - accepted media types include: ${accepted.join(', ')}`,
     );
   if (raw.length === 0) throw new StatusError(400, 'the request body is empty');
   const text = raw.toString('utf8');

@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { KubeClient, type KubeRequest, type KubeResponse, errorMessage } from '@ngx/kube-runtime';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { StatusError } from '../http/kube-status.js';
+import { warningHeader } from '../http/warning-header.js';
 import { RelayLimits } from './relay-limits.js';
 import { pump } from './stream-pump.js';
 
@@ -79,12 +80,13 @@ export class ApiServerRelay {
   /**
    * Streams the API server's answer to the client as it arrives (a watch), flushing headers at once; closes the
    * upstream request when the client goes away, and ends the client's response when the upstream one ends. A
-   * client that stops reading is cut after the stall bound rather than buffered for.
+   * client that stops reading is cut after the stall bound rather than buffered for. `warnings` (texts) are added
+   * to the API server's own Warning headers.
    */
-  async stream(req: KubeRequest, res: ServerResponse): Promise<void> {
+  async stream(req: KubeRequest, res: ServerResponse, warnings: readonly string[] = []): Promise<void> {
     const abort = abortOnDisconnect(res);
     const upstream = await this.send({ ...req, signal: abort.signal });
-    res.writeHead(upstream.statusCode ?? 502, relayedHeaders(upstream));
+    res.writeHead(upstream.statusCode ?? 502, withWarnings(relayedHeaders(upstream), warnings));
     res.flushHeaders();
     await pump(upstream, res, { cutOnUpstreamFailure: false, stallMs: this.limits.stallMs });
   }
@@ -107,6 +109,16 @@ function relayedHeaders(response: KubeResponse): Record<string, string | string[
     if (value !== undefined) headers[name] = value;
   }
   return headers;
+}
+
+function withWarnings(
+  headers: Record<string, string | string[]>,
+  texts: readonly string[],
+): Record<string, string | string[]> {
+  if (texts.length === 0) return headers;
+  const upstream = headers.warning;
+  const given = upstream === undefined ? [] : Array.isArray(upstream) ? upstream : [upstream];
+  return { ...headers, warning: [...given, ...texts.map(warningHeader)] };
 }
 
 /** An AbortController that fires when the client disconnects before its response is complete. */

@@ -3,7 +3,7 @@ import type { NextFunction, Request, Response } from 'express';
 import { AuditTrail } from '../audit/audit-trail.service.js';
 import { callerOf } from '../auth/bearer-auth.guard.js';
 import { answeredStatus, kubeStatus } from '../http/kube-status.js';
-import { attachAttempt, WriteAttempt, type WriteOutcome } from './write-attempt.js';
+import { attachAttempt, attemptOf, WriteAttempt, type WriteOutcome } from './write-attempt.js';
 
 /**
  * Gives every write request to an Nginx its WriteAttempt before any guard runs, and records it in the change
@@ -17,6 +17,8 @@ export class ChangeAuditMiddleware implements NestMiddleware {
   constructor(@Inject(AuditTrail) private readonly audit: AuditTrail) {}
 
   use(request: Request, response: Response, next: NextFunction): void {
+    // Nest applies the middleware once per route that matches, and an `@All` route overlaps the others.
+    if (attemptOf(request)) return next();
     const attempt = WriteAttempt.of(request);
     if (attempt) {
       attachAttempt(request, attempt);
@@ -30,7 +32,8 @@ export class ChangeAuditMiddleware implements NestMiddleware {
     const caller = callerOf(request);
     if (!caller || attempt.dryRun) return;
     const outcome = attempt.outcome ?? answered(response);
-    this.audit.change(attempt.record(caller, outcome, request.headers['user-agent']));
+    for (const record of attempt.records(caller, outcome, request.headers['user-agent']))
+      this.audit.change(record);
   }
 }
 

@@ -43,9 +43,18 @@ export class DiscoveryController {
     return this.version.body;
   }
 
+  /**
+   * The core group, as a server with no core resources answers it: version v1, listing nothing (clients such as
+   * the Python DynamicClient read `/api/v1` before any group).
+   */
   @Get('api')
   coreGroup() {
-    return { kind: 'APIVersions', versions: [], serverAddressByClientCIDRs: [] };
+    return { kind: 'APIVersions', versions: ['v1'], serverAddressByClientCIDRs: [] };
+  }
+
+  @Get('api/v1')
+  coreResources() {
+    return { kind: 'APIResourceList', apiVersion: 'v1', groupVersion: 'v1', resources: [] };
   }
 
   @Get('apis')
@@ -70,7 +79,7 @@ export class DiscoveryController {
           singularName: NGINX_SINGULAR,
           namespaced: true,
           kind: NGINX_KIND,
-          verbs: ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'],
+          verbs: ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'],
           shortNames: [...NGINX_SHORT_NAMES],
         },
         {

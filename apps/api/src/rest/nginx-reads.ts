@@ -66,13 +66,19 @@ export class NginxReads {
     return this.relay.pipe({ path, query, accept: req.headers.accept }, res);
   }
 
-  /** A relayed watch: one of the caller's watch slots, and a bounded `timeoutSeconds`. */
+  /** A relayed watch: one of the caller's watch slots, and a bounded `timeoutSeconds` (a Warning when lowered). */
   private async watch(path: string, query: KubeQuery, req: Request, res: Response): Promise<void> {
     const release = this.watches.take(callerOf(req)!.name);
     try {
       const timeoutSeconds = boundedWatchTimeout(query.timeoutSeconds);
+      const lowered = timeoutSeconds !== undefined && Number(timeoutSeconds) < Number(query.timeoutSeconds);
       const bounded = timeoutSeconds === undefined ? query : { ...query, timeoutSeconds };
-      await this.relay.stream({ path, query: bounded, accept: req.headers.accept }, res);
+      const warnings = lowered
+        ? [
+            `timeoutSeconds=${query.timeoutSeconds} lowered to ${timeoutSeconds}, the longest watch served here`,
+          ]
+        : [];
+      await this.relay.stream({ path, query: bounded, accept: req.headers.accept }, res, warnings);
     } finally {
       release();
     }

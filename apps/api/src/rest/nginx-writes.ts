@@ -13,6 +13,7 @@ import { kubeQuery, type KubeQuery } from './kube-query.js';
 import { BODY_TYPES, mediaType, parseBody, readRawBody } from '../http/request-body.js';
 import { checkDeleteOptions, checkNginx, checkPatch, checkScale } from './write-checks.js';
 import { attemptOf } from './write-attempt.js';
+import { fieldManagerFor } from './field-manager.js';
 import { RevisionWrites, type RollbackPlan } from '../controlplane/revision-writes.js';
 
 type Verb = ChangeRecordRow['verb'];
@@ -36,7 +37,8 @@ interface Write {
 /**
  * Writes to Nginx objects: the body is parsed and checked against the shared schema (a clear 4xx naming the
  * field, and nothing sent, when it is wrong), then relayed to the API server, which decides; its answer goes
- * back as it came. `fieldManager` is always the caller's token name, so managedFields cannot name someone else.
+ * back as it came. `fieldManager` is chosen as the API server chooses it (fieldManagerFor); the change record says
+ * who the caller was.
  * Every attempt, accepted or refused, is recorded in the change audit by ChangeAuditMiddleware, with what this
  * class adds to it: the spec before, the name of a create, the answer.
  */
@@ -114,13 +116,16 @@ export class NginxWrites implements RevisionWrites {
 
   remove(namespace: string, name: string, req: Request, res: Response): Promise<void> {
     const write: Write = { verb: 'delete', method: 'DELETE', namespace, name };
-    return this.run(write, req, res, async () => {
-      const raw = await readRawBody(req);
-      if (raw.length === 0) return undefined;
-      const options = parseBody(raw, mediaType(req) || BODY_TYPES.json, [BODY_TYPES.json]);
-      checkDeleteOptions(options);
-      return options;
-    });
+    return this.run(write, req, res, () => deleteOptions(req));
+  }
+
+  /**
+   * DeleteCollection: the Nginxes of one namespace that the selectors match, deleted by the API server (which
+   * checks the selectors before deleting any) and answered with their list; one change record for each.
+   */
+  removeCollection(namespace: string, req: Request, res: Response): Promise<void> {
+    const write: Write = { verb: 'deletecollection', method: 'DELETE', namespace, name: undefined };
+    return this.run(write, req, res, () => deleteOptions(req));
   }
 
   /**
@@ -202,16 +207,10 @@ export class NginxWrites implements RevisionWrites {
           (needed === 'admin' ? ' (status belongs to the controller)' : ''),
       );
     const query = kubeQuery(req);
-    const warnings: string[] = [];
     if (write.method !== 'DELETE') {
-      // Unknown fields are refused unless the caller asks otherwise, as kubectl does by default.
-      query.fieldValidation ??= 'Strict';
-      // managedFields name the token that changed each field, whatever manager the client names.
-      if (query.fieldManager !== undefined && query.fieldManager !== caller.name)
-        warnings.push(
-          `299 - "fieldManager ${JSON.stringify(query.fieldManager)} replaced by the token's name ${JSON.stringify(caller.name)}"`,
-        );
-      query.fieldManager = caller.name;
+      const manager = fieldManagerFor(query.fieldManager, req.headers['user-agent'], write.verb === 'apply');
+      if (manager === undefined) delete query.fieldManager;
+      else query.fieldManager = manager;
     }
     const body = await prepare(query);
     const answer =
@@ -225,8 +224,17 @@ export class NginxWrites implements RevisionWrites {
             contentType: write.method === 'PATCH' ? write.patchType : BODY_TYPES.json,
             accept: req.headers.accept,
           });
-    return warnings.length > 0 ? withWarnings(answer, warnings) : answer;
+    return answer;
   }
+}
+
+/** The DeleteOptions a DELETE may carry as its body (none when it is empty). */
+async function deleteOptions(req: Request): Promise<unknown> {
+  const raw = await readRawBody(req);
+  if (raw.length === 0) return undefined;
+  const options = parseBody(raw, mediaType(req), [BODY_TYPES.json]);
+  checkDeleteOptions(options);
+  return options;
 }
 
 function describe(write: Write): string {
@@ -237,15 +245,6 @@ function describe(write: Write): string {
 function nameIn(object: unknown): string | undefined {
   const name = (object as { metadata?: { name?: unknown } } | null)?.metadata?.name;
   return typeof name === 'string' ? name.slice(0, 253) : undefined;
-}
-
-function withWarnings(answer: RelayedAnswer, warnings: string[]): RelayedAnswer {
-  const upstream = answer.headers.warning;
-  const all = [
-    ...(upstream === undefined ? [] : Array.isArray(upstream) ? upstream : [upstream]),
-    ...warnings,
-  ];
-  return { ...answer, headers: { ...answer.headers, warning: all } };
 }
 
 /** The answer to a write that had nothing to send: the object as it is, as the API server would give it. */

@@ -1,4 +1,4 @@
-import { Controller, Delete, Get, Inject, Param, Patch, Post, Put, Req, Res } from '@nestjs/common';
+import { All, Controller, Delete, Get, Inject, Param, Patch, Post, Put, Req, Res } from '@nestjs/common';
 import { NGINX_GROUP, NGINX_PLURAL, NGINX_VERSION } from '@ngx/nginx-api';
 import type { Request, Response } from 'express';
 import { NamespaceScoped, RequiresRole } from '../auth/auth.decorators.js';
@@ -47,6 +47,25 @@ export class NginxController {
   @Post(`namespaces/:namespace/${NGINX_PLURAL}`)
   @WritesCheckRoles()
   create(@Param('namespace') namespace: string, @Req() req: Request, @Res() res: Response) {
+    return this.writes.create(namespaceParam(namespace), req, res);
+  }
+
+  @Delete(`namespaces/:namespace/${NGINX_PLURAL}`)
+  @WritesCheckRoles()
+  removeCollection(@Param('namespace') namespace: string, @Req() req: Request, @Res() res: Response) {
+    return this.writes.removeCollection(namespaceParam(namespace), req, res);
+  }
+
+  /** The API server takes a POST to an object's path as a create of the body (whose name is the object's). */
+  @Post(`namespaces/:namespace/${NGINX_PLURAL}/:name`)
+  @WritesCheckRoles()
+  createAtName(
+    @Param('namespace') namespace: string,
+    @Param('name') name: string,
+    @Req() req: Request,
+    @Res() res: Response,
+  ) {
+    nameParam(name);
     return this.writes.create(namespaceParam(namespace), req, res);
   }
 
@@ -138,6 +157,36 @@ export class NginxController {
       subresourceParam(subresource),
       req,
       res,
+    );
+  }
+
+  // Declared last: Express tries routes in order, so these see only the methods no route above serves.
+
+  /** The API server's answer to a PUT or PATCH of a collection: it needs an object's name. */
+  @All(`namespaces/:namespace/${NGINX_PLURAL}`)
+  @WritesCheckRoles()
+  unservedOnCollection(@Param('namespace') namespace: string): never {
+    namespaceParam(namespace);
+    throw new StatusError(400, 'name must be provided');
+  }
+
+  /** POST or DELETE of status or scale: 405, in the API server's words (an unknown subresource is 404). */
+  @All(`namespaces/:namespace/${NGINX_PLURAL}/:name/:subresource`)
+  @WritesCheckRoles()
+  unservedOnSubresource(
+    @Param('namespace') namespace: string,
+    @Param('name') name: string,
+    @Param('subresource') subresource: string,
+    @Req() req: Request,
+  ): never {
+    namespaceParam(namespace);
+    nameParam(name);
+    subresourceParam(subresource);
+    const verb = req.method === 'POST' ? 'create' : req.method.toLowerCase();
+    throw new StatusError(
+      405,
+      `${verb} is not supported on resources of kind "${NGINX_PLURAL}.${NGINX_GROUP}"`,
+      { group: NGINX_GROUP, kind: NGINX_PLURAL },
     );
   }
 }

@@ -31,6 +31,10 @@ describe('WriteAttempt', () => {
       verb: 'apply',
     });
     expect(WriteAttempt.of(request('DELETE', `${BASE}/team/nginxes/web`))).toMatchObject({ verb: 'delete' });
+    expect(WriteAttempt.of(request('DELETE', `${BASE}/team/nginxes`))).toMatchObject({
+      verb: 'deletecollection',
+      name: '',
+    });
     expect(WriteAttempt.of(request('GET', `${BASE}/team/nginxes/web`))).toBeUndefined();
     expect(WriteAttempt.of(request('POST', '/apis/other.io/v1/namespaces/team/things'))).toBeUndefined();
   });
@@ -56,7 +60,7 @@ describe('WriteAttempt', () => {
     ).toBeUndefined();
     const rolledBack = WriteAttempt.of(request('POST', path))!;
     rolledBack.specBefore = { replicas: 2, image: 'nginx:1.28' };
-    const row = rolledBack.record(
+    const row = rolledBack.records(
       caller,
       {
         code: 200,
@@ -67,7 +71,7 @@ describe('WriteAttempt', () => {
         },
       },
       undefined,
-    );
+    )[0]!;
     expect(row).toMatchObject({ verb: 'rollback', code: 200, uid: 'u-1', resourceVersion: '12' });
     expect(JSON.parse(row.specBefore!)).toEqual({ replicas: 2, image: 'nginx:1.28' });
     expect(JSON.parse(row.specAfter!)).toEqual({ replicas: 2, image: 'nginx:1.27' });
@@ -92,7 +96,7 @@ describe('WriteAttempt', () => {
   it('records a refusal with its Status, and a success with the spec after it', () => {
     const refused = WriteAttempt.of(request('POST', `${BASE}/team/nginxes`))!;
     expect(
-      refused.record(caller, { code: 403, answer: kubeStatus(403, 'limited to team-b') }, 'curl/8'),
+      refused.records(caller, { code: 403, answer: kubeStatus(403, 'limited to team-b') }, 'curl/8')[0],
     ).toMatchObject({
       actor: 'eve-editor',
       verb: 'create',
@@ -107,15 +111,44 @@ describe('WriteAttempt', () => {
       request('PATCH', `${BASE}/team/nginxes/web/scale`, 'application/merge-patch+json'),
     )!;
     scaled.specBefore = { replicas: 1, image: 'nginx:1.27' };
-    const row = scaled.record(
+    const row = scaled.records(
       caller,
       {
         code: 200,
         answer: { kind: 'Scale', metadata: { name: 'web', resourceVersion: '9' }, spec: { replicas: 3 } },
       },
       undefined,
-    );
+    )[0]!;
     expect(JSON.parse(row.specAfter!)).toEqual({ replicas: 3, image: 'nginx:1.27' });
     expect(row).toMatchObject({ code: 200, reason: null, resourceVersion: '9' });
+  });
+
+  it('records a collection delete once for each Nginx deleted, and a refused one once', () => {
+    const attempt = WriteAttempt.of(request('DELETE', `${BASE}/team/nginxes`))!;
+    const nginx = (name: string, replicas: number) => ({
+      apiVersion: 'mycompany.com/v1',
+      kind: 'Nginx',
+      metadata: { name, namespace: 'team', uid: `u-${name}`, resourceVersion: '40' },
+      spec: { replicas, image: 'nginx:1.27' },
+    });
+    const rows = attempt.records(
+      caller,
+      { code: 200, answer: { kind: 'NginxList', items: [nginx('a', 1), nginx('b', 3)] } },
+      'kubectl/v1.36',
+    );
+    expect(rows.map((row) => [row.verb, row.name, row.uid, row.code, row.specAfter])).toEqual([
+      ['deletecollection', 'a', 'u-a', 200, null],
+      ['deletecollection', 'b', 'u-b', 200, null],
+    ]);
+    expect(JSON.parse(rows[1]!.specBefore!)).toEqual({ replicas: 3, image: 'nginx:1.27' });
+    expect(
+      attempt.records(caller, { code: 200, answer: { kind: 'NginxList', items: [] } }, undefined),
+    ).toEqual([]);
+    const refused = attempt.records(
+      caller,
+      { code: 400, answer: kubeStatus(400, 'bad selector') },
+      undefined,
+    );
+    expect(refused).toMatchObject([{ verb: 'deletecollection', name: '', code: 400, reason: 'BadRequest' }]);
   });
 });

@@ -78,8 +78,14 @@ export class WriteAttempt {
     const [, namespace = '', name = '', subresource] = match.map((segment) => segment && decoded(segment));
     const type = mediaType(request);
     const isPatch = request.method === 'PATCH';
+    const collection = match[2] === undefined;
     return new WriteAttempt({
-      verb: isPatch && type === BODY_TYPES.apply ? 'apply' : verb,
+      verb:
+        isPatch && type === BODY_TYPES.apply
+          ? 'apply'
+          : verb === 'delete' && collection
+            ? 'deletecollection'
+            : verb,
       namespace,
       name,
       subresource: (SUBRESOURCES as readonly (string | undefined)[]).includes(subresource)
@@ -97,8 +103,30 @@ export class WriteAttempt {
     return new WriteAttempt({ verb: 'rollback', namespace, name, subresource: null, patchType: null });
   }
 
-  /** The change record of this attempt by `caller`, with `outcome` (the handler's, or what was answered). */
-  record(caller: Caller, outcome: WriteOutcome, userAgent: string | undefined): ChangeRecordRow {
+  /**
+   * The change records of this attempt by `caller`, with `outcome` (the handler's, or what was answered): one,
+   * except for a collection delete the API server carried out, which is one for each Nginx it deleted (with that
+   * Nginx's name, uid and spec) and none when it matched nothing.
+   */
+  records(caller: Caller, outcome: WriteOutcome, userAgent: string | undefined): ChangeRecordRow[] {
+    const deleted = this.verb === 'deletecollection' ? deletedItems(outcome) : undefined;
+    if (!deleted) return [this.record(caller, outcome, userAgent)];
+    return deleted.map((item) =>
+      this.record(
+        caller,
+        { code: outcome.code, answer: item },
+        userAgent,
+        item.spec as NginxSpec | undefined,
+      ),
+    );
+  }
+
+  private record(
+    caller: Caller,
+    outcome: WriteOutcome,
+    userAgent: string | undefined,
+    specBefore = this.specBefore,
+  ): ChangeRecordRow {
     const { code, answer } = outcome;
     const object = answer as
       | {
@@ -110,7 +138,7 @@ export class WriteAttempt {
     const status = object?.kind === 'Status' ? (object as KubeStatus) : undefined;
     const ok = code >= 200 && code < 300;
     let specAfter: unknown = null;
-    if (ok && this.verb !== 'delete') {
+    if (ok && this.verb !== 'delete' && this.verb !== 'deletecollection') {
       if (object?.kind === NGINX_KIND) specAfter = object.spec ?? null;
       else if (object?.kind === 'Scale')
         specAfter = {
@@ -127,7 +155,7 @@ export class WriteAttempt {
       name: this.name || (object?.metadata?.name ?? ''),
       subresource: this.subresource,
       patchType: this.patchType,
-      specBefore: this.specBefore ? JSON.stringify(this.specBefore) : null,
+      specBefore: specBefore ? JSON.stringify(specBefore) : null,
       specAfter: specAfter === null ? null : JSON.stringify(specAfter),
       code,
       reason: status?.reason ?? null,
@@ -137,6 +165,15 @@ export class WriteAttempt {
       userAgent: userAgent?.slice(0, 256) ?? null,
     };
   }
+}
+
+/** The Nginxes a successful collection delete answered with (its list's items); undefined for any other answer. */
+function deletedItems(outcome: WriteOutcome): { spec?: unknown }[] | undefined {
+  const list = outcome.answer as { kind?: unknown; items?: unknown } | undefined;
+  const ok = outcome.code >= 200 && outcome.code < 300;
+  if (!ok || typeof list?.kind !== 'string' || !list.kind.endsWith('List') || !Array.isArray(list.items))
+    return undefined;
+  return list.items.filter((item): item is { spec?: unknown } => typeof item === 'object' && item !== null);
 }
 
 /** A path segment with its percent-encoding undone, or as it came when that encoding is broken. */

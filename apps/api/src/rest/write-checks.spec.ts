@@ -31,17 +31,27 @@ describe('checkNginx', () => {
     const error = refusal(() => checkNginx(nginx({ replicas: -1, image: '' }), { namespace: 'default' }));
     expect(error.code).toBe(422);
     expect(error.body.reason).toBe('Invalid');
-    expect(error.details?.causes?.map((c) => c.field)).toEqual(['spec.replicas', 'spec.image']);
+    // As the API server: the schema's causes, then the scale subresource's own check of .spec.replicas.
+    expect(error.details?.causes?.map((c) => c.field)).toEqual([
+      'spec.replicas',
+      'spec.image',
+      '.spec.replicas',
+    ]);
     expect(error.message).toMatch(/^Nginx.mycompany.com "web" is invalid: spec.replicas: Invalid value: -1/);
   });
 
-  it('refuses unknown fields with 400 under strict validation only', () => {
-    const strict = refusal(() => checkNginx(nginx({ replicas: 1, size: 2 }), { namespace: 'default' }));
+  it('refuses unknown fields with 400 under strict validation only (Warn, the default, lets them through)', () => {
+    const strict = refusal(() =>
+      checkNginx(nginx({ replicas: 1, size: 2 }), { namespace: 'default', fieldValidation: 'Strict' }),
+    );
     expect(strict.code).toBe(400);
-    expect(strict.message).toBe('strict decoding error: unknown field "spec.size"');
-    expect(() =>
-      checkNginx(nginx({ replicas: 1, size: 2 }), { namespace: 'default', fieldValidation: 'Warn' }),
-    ).not.toThrow();
+    expect(strict.message).toBe(
+      'Nginx in version "v1" cannot be handled as a Nginx: strict decoding error: unknown field "spec.size"',
+    );
+    for (const fieldValidation of ['Warn', 'Ignore', undefined])
+      expect(() =>
+        checkNginx(nginx({ replicas: 1, size: 2 }), { namespace: 'default', fieldValidation }),
+      ).not.toThrow();
   });
 
   it('refuses a namespace or name that differs from the URL with 400', () => {
@@ -121,19 +131,22 @@ describe('checkScale and checkDeleteOptions', () => {
       spec: { replicas: 2 },
     };
     expect(() => checkScale(scale, { namespace: 'default', name: 'web' })).not.toThrow();
-    expect(
-      refusal(() => checkScale({ ...scale, kind: 'Pod' }, { namespace: 'default', name: 'web' })).code,
-    ).toBe(422);
-    expect(
-      refusal(() => checkScale({ ...scale, spec: {} }, { namespace: 'default', name: 'web' })).code,
-    ).toBe(422);
+    const target = { namespace: 'default', name: 'web' };
+    expect(refusal(() => checkScale({ ...scale, kind: 'Pod' }, target)).code).toBe(400);
+    expect(refusal(() => checkScale({ ...scale, apiVersion: 'autoscaling/v2' }, target)).code).toBe(400);
+    // As the API server takes them: no apiVersion or kind, and no replicas (0).
+    expect(() => checkScale({ metadata: { name: 'web' }, spec: {} }, target)).not.toThrow();
+    const negative = refusal(() => checkScale({ ...scale, spec: { replicas: -1 } }, target));
+    expect(negative.code).toBe(422);
+    expect(negative.details).toMatchObject({ kind: 'Nginx', group: 'mycompany.com' });
+    expect(negative.details?.causes?.map((c) => c.field)).toEqual(['spec.replicas', '.spec.replicas']);
   });
 
   it('takes DeleteOptions with known values only', () => {
     expect(() =>
       checkDeleteOptions({ propagationPolicy: 'Foreground', preconditions: { uid: 'x' } }),
     ).not.toThrow();
-    expect(refusal(() => checkDeleteOptions({ propagationPolicy: 'Later' })).code).toBe(400);
+    expect(refusal(() => checkDeleteOptions({ propagationPolicy: 'Later' })).code).toBe(422);
     expect(refusal(() => checkDeleteOptions({ gracePeriodSeconds: -1 })).code).toBe(400);
     expect(refusal(() => checkDeleteOptions('x')).code).toBe(400);
   });

@@ -1,10 +1,14 @@
 import {
+  NGINX_API_VERSION,
   NGINX_GROUP,
   NGINX_KIND,
+  NGINX_VERSION,
   describeFieldErrors,
   imageAllowlistErrors,
   configErrors,
   nginxSpecSchema,
+  rulesSkipped,
+  RULES_NOT_CHECKED,
   validateAgainst,
   validateNginx,
   type FieldError,
@@ -46,23 +50,29 @@ function specImageErrors(spec: unknown, allowlist: ImageAllowlist | undefined, e
   return imageAllowlistErrors(own(spec, 'image'), allowlist);
 }
 
-function invalid(name: string | undefined, errors: readonly FieldError[], kind = NGINX_KIND): StatusError {
+/** 422 Invalid for an Nginx (a Scale's replicas too: the API server judges the Nginx they land in). */
+function invalid(name: string | undefined, errors: readonly FieldError[]): StatusError {
   const causes = errors.map(({ reason, message, field }) => ({ reason, message, field }));
   return new StatusError(
     422,
-    `${kind}.${kind === NGINX_KIND ? NGINX_GROUP : 'autoscaling'} "${name ?? ''}" is invalid: ${describeFieldErrors(errors)}`,
-    { name, group: kind === NGINX_KIND ? NGINX_GROUP : 'autoscaling', kind, causes },
+    `${NGINX_KIND}.${NGINX_GROUP} "${name ?? ''}" is invalid: ${describeFieldErrors(errors)}`,
+    { name, group: NGINX_GROUP, kind: NGINX_KIND, causes },
   );
 }
 
-/** Refuses with 400 (strict) or lets through (warn, ignore: the API server reports or drops them) unknown fields. */
+/**
+ * Refuses with 400 (Strict) or lets through unknown fields (Warn, the API server's default, and Ignore: the API
+ * server drops them, with a Warning under Warn).
+ */
 function refuseUnknown(errors: FieldError[], fieldValidation: string | undefined): FieldError[] {
   const unknown = errors.filter((e) => e.reason === 'FieldValueUnknown');
   const rest = errors.filter((e) => e.reason !== 'FieldValueUnknown');
-  if (unknown.length > 0 && rest.length === 0 && (fieldValidation ?? 'Strict') === 'Strict')
-    throw new StatusError(400, `strict decoding error: ${unknown.map((e) => e.message).join(', ')}`, {
-      causes: unknown.map(({ field, message }) => ({ reason: 'FieldValueUnknown', field, message })),
-    });
+  if (unknown.length > 0 && rest.length === 0 && fieldValidation === 'Strict')
+    // The API server's decoder refuses them before validation, with no causes.
+    throw new StatusError(
+      400,
+      `${NGINX_KIND} in version "${NGINX_VERSION}" cannot be handled as a ${NGINX_KIND}: strict decoding error: ${unknown.map((e) => e.message).join(', ')}`,
+    );
   return rest;
 }
 
@@ -94,10 +104,71 @@ function checkPlacement(metadata: unknown, target: Target): void {
     );
 }
 
+/**
+ * The type of a whole object as the API server's decoder reads it before anything else: 400 when the body is not
+ * an object, names no kind, or names another apiVersion; 422 (on `kind`) for another kind of this apiVersion.
+ */
+function checkTypeMeta(object: unknown, name: string | undefined): void {
+  const unrecognized = (why: string) =>
+    new StatusError(400, `the object provided is unrecognized (must be of type ${NGINX_KIND}): ${why}`);
+  if (!isObject(object)) throw unrecognized(`the body is ${object === null ? 'null' : 'not a JSON object'}`);
+  const { apiVersion, kind } = object;
+  if (typeof kind !== 'string' || kind === '') throw unrecognized("Object 'Kind' is missing");
+  if (apiVersion !== NGINX_API_VERSION)
+    throw new StatusError(
+      400,
+      `the API version in the data (${typeof apiVersion === 'string' ? apiVersion : ''}) does not match the expected API version (${NGINX_API_VERSION})`,
+    );
+  if (kind !== NGINX_KIND) {
+    const message = `Invalid value: ${JSON.stringify(kind)}: must be ${NGINX_KIND}`;
+    throw new StatusError(422, `${kind}.${NGINX_GROUP} "${name ?? ''}" is invalid: kind: ${message}`, {
+      name,
+      group: NGINX_GROUP,
+      kind,
+      causes: [{ reason: 'FieldValueInvalid', field: 'kind', message }],
+    });
+  }
+}
+
+/**
+ * The check the API server makes of the field the CRD's scale subresource reads (specReplicasPath
+ * `.spec.replicas`), on top of the schema's: an integer, not negative. Its field keeps the path's leading dot.
+ */
+function scaleReplicasErrors(spec: unknown): FieldError[] {
+  if (!isObject(spec) || !Object.hasOwn(spec, 'replicas') || spec.replicas === null) return [];
+  const replicas = spec.replicas;
+  if (typeof replicas !== 'number' || !Number.isInteger(replicas))
+    return [
+      {
+        field: '.spec.replicas',
+        reason: 'FieldValueInvalid',
+        message: `Invalid value: 0: .spec.replicas accessor error: ${String(replicas)} is of the type ${goType(replicas)}, expected int64`,
+      },
+    ];
+  if (replicas < 0)
+    return [
+      {
+        field: '.spec.replicas',
+        reason: 'FieldValueInvalid',
+        message: `Invalid value: ${replicas}: should be a non-negative integer`,
+      },
+    ];
+  return [];
+}
+
+/** The Go type a JSON value decodes to in an unstructured object (as the API server's messages name it). */
+function goType(value: unknown): string {
+  if (typeof value === 'number') return 'float64';
+  if (typeof value === 'string') return 'string';
+  if (typeof value === 'boolean') return 'bool';
+  return Array.isArray(value) ? '[]interface {}' : 'map[string]interface {}';
+}
+
 /** A whole Nginx for create or replace (or a status update, whose spec the API server ignores). */
 export function checkNginx(object: unknown, target: Target & { status?: boolean }): void {
   const metadata = isObject(object) ? (object.metadata as Record<string, unknown> | undefined) : undefined;
   const name = typeof metadata?.name === 'string' ? metadata.name : target.name;
+  checkTypeMeta(object, name);
   let errors = refuseUnknown(validateNginx(object), target.fieldValidation);
   if (isObject(object)) {
     checkPlacement(metadata, target);
@@ -113,43 +184,47 @@ export function checkNginx(object: unknown, target: Target & { status?: boolean 
       });
     if (target.name !== undefined && metadata?.name === undefined)
       errors.push({ field: 'metadata.name', reason: 'FieldValueRequired', message: 'Required value' });
+    errors.push(...scaleReplicasErrors(object.spec));
+    if (rulesSkipped(errors)) errors.push(RULES_NOT_CHECKED);
     errors.push(...specImageErrors(object.spec, target.imageAllowlist, errors));
   }
-  if (target.status) errors = errors.filter((e) => !e.field.startsWith('spec'));
+  if (target.status)
+    errors = errors.filter((e) => !e.field.replace(/^\./, '').startsWith('spec') && e !== RULES_NOT_CHECKED);
   if (errors.length > 0) throw invalid(name, errors);
 }
 
-/** An autoscaling/v1 Scale for the scale subresource: its spec.replicas within the Nginx limits. */
+/**
+ * An autoscaling/v1 Scale for the scale subresource, as the API server takes it: apiVersion and kind may be left
+ * out, but not be others (400); spec.replicas (absent: 0) is refused as the Nginx it lands in would refuse it.
+ */
 export function checkScale(object: unknown, target: Target): void {
   if (!isObject(object))
-    throw invalid(
-      target.name,
-      [{ field: '', reason: 'FieldValueInvalid', message: 'the body must be a Scale object' }],
-      'Scale',
+    throw new StatusError(
+      400,
+      'the object provided is unrecognized (must be of type Scale): not a JSON object',
     );
-  const errors: FieldError[] = [];
-  if (object.apiVersion !== 'autoscaling/v1')
-    errors.push({
-      field: 'apiVersion',
-      reason: 'FieldValueNotSupported',
-      message: 'Unsupported value: supported values: "autoscaling/v1"',
-    });
-  if (object.kind !== 'Scale')
-    errors.push({
-      field: 'kind',
-      reason: 'FieldValueNotSupported',
-      message: 'Unsupported value: supported values: "Scale"',
-    });
+  const { apiVersion, kind } = object;
+  if (
+    (apiVersion !== undefined && apiVersion !== 'autoscaling/v1') ||
+    (kind !== undefined && kind !== 'Scale')
+  )
+    throw new StatusError(
+      400,
+      `the object provided is unrecognized (must be of type Scale): ${String(kind)} of ${String(apiVersion)}`,
+    );
   checkPlacement(object.metadata, target);
-  errors.push(...replicasErrors((object.spec as { replicas?: unknown } | undefined)?.replicas, false));
-  if (errors.length > 0) throw invalid(target.name, errors, 'Scale');
+  const errors = replicasErrors(object.spec);
+  if (errors.length > 0) throw invalid(target.name, errors);
 }
 
-function replicasErrors(replicas: unknown, optional: boolean): FieldError[] {
-  if (replicas === undefined && optional) return [];
-  if (replicas === undefined)
-    return [{ field: 'spec.replicas', reason: 'FieldValueRequired', message: 'Required value' }];
-  return validateAgainst(nginxSpecSchema.properties!.replicas!, replicas, 'spec.replicas');
+/** spec.replicas of a Scale or a patch of one, checked as the Nginx it lands in (the schema, then the scale path). */
+function replicasErrors(spec: unknown): FieldError[] {
+  const replicas = own(spec, 'replicas');
+  if (replicas === undefined || replicas === null) return [];
+  return [
+    ...validateAgainst(nginxSpecSchema.properties!.replicas!, replicas, 'spec.replicas'),
+    ...scaleReplicasErrors(spec),
+  ];
 }
 
 const JSON_PATCH_OPS = new Set(['add', 'remove', 'replace', 'move', 'copy', 'test']);
@@ -167,13 +242,15 @@ export function checkPatch(
   if (type === BODY_TYPES.jsonPatch) return checkJsonPatch(patch, target);
   if (!isObject(patch)) throw new StatusError(400, `a ${type} body must be an object`);
   if (target.subresource === 'scale') {
-    const errors = replicasErrors((patch.spec as { replicas?: unknown } | undefined)?.replicas, true);
-    if (errors.length > 0) throw invalid(target.name, errors, 'Scale');
+    const errors = replicasErrors(patch.spec);
+    if (errors.length > 0) throw invalid(target.name, errors);
     return;
   }
   checkPlacement(patch.metadata, target);
   if (target.subresource === 'status') return;
   const errors = refuseUnknown(validateNginx(patch, { partial: true }), target.fieldValidation);
+  errors.push(...scaleReplicasErrors(own(patch, 'spec')));
+  if (rulesSkipped(errors)) errors.push(RULES_NOT_CHECKED);
   const spec = own(patch, 'spec');
   // Only an image the patch names is checked; null removes it, so the default applies again.
   if (isObject(spec) && Object.hasOwn(spec, 'image') && !errors.some((e) => e.field === 'spec.image'))
@@ -198,7 +275,12 @@ function checkJsonPatch(patch: unknown, target: Target & { name: string }): void
         `JSON patch operation ${where} needs "op" (${[...JSON_PATCH_OPS].join(', ')}) and "path"`,
       );
     if (op.op === 'add' || op.op === 'replace') {
-      if (op.path === '/spec/replicas') errors.push(...replicasErrors(op.value, false));
+      if (op.path === '/spec/replicas')
+        errors.push(
+          ...(op.value === null
+            ? [{ field: 'spec.replicas', reason: 'FieldValueRequired' as const, message: 'Required value' }]
+            : replicasErrors({ replicas: op.value })),
+        );
       if (op.path === '/spec/image')
         errors.push(...validateAgainst(nginxSpecSchema.properties!.image!, op.value, 'spec.image'));
       if (op.path === '/spec/config') {
@@ -260,16 +342,14 @@ export function checkDeleteOptions(options: unknown): void {
   if (
     propagationPolicy !== undefined &&
     !['Foreground', 'Background', 'Orphan'].includes(propagationPolicy as string)
-  )
-    throw new StatusError(
-      400,
-      `propagationPolicy must be Foreground, Background or Orphan, not ${JSON.stringify(propagationPolicy)}`,
-      {
-        causes: [
-          { reason: 'FieldValueNotSupported', field: 'propagationPolicy', message: 'Unsupported value' },
-        ],
-      },
-    );
+  ) {
+    const message = `Unsupported value: ${JSON.stringify(propagationPolicy)}: supported values: "Foreground", "Background", "Orphan", "nil"`;
+    throw new StatusError(422, `DeleteOptions.meta.k8s.io "" is invalid: propagationPolicy: ${message}`, {
+      group: 'meta.k8s.io',
+      kind: 'DeleteOptions',
+      causes: [{ reason: 'FieldValueNotSupported', field: 'propagationPolicy', message }],
+    });
+  }
   if (preconditions !== undefined && !isObject(preconditions))
     throw new StatusError(400, 'preconditions must be an object with uid and/or resourceVersion', {
       causes: [{ reason: 'FieldValueInvalid', field: 'preconditions', message: 'must be an object' }],
