@@ -2,7 +2,8 @@
 // Requests per second and p50/p99 latency of GET one Nginx and GET the list of N Nginxes (default 1,000), sent
 // by one client (undici, over TLS, the same concurrency) to kube-apiserver directly and to the control plane:
 // relayed (unset resourceVersion, a consistent read the API server answers) and cached (resourceVersion=0,
-// answered from the control plane's informer cache); relayed over HTTP/2 too. Writes bench/results/api.{md,json}.
+// answered from the control plane's informer cache); relayed over HTTP/2 too; and each again with the client
+// speaking HTTP/2 (ALPN h2) to kube-apiserver and to the control plane. Writes bench/results/api.{md,json}.
 // With --profile, writes nothing there: after the table, the app is CPU-profiled over one more row each of a
 // relayed and a cached single GET (1 in flight), kept in .data/profile/api-{relayed,cached}.{cpuprofile,svg}
 // with their largest costs printed, to tell what the relay adds.
@@ -105,6 +106,13 @@ async function main(): Promise<void> {
     connect: { ca, cert: readFileSync(join(pki, 'admin.crt')), key: readFileSync(join(pki, 'admin.key')) },
   });
   const controlPlane = new Pool(cp.httpsUrl, { connections: CONNECTIONS, connect: { ca } });
+  // Clients that speak HTTP/2 (client-go, kubectl): ALPN h2 to each server, requests multiplexed.
+  const apiServerH2 = new Pool(API_SERVER, {
+    connections: CONNECTIONS,
+    allowH2: true,
+    connect: { ca, cert: readFileSync(join(pki, 'admin.crt')), key: readFileSync(join(pki, 'admin.key')) },
+  });
+  const controlPlaneH2 = new Pool(cp.httpsUrl, { connections: CONNECTIONS, allowH2: true, connect: { ca } });
   const controlPlaneHttp2 = new Pool(cpHttp2.httpsUrl, { connections: CONNECTIONS, connect: { ca } });
   const token = { Authorization: `Bearer ${TOKENS.viewer}` };
   const one = `/apis/mycompany.com/v1/namespaces/${NAMESPACE}/nginxes/bench-0`;
@@ -142,6 +150,24 @@ async function main(): Promise<void> {
           'control plane, cached (rv=0)',
           await load(controlPlane, `${path}?resourceVersion=0`, token, concurrency),
         ]);
+        rows.push([
+          what,
+          concurrency,
+          'kube-apiserver, client over HTTP/2',
+          await load(apiServerH2, path, {}, concurrency),
+        ]);
+        rows.push([
+          what,
+          concurrency,
+          'control plane, relayed, client over HTTP/2',
+          await load(controlPlaneH2, path, token, concurrency),
+        ]);
+        rows.push([
+          what,
+          concurrency,
+          'control plane, cached (rv=0), client over HTTP/2',
+          await load(controlPlaneH2, `${path}?resourceVersion=0`, token, concurrency),
+        ]);
       }
     const table = [
       '| request | in flight | target | req/s | p50 ms | p99 ms | p50 vs API server | body bytes |',
@@ -149,7 +175,7 @@ async function main(): Promise<void> {
     ];
     for (const [what, concurrency, target, r] of rows) {
       const reference = rows.find(
-        ([w, c, t]) => w === what && c === concurrency && t.startsWith('kube-apiserver'),
+        ([w, c, t]) => w === what && c === concurrency && t === 'kube-apiserver (reference)',
       )![3];
       table.push(
         `| ${what} | ${concurrency} | ${target} | ${Math.round(r.rps)} | ${r.p50.toFixed(2)} | ${r.p99.toFixed(2)} | ` +
@@ -187,7 +213,8 @@ async function main(): Promise<void> {
           `(undici) for every target, ${COUNT} Nginxes in the namespace. "relayed" is a consistent read (no ` +
           'resourceVersion) the control plane sends on to kube-apiserver (HTTP/1.1 keep-alive, or one HTTP/2 ' +
           'connection with KUBE_API_HTTP2=true) and streams back; "cached" is resourceVersion=0, answered from ' +
-          "the control plane's informer cache.",
+          'the control plane\'s informer cache. "client over HTTP/2" rows: the client negotiates h2 (ALPN), as ' +
+          'client-go and kubectl do; the control plane bridges each stream to its HTTP/1.1 handling in memory.',
         '',
         ...table,
         '',
@@ -197,6 +224,8 @@ async function main(): Promise<void> {
   } finally {
     await apiServer.close();
     await controlPlane.close();
+    await apiServerH2.close();
+    await controlPlaneH2.close();
     await controlPlaneHttp2.close();
     await cp.stop();
     await cpHttp2.stop();

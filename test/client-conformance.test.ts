@@ -63,11 +63,12 @@ async function sideBySide(client: 'client-go' | 'python') {
 describe('client-go against kube-apiserver and our API', () => {
   it('gives every check the same outcome on both', async () => {
     const { theirs, rows } = await sideBySide('client-go');
-    expect(rows.length).toBeGreaterThanOrEqual(14);
+    expect(rows.length).toBeGreaterThanOrEqual(16);
     for (const row of rows) expect(row.ours, row.check).toBe(row.kubeApiServer);
     expect(theirs.get('scale client: get, update, patch')).toBe('get 0; update 2; patch 1');
     expect(theirs.get('server-side apply: two managers')).toContain('b applies: 409 Conflict IsConflict');
     expect(theirs.get('dynamic shared informer')).toBe('add,update,delete');
+    expect(theirs.get('protocol client-go negotiates')).toBe('HTTP/2.0 200');
   }, 300_000);
 });
 

@@ -91,6 +91,7 @@ func main() {
 		name string
 		run  func() string
 	}{
+		{"protocol client-go negotiates", c.protocol},
 		{"discovery: nginxes verbs", c.discoveryVerbs},
 		{"create", c.create},
 		{"create: AlreadyExists", c.createDuplicate},
@@ -164,6 +165,20 @@ func nginx(name string, replicas int64, labels map[string]interface{}) *unstruct
 		"apiVersion": "mycompany.com/v1", "kind": "Nginx", "metadata": metadata,
 		"spec": map[string]interface{}{"replicas": replicas},
 	}}
+}
+
+// protocol: what client-go's own transport speaks to the server (HTTP/2 when the server offers h2 in ALPN).
+func (c *checks) protocol() string {
+	client, err := rest.HTTPClientFor(c.config)
+	if err != nil {
+		return "error: " + err.Error()
+	}
+	response, err := client.Get(strings.TrimSuffix(c.config.Host, "/") + "/apis/mycompany.com/v1")
+	if err != nil {
+		return "error: " + err.Error()
+	}
+	defer response.Body.Close()
+	return fmt.Sprintf("%s %d", response.Proto, response.StatusCode)
 }
 
 func (c *checks) discoveryVerbs() string {

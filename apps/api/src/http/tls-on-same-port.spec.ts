@@ -4,8 +4,9 @@ import { createServer, type Server } from 'node:http';
 import { connect as connectTcp, type AddressInfo, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { connect as connectTls } from 'node:tls';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { connect as connectHttp2, constants as httpConstants, type ClientHttp2Session } from 'node:http2';
+import { connect as connectTls, type TLSSocket } from 'node:tls';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { applyConnectionLimits, type ConnectionLimits } from './connection-limits.js';
 import { serveTlsOnSamePort } from './tls-on-same-port.js';
 
@@ -44,6 +45,8 @@ function selfSigned(): { cert: Buffer; key: Buffer } {
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+let endlessClosed = false;
+let endlessWritten = 0;
 
 let server: Server;
 let port: number;
@@ -69,7 +72,33 @@ beforeAll(async () => {
       }, 250);
       return;
     }
-    response.end(`${request.socket.constructor.name === 'TLSSocket' ? 'tls' : 'plain'} ${request.url}`);
+    if (request.url === '/echo') {
+      let body = '';
+      request.on('data', (chunk: Buffer) => (body += chunk.toString()));
+      request.on('end', () =>
+        response.end(
+          `${request.method} ${body} from ${request.socket.remoteAddress} ${request.headers.host}`,
+        ),
+      );
+      return;
+    }
+    if (request.url === '/endless') {
+      // Writes as fast as the connection takes it (at most 64 MiB), waiting for 'drain' whenever told to.
+      response.writeHead(200);
+      endlessWritten = 0;
+      const chunk = Buffer.alloc(16 * 1024, 'x');
+      const pump = () => {
+        while (!response.destroyed && endlessWritten < 64 * 1024 * 1024) {
+          endlessWritten += chunk.length;
+          if (!response.write(chunk)) return void response.once('drain', pump);
+        }
+      };
+      pump();
+      response.on('close', () => (endlessClosed = true));
+      return;
+    }
+    const overTls = (request.socket as { encrypted?: boolean }).encrypted === true;
+    response.end(`${overTls ? 'tls' : 'plain'} ${request.url}`);
   });
   applyConnectionLimits(server, LIMITS);
   serveTlsOnSamePort(server, certificate, LIMITS);
@@ -232,4 +261,71 @@ describe('TLS and plain HTTP on one port', () => {
       expect(text).toContain('tick 6');
     },
   );
+});
+
+describe('HTTP/2 over TLS (ALPN h2)', () => {
+  let session: ClientHttp2Session;
+  beforeAll(async () => {
+    session = connectHttp2(`https://127.0.0.1:${port}`, { ca: certificate.cert });
+    await new Promise<void>((resolve, reject) =>
+      session.once('connect', () => resolve()).once('error', reject),
+    );
+  });
+  afterAll(() => session.close());
+
+  function exchange(headers: Record<string, string>, body?: string) {
+    return new Promise<{ status: number; text: string }>((resolve, reject) => {
+      const stream = session.request(headers);
+      let status = 0;
+      let text = '';
+      stream.on('response', (answer) => (status = Number(answer[':status'])));
+      stream.on('data', (chunk: Buffer) => (text += chunk.toString()));
+      stream.on('end', () => resolve({ status, text }));
+      stream.on('error', reject);
+      stream.end(body);
+    });
+  }
+
+  it('negotiates h2 and serves requests through the same handler, as TLS from the client address', async () => {
+    expect((session.socket as TLSSocket).alpnProtocol).toBe('h2');
+    expect(await exchange({ ':path': '/h2' })).toEqual({ status: 200, text: 'tls /h2' });
+    expect(await exchange({ ':method': 'POST', ':path': '/echo' }, 'hello')).toEqual({
+      status: 200,
+      text: `POST hello from 127.0.0.1 127.0.0.1:${port}`,
+    });
+  });
+
+  it('serves many streams of one connection at once, and a streamed answer as it comes', async () => {
+    const answers = await Promise.all(
+      Array.from({ length: 30 }, (_, i) => exchange({ ':path': `/many-${i}` })),
+    );
+    expect(answers.map((a) => a.text)).toEqual(Array.from({ length: 30 }, (_, i) => `tls /many-${i}`));
+    expect((await exchange({ ':path': '/stream' })).text).toBe(
+      Array.from({ length: 6 }, (_, i) => `tick ${i + 1}\n`).join(''),
+    );
+  });
+
+  it('closes the request when the client resets its stream, and keeps serving', async () => {
+    endlessClosed = false;
+    const stream = session.request({ ':path': '/endless' });
+    stream.on('error', () => {});
+    await new Promise((resolve) => stream.once('data', resolve));
+    stream.close(httpConstants.NGHTTP2_CANCEL);
+    await vi.waitFor(() => expect(endlessClosed).toBe(true), { timeout: 2000 });
+    expect(await exchange({ ':path': '/after-reset' })).toEqual({ status: 200, text: 'tls /after-reset' });
+  });
+
+  it('holds a client that stops reading: the handler’s writes wait instead of piling up', async () => {
+    endlessClosed = false;
+    const stream = session.request({ ':path': '/endless' });
+    stream.on('error', () => {});
+    await new Promise((resolve) => stream.once('data', resolve));
+    stream.pause();
+    await sleep(500);
+    // Unheld, the handler would write its 64 MiB in well under that; HTTP/2 flow control and the in-memory
+    // connection's back-pressure stop it at a few windows' worth.
+    expect(endlessWritten).toBeLessThan(4 * 1024 * 1024);
+    stream.close(httpConstants.NGHTTP2_CANCEL);
+    await vi.waitFor(() => expect(endlessClosed).toBe(true), { timeout: 2000 });
+  });
 });

@@ -1,15 +1,18 @@
 import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { createServer as createTlsServer, type TlsOptions } from 'node:tls';
 import { CONNECTION_LIMITS, type ConnectionLimits } from './connection-limits.js';
+import { http2Bridge } from './http2-bridge.js';
 
 /** The first byte of a TLS handshake record; plain HTTP starts with a method name in ASCII. */
 const TLS_HANDSHAKE = 0x16;
 
 /**
  * Makes an HTTP server answer TLS on the same port: each new connection's first byte tells a TLS ClientHello
- * from a plain request, and TLS connections are decrypted and handed to the same request handling. Browsers
- * keep using http://, while kubectl — which sends bearer tokens only over TLS — uses https:// on the same port.
+ * from a plain request, and TLS connections are decrypted and handed to the same request handling — over HTTP/2
+ * when the client offers it in ALPN (see http2-bridge.ts), else HTTP/1.1. Browsers keep using http://, while
+ * kubectl — which sends bearer tokens only over TLS — uses https:// on the same port.
  *
  * Until a connection is handed on, this is its only reader, so it also owns the connection's failures: an error
  * (a reset before the first byte) only closes that connection, and a client that sends nothing within
@@ -23,10 +26,16 @@ export function serveTlsOnSamePort(
 ): void {
   const handleConnection = server.listeners('connection') as ((socket: Socket) => void)[];
   server.removeAllListeners('connection');
-  const hand = (socket: Socket) => {
-    for (const listener of handleConnection) listener.call(server, socket);
+  // Node's HTTP server serves any duplex stream as a connection (the HTTP/2 bridge hands it in-memory ones).
+  const hand = (socket: Duplex) => {
+    for (const listener of handleConnection) listener.call(server, socket as Socket);
   };
-  const tlsServer = createTlsServer({ ...tls, handshakeTimeout: limits.tlsHandshakeMs }, hand);
+  const http2 = http2Bridge(hand);
+  // HTTP/2 for clients that offer it (client-go, kubectl, browsers), HTTP/1.1 for the others and for WebSockets.
+  const tlsServer = createTlsServer(
+    { ...tls, handshakeTimeout: limits.tlsHandshakeMs, ALPNProtocols: ['h2', 'http/1.1'] },
+    (socket) => (socket.alpnProtocol === 'h2' ? http2.emit('connection', socket) : hand(socket)),
+  );
   // Failed handshakes (resets, timeouts, garbage) end that connection only.
   tlsServer.on('tlsClientError', (_error, socket) => socket.destroy());
 
