@@ -306,6 +306,20 @@ describe('nginxes', () => {
 });
 
 describe('watch', () => {
+  it('lowers a timeoutSeconds past 1800 and says so in a Warning header client-go can parse', async () => {
+    const abort = new AbortController();
+    const response = await as('viewer')(`${collection}?watch=true&timeoutSeconds=7200`, {
+      signal: abort.signal,
+    });
+    expect(response.status).toBe(200);
+    // RFC 7234 warn-text: quoted, `"` and `\` escaped (what client-go's ParseWarningHeaders reads).
+    expect(response.headers.get('warning')).toBe(
+      '299 - "timeoutSeconds=7200 lowered to 1800, the longest watch served here"',
+    );
+    abort.abort();
+    await response.body?.cancel().catch(() => {});
+  });
+
   it('streams ADDED, MODIFIED and DELETED for changes made with kubectl, bookmarks, and ends at timeoutSeconds', async () => {
     const list = await body(await as('viewer')(collection));
     const name = uniqueName('watched');
