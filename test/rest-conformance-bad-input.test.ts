@@ -325,6 +325,24 @@ const writes: Case[] = [
     }),
   },
   {
+    what: 'POST an unknown field and a bad value under Strict',
+    request: (ns) => ({
+      method: 'POST',
+      path: `${nginxes(ns)}?dryRun=All&fieldValidation=Strict`,
+      contentType: 'application/json',
+      body: manifest('unknown', { spec: { replicas: -1, sise: 1 } }),
+    }),
+  },
+  {
+    what: 'POST an unknown field and a bad value (Warn)',
+    request: (ns) => ({
+      method: 'POST',
+      path: `${nginxes(ns)}?dryRun=All`,
+      contentType: 'application/json',
+      body: manifest('unknown', { spec: { replicas: -1, sise: 1 } }),
+    }),
+  },
+  {
     what: 'PUT scale without apiVersion and kind',
     request: (ns) => ({
       method: 'PUT',

@@ -48,6 +48,10 @@ describe('checkNginx', () => {
     expect(strict.message).toBe(
       'Nginx in version "v1" cannot be handled as a Nginx: strict decoding error: unknown field "spec.size"',
     );
+    const alsoInvalid = refusal(() =>
+      checkNginx(nginx({ replicas: -1, size: 2 }), { namespace: 'default', fieldValidation: 'Strict' }),
+    );
+    expect(alsoInvalid.code).toBe(400);
     for (const fieldValidation of ['Warn', 'Ignore', undefined])
       expect(() =>
         checkNginx(nginx({ replicas: 1, size: 2 }), { namespace: 'default', fieldValidation }),

@@ -67,8 +67,8 @@ function invalid(name: string | undefined, errors: readonly FieldError[]): Statu
 function refuseUnknown(errors: FieldError[], fieldValidation: string | undefined): FieldError[] {
   const unknown = errors.filter((e) => e.reason === 'FieldValueUnknown');
   const rest = errors.filter((e) => e.reason !== 'FieldValueUnknown');
-  if (unknown.length > 0 && rest.length === 0 && fieldValidation === 'Strict')
-    // The API server's decoder refuses them before validation, with no causes.
+  if (unknown.length > 0 && fieldValidation === 'Strict')
+    // The API server's decoder refuses them before validation (whatever else is wrong), with no causes.
     throw new StatusError(
       400,
       `${NGINX_KIND} in version "${NGINX_VERSION}" cannot be handled as a ${NGINX_KIND}: strict decoding error: ${unknown.map((e) => e.message).join(', ')}`,
