@@ -1,4 +1,9 @@
-import { request as http1Request, type IncomingHttpHeaders, type OutgoingHttpHeaders } from 'node:http';
+import {
+  request as http1Request,
+  type ClientRequest,
+  type IncomingHttpHeaders,
+  type OutgoingHttpHeaders,
+} from 'node:http';
 import {
   constants,
   createServer as createHttp2Server,
@@ -53,6 +58,22 @@ function bridgeStream(
   tls: TLSSocket | undefined,
 ): void {
   const [appSide, bridgeSide] = memoryConnection();
+  let upstream: ClientRequest;
+  try {
+    upstream = http1Request({
+      createConnection: () => bridgeSide,
+      method: headers[constants.HTTP2_HEADER_METHOD] as string,
+      path: headers[constants.HTTP2_HEADER_PATH] as string,
+      headers: http1Headers(headers),
+    });
+  } catch {
+    // A request HTTP/1.1 cannot carry (a method that is no token, a header value it refuses): nghttp2 refuses most
+    // such streams itself; any that gets past it is answered 400 here rather than thrown out of the stream's
+    // event, which would end the process.
+    appSide.destroy();
+    stream.respond({ [constants.HTTP2_HEADER_STATUS]: 400 });
+    return void stream.end();
+  }
   Object.assign(appSide, {
     encrypted: true,
     remoteAddress: tls?.remoteAddress,
@@ -60,12 +81,6 @@ function bridgeStream(
     alpnProtocol: 'h2',
   });
   hand(appSide);
-  const upstream = http1Request({
-    createConnection: () => bridgeSide,
-    method: headers[constants.HTTP2_HEADER_METHOD] as string,
-    path: headers[constants.HTTP2_HEADER_PATH] as string,
-    headers: http1Headers(headers),
-  });
   // A stream reset by the client, or closed once answered: either way its request is over.
   stream.on('error', () => upstream.destroy());
   stream.on('close', () => upstream.destroy());

@@ -248,10 +248,10 @@ export function checkPatch(
   }
   checkPlacement(patch.metadata, target);
   if (target.subresource === 'status') return;
-  const errors = refuseUnknown(validateNginx(patch, { partial: true }), target.fieldValidation);
-  errors.push(...scaleReplicasErrors(own(patch, 'spec')));
-  if (rulesSkipped(errors)) errors.push(RULES_NOT_CHECKED);
   const spec = own(patch, 'spec');
+  const errors = refuseUnknown(validateNginx(patch, { partial: true }), target.fieldValidation);
+  errors.push(...scaleReplicasErrors(spec));
+  if (rulesSkipped(errors)) errors.push(RULES_NOT_CHECKED);
   // Only an image the patch names is checked; null removes it, so the default applies again.
   if (isObject(spec) && Object.hasOwn(spec, 'image') && !errors.some((e) => e.field === 'spec.image'))
     errors.push(...imageAllowlistErrors(spec.image ?? undefined, target.imageAllowlist));
