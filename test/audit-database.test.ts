@@ -114,6 +114,17 @@ const change = (name: string, at: Date, overrides: Partial<ChangeRecordRow> = {}
   uid: '0f5c0a3e-1111-2222-3333-444455556666',
   resourceVersion: '1235',
   userAgent: 'kubectl/v1.36.3',
+  door: 'controlplane',
+  source: 'controlplane',
+  auditId: null,
+  kubeUser: null,
+  kubeGroups: null,
+  impersonator: null,
+  fieldManager: null,
+  generation: null,
+  joinKey: null,
+  completes: null,
+  dedupeKey: null,
   ...overrides,
 });
 
@@ -254,6 +265,45 @@ for (const provider of providers) {
       ).rejects.toBeInstanceOf(AuditRefusedError);
       expect(await prisma.changeRecord.count({ where: { name: 'change-bad' } })).toBe(0);
       expect(await prisma.reconcileRecord.count({ where: { name: 'change-bad' } })).toBe(0);
+    });
+
+    it("completes a change's first record by its join keys, in the same batch or a later one, and stores a keyed record once", async () => {
+      const sink = new PrismaAuditSink(audit);
+      const at = new Date('2026-11-23T12:00:00.000Z');
+      const first = change('joined', at, { auditId: 'ngx-rest-1', joinKey: 'request:ngx-rest-1' });
+      const completing = (dedupeKey: string, keys: string[]) =>
+        change('joined', at, {
+          actor: 'control-plane',
+          role: '',
+          door: 'controlplane',
+          source: 'audit-webhook',
+          kubeUser: 'control-plane',
+          dedupeKey,
+          completesKeys: keys,
+        });
+      await sink.write({
+        rows: [],
+        changes: [first, completing('kube:a', ['request:ngx-rest-1'])],
+        noops: [],
+      });
+      await sink.write({ rows: [], changes: [completing('kube:a', ['request:ngx-rest-1'])], noops: [] });
+      await sink.write({
+        rows: [],
+        changes: [
+          completing('kube:b', ['request:nobody', 'generation:x/1']),
+          completing('kube:b', ['request:nobody']),
+        ],
+        noops: [],
+      });
+      const stored = await prisma.changeRecord.findMany({
+        where: { name: 'joined' },
+        orderBy: { id: 'asc' },
+      });
+      expect(stored.map((row) => [row.dedupeKey, row.completes])).toEqual([
+        [null, null],
+        ['kube:a', stored[0]!.id],
+        ['kube:b', null],
+      ]);
     });
 
     it('stores a change record with NUL and lone surrogates through the writer, sanitised, and the rows after it', async () => {

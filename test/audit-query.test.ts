@@ -295,6 +295,14 @@ for (const provider of providers) {
         uid: 'uid-1',
         resourceVersion: '101',
         userAgent: 'curl/8.5.0',
+        door: 'controlplane',
+        sources: ['controlplane'],
+        auditId: null,
+        kubeUser: null,
+        kubeGroups: null,
+        impersonator: null,
+        fieldManager: null,
+        generation: null,
       });
     });
 

@@ -30,6 +30,12 @@ SCHEDULER_BURST="${CLUSTER_SCHEDULER_BURST:-}"
 # who sent them (the benchmarks); unset, the API server runs without one. Read when kube-apiserver starts.
 AUDIT_LOG="${CLUSTER_AUDIT_LOG:-}"
 AUDIT_POLICY="$CLUSTER_DIR/audit-policy.yaml"
+# kube-apiserver's audit webhook (batch mode) to the control plane app on its default port, authenticated with
+# the client certificate pki.sh makes (CN kube-apiserver-audit): any app started here receives who changed what,
+# whichever door it came through. CLUSTER_AUDIT_WEBHOOK=off starts kube-apiserver without it. Read when
+# kube-apiserver starts.
+AUDIT_WEBHOOK="${CLUSTER_AUDIT_WEBHOOK:-https://127.0.0.1:3000/controlplane/v1/audit/webhook}"
+AUDIT_WEBHOOK_CONFIG="$CLUSTER_DIR/audit-webhook.kubeconfig"
 
 # Start order; stop order is the reverse.
 COMPONENTS=(etcd kube-apiserver kube-controller-manager kube-scheduler kwok)
@@ -56,26 +62,62 @@ check_settings '^([1-9][0-9]*(\.[0-9]+)?)?$' 'a positive number or unset' CLUSTE
 
 pid_file() { echo "$RUN/$1.pid"; }
 
-# The audit policy of CLUSTER_AUDIT_LOG: one event per write (create, update, patch, delete, deletecollection) of
-# pods, Nginxes, ReplicaSets (each with its status) and Deployments, once answered, with its user, user agent and
-# response code and no bodies; nothing else.
+# The audit policy of kube-apiserver's audit backends (the webhook and CLUSTER_AUDIT_LOG share it), once answered:
+# every write of an Nginx and its subresources with both bodies (who changed what, and the spec it left); who
+# created, changed, deleted or evicted pods (the timeline's why), without bodies; with CLUSTER_AUDIT_LOG, also the
+# writes the benchmarks tell apart (pod status, ReplicaSets, Deployments); nothing else.
 audit_policy() {
   cat <<'POLICY'
 apiVersion: audit.k8s.io/v1
 kind: Policy
 omitStages: [RequestReceived]
 rules:
+  - level: RequestResponse
+    verbs: [create, update, patch, delete, deletecollection]
+    resources:
+      - group: mycompany.com
+        resources: [nginxes, nginxes/status, nginxes/scale]
   - level: Metadata
     verbs: [create, update, patch, delete, deletecollection]
     resources:
       - group: ""
-        resources: [pods, pods/status]
-      - group: mycompany.com
-        resources: [nginxes, nginxes/status]
+        resources: [pods, pods/eviction]
+POLICY
+  [ -z "$AUDIT_LOG" ] || cat <<'POLICY'
+  - level: Metadata
+    verbs: [create, update, patch, delete, deletecollection]
+    resources:
+      - group: ""
+        resources: [pods/status]
       - group: apps
         resources: [replicasets, replicasets/status, deployments]
-  - level: None
 POLICY
+  echo '  - level: None'
+}
+
+# The kubeconfig kube-apiserver's audit webhook posts with: the app's URL, the cluster CA (which signs the app's
+# serving certificate) and the webhook's client certificate.
+audit_webhook_config() {
+  cat <<KUBECONFIG
+apiVersion: v1
+kind: Config
+clusters:
+- name: control-plane
+  cluster:
+    server: $AUDIT_WEBHOOK
+    certificate-authority: $PKI/ca.crt
+users:
+- name: kube-apiserver-audit
+  user:
+    client-certificate: $PKI/audit-webhook.crt
+    client-key: $PKI/audit-webhook.key
+contexts:
+- name: webhook
+  context:
+    cluster: control-plane
+    user: kube-apiserver-audit
+current-context: webhook
+KUBECONFIG
 }
 
 # A pid file is trusted only while its process is alive and is running our own binary for that component:

@@ -50,6 +50,8 @@ client_cert admin admin system:masters
 client_cert kube-controller-manager system:kube-controller-manager
 client_cert kube-scheduler system:kube-scheduler
 client_cert kwok kwok-controller system:masters
+# kube-apiserver's audit webhook client: the control plane app hears audit events only from this name.
+client_cert audit-webhook kube-apiserver-audit
 
 if [ ! -f sa.key ]; then
   openssl genrsa -out sa.key 2048 2>/dev/null

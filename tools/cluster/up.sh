@@ -9,6 +9,9 @@ if [ -n "$AUDIT_LOG" ]; then
   [ ! -d "$AUDIT_LOG" ] || die "CLUSTER_AUDIT_LOG must be a file, not the directory '$AUDIT_LOG'"
 fi
 
+[[ "$AUDIT_WEBHOOK" == off || "$AUDIT_WEBHOOK" =~ ^https://[^[:space:]]+$ ]] ||
+  die "CLUSTER_AUDIT_WEBHOOK must be an https:// URL or off, not '$AUDIT_WEBHOOK'"
+
 bash "$ROOT/tools/cluster/build.sh"
 bash "$ROOT/tools/cluster/pki.sh"
 mkdir -p "$LOGS" "$RUN" "$ETCD_DATA"
@@ -29,11 +32,16 @@ args_for() {
       --service-account-key-file="$PKI/sa.pub" --service-account-signing-key-file="$PKI/sa.key" \
       --service-cluster-ip-range=10.0.0.0/24 --authorization-mode="Node,RBAC" --allow-privileged=true \
       --cert-dir="$PKI/apiserver-generated" --endpoint-reconciler-type=none --shutdown-watch-termination-grace-period=2s --profiling=false --v=1)
+      [ -z "$AUDIT_LOG" ] && [ "$AUDIT_WEBHOOK" = off ] || args+=(--audit-policy-file="$AUDIT_POLICY")
       # Batch mode: events are written by a background worker, not on the request's path; a large buffer so a
       # burst of writes is not dropped; no rotation (maxsize 0), so one file holds a whole benchmark.
-      [ -z "$AUDIT_LOG" ] || args+=(--audit-policy-file="$AUDIT_POLICY" --audit-log-path="$AUDIT_LOG" \
+      [ -z "$AUDIT_LOG" ] || args+=(--audit-log-path="$AUDIT_LOG" \
         --audit-log-format=json --audit-log-mode=batch --audit-log-batch-buffer-size=100000 \
-        --audit-log-maxsize=0 --audit-log-maxbackup=0 --audit-log-maxage=0) ;;
+        --audit-log-maxsize=0 --audit-log-maxbackup=0 --audit-log-maxage=0)
+      # Batches within a second (the timeline is live); a buffer that holds a long outage of the app; a batch the
+      # app does not take is retried with kube-apiserver's own backoff (10 s, then 1.5 times longer, 5 tries).
+      [ "$AUDIT_WEBHOOK" = off ] || args+=(--audit-webhook-config-file="$AUDIT_WEBHOOK_CONFIG" \
+        --audit-webhook-mode=batch --audit-webhook-batch-max-wait=1s --audit-webhook-batch-buffer-size=100000) ;;
     kube-controller-manager) args=(--kubeconfig="$PKI/kube-controller-manager.kubeconfig" \
       --authentication-kubeconfig="$PKI/kube-controller-manager.kubeconfig" \
       --authorization-kubeconfig="$PKI/kube-controller-manager.kubeconfig" \
@@ -72,10 +80,16 @@ start() {
     [ "$name" != kube-apiserver ] || audit_note "$pid"
     return 0
   fi
-  if [ "$name" = kube-apiserver ] && [ -n "$AUDIT_LOG" ]; then
-    mkdir -p "$(dirname "$AUDIT_LOG")"
+  if [ "$name" = kube-apiserver ]; then
     audit_policy >"$AUDIT_POLICY"
-    log "kube-apiserver audit log: $AUDIT_LOG (policy $AUDIT_POLICY)"
+    if [ -n "$AUDIT_LOG" ]; then
+      mkdir -p "$(dirname "$AUDIT_LOG")"
+      log "kube-apiserver audit log: $AUDIT_LOG (policy $AUDIT_POLICY)"
+    fi
+    if [ "$AUDIT_WEBHOOK" != off ]; then
+      audit_webhook_config >"$AUDIT_WEBHOOK_CONFIG"
+      log "kube-apiserver audit webhook: $AUDIT_WEBHOOK"
+    fi
   fi
   args_for "$name"
   setsid "$BIN/$name" "${args[@]}" >>"$LOGS/$name.log" 2>&1 </dev/null &

@@ -19,8 +19,8 @@ export function derivePostgresSchema(text) {
       'output$1= "../../apps/api/generated/prisma-postgresql"',
     )
     .replace(
-      /provider = "sqlite"\n(\s*)url(\s*)= "[^"]*"/,
-      'provider = "postgresql"\n$1url$2= env("DATABASE_URL")',
+      /provider(\s*)= "sqlite"\n(\s*)url(\s*)= "[^"]*"/,
+      'provider$1= "postgresql"\n$2url$3= env("DATABASE_URL")',
     );
   if (!replaced.includes('"postgresql"') || !replaced.includes('prisma-postgresql')) {
     throw new Error(

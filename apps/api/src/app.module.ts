@@ -8,6 +8,7 @@ import { ControlPlaneModule } from './controlplane/controlplane.module.js';
 import { HealthModule } from './health/health.module.js';
 import { MetricsModule } from './metrics/metrics.module.js';
 import { KubeModule } from './kube/kube.module.js';
+import { KubeAuditModule } from './kube-audit/kube-audit.module.js';
 import { LiveModule } from './live/live.module.js';
 import { RestModule } from './rest/rest.module.js';
 
@@ -23,6 +24,7 @@ import { RestModule } from './rest/rest.module.js';
     RestModule,
     ControlPlaneModule.withWrites(RestModule),
     LiveModule,
+    KubeAuditModule,
   ],
 })
 export class AppModule {}

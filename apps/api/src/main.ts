@@ -51,6 +51,10 @@ async function bootstrap(): Promise<void> {
     serveTlsOnSamePort(server, {
       cert: readFileSync(config.tls.certFile),
       key: readFileSync(config.tls.keyFile),
+      // Asked for, never required: only the audit webhook checks one (http/client-certificate.ts).
+      ...(config.auditWebhook
+        ? { requestCert: true, rejectUnauthorized: false, ca: readFileSync(config.auditWebhook.clientCaFile) }
+        : {}),
     });
   await app.listen(config.port, config.host);
 

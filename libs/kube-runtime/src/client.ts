@@ -68,6 +68,11 @@ export interface KubeRequest {
    * leave later is never sent: it rejects with `Fenced`.
    */
   sendBy?: () => number;
+  /**
+   * Sent as the `Audit-ID` header, which kube-apiserver keeps as the request's audit ID (at most 64 characters),
+   * so the caller can find the request in kube-apiserver's audit; kube-apiserver makes one up when absent.
+   */
+  auditId?: string;
   /** Overrides the client's request timeout for this request; `null` for none (streams the caller bounds). */
   timeoutMs?: number | null;
   /**
@@ -243,6 +248,7 @@ export class KubeClient implements KubeRequester {
       Accept: req.accept ?? 'application/json',
       'User-Agent': this.userAgent,
     };
+    if (req.auditId !== undefined) headers['Audit-ID'] = req.auditId;
     // A kubeconfig user with username and password: client-node leaves it to node:https's `auth` option.
     if (credentials.auth) headers.Authorization = `Basic ${Buffer.from(credentials.auth).toString('base64')}`;
     if (payload !== undefined) {

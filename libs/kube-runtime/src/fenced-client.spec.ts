@@ -45,6 +45,17 @@ async function settledYet(promise: Promise<unknown>): Promise<boolean> {
 }
 
 describe('FencedClient', () => {
+  it('gives each write an Audit-ID of its own unless it names one, and reads none', async () => {
+    const api = new HeldApi();
+    let next = 0;
+    const client = new FencedClient(api, new AbortController().signal, { auditId: () => `ctrl-${++next}` });
+    void client.request({ method: 'POST', path: '/a' });
+    void client.request({ method: 'PUT', path: '/b', auditId: 'mine' });
+    void client.request({ path: '/c' });
+    expect(api.sent.map((req) => req.auditId)).toEqual(['ctrl-1', 'mine', undefined]);
+    for (let i = 0; i < 3; i++) api.answer();
+  });
+
   it('sends nothing once its term has ended', async () => {
     const api = new HeldApi();
     const term = new AbortController();

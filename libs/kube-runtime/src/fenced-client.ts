@@ -19,6 +19,8 @@ export interface FencedClientOptions {
    * of its arrival, whether or not its answer ever reaches us. Default 5 s; the client waits 1 s longer.
    */
   writeDeadlineMs?: number;
+  /** Makes the Audit-ID (KubeRequest.auditId) of each write that names none, so kube-apiserver's audit tells them. */
+  auditId?: () => string;
   clock?: Clock;
 }
 
@@ -101,6 +103,7 @@ export class FencedClient implements KubeRequester {
         ...(write && {
           query: { ...req.query, timeout: `${this.writeDeadlineMs}ms` },
           timeoutMs: this.writeDeadlineMs + ANSWER_MARGIN_MS,
+          auditId: req.auditId ?? this.options.auditId?.(),
         }),
       });
     } catch (error) {

@@ -63,11 +63,20 @@ export const CHANGE_VERBS = [
 export type ChangeVerb = (typeof CHANGE_VERBS)[number];
 
 /** A change record (one write through the REST API) as the audit endpoints answer it, specs parsed back. */
+/** How a change came in: the control plane's API, straight to kube-apiserver, or unknown (seen by the informer). */
+export type ChangeDoor = 'controlplane' | 'kube-apiserver' | 'unknown';
+
+/**
+ * A change of an Nginx as /controlplane/v1/audit/changes lists it: one per write, whatever door it came
+ * through, its records (the control plane's, kube-apiserver's audit event, the informer's) folded into one.
+ */
 export interface ChangeItem {
   id: number;
   at: string;
+  /** The token's name (control-plane door), or the user kube-apiserver named; empty when unknown. */
   actor: string;
-  role: string;
+  /** The token's role for the control-plane door; null for the others. */
+  role: string | null;
   verb: string;
   namespace: string;
   name: string;
@@ -81,6 +90,17 @@ export interface ChangeItem {
   uid: string | null;
   resourceVersion: string | null;
   userAgent: string | null;
+  door: ChangeDoor;
+  /** What recorded it (controlplane, audit-webhook, audit-log, informer), first record first. */
+  sources: string[];
+  auditId: string | null;
+  /** The user kube-apiserver saw (for the control-plane door, the control plane's own) and their groups. */
+  kubeUser: string | null;
+  kubeGroups: string[] | null;
+  /** Who impersonated the actor. */
+  impersonator: string | null;
+  fieldManager: string | null;
+  generation: number | null;
 }
 
 /** Reconciles of one Nginx that changed nothing, counted. */
@@ -125,6 +145,9 @@ export interface RevisionItem {
   created: string;
   /** Whether this is the spec's revision now. */
   current: boolean;
-  /** The change through the API that introduced it (the latest that moved the template to it), when audited. */
-  change: { actor: string; role: string; verb: string; at: string } | null;
+  /**
+   * The change that introduced it (the latest that moved the template to it), whatever door it came through,
+   * when audited. `role` is the token's for the control-plane door, null for the others.
+   */
+  change: { actor: string; role: string | null; door: ChangeDoor; verb: string; at: string } | null;
 }

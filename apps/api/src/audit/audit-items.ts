@@ -49,10 +49,24 @@ export const CHANGE_COLUMNS = [
   'uid',
   'resourceVersion',
   'userAgent',
+  'door',
+  'sources',
+  'auditId',
+  'kubeUser',
+  'kubeGroups',
+  'impersonator',
+  'fieldManager',
+  'generation',
 ] as const satisfies readonly (keyof ChangeItem)[];
 
 /** Columns stored as JSON text: parsed in items, written back as JSON text in CSV. */
-export const JSON_COLUMNS: ReadonlySet<string> = new Set(['actions', 'specBefore', 'specAfter']);
+export const JSON_COLUMNS: ReadonlySet<string> = new Set([
+  'actions',
+  'specBefore',
+  'specAfter',
+  'sources',
+  'kubeGroups',
+]);
 
 /** A JSON column parsed; null stays null, and text that is not JSON is returned as it is rather than failing. */
 export function parseJsonColumn(text: string | null): unknown {
@@ -79,13 +93,49 @@ export function reconcileItem(row: ReconcileRecord): ReconcileItem {
   };
 }
 
-export function changeItem(row: ChangeRecord): ChangeItem {
+/**
+ * One change from its first record and the records that complete it (oldest first): the first record's fields,
+ * with what it lacks taken from the others — the identity kube-apiserver saw, the field manager, the specs — and,
+ * when the first record did not know who made the change (the informer's), the actor, verb and door of the first
+ * record that does.
+ */
+export function changeItem(row: ChangeRecord, completions: readonly ChangeRecord[] = []): ChangeItem {
+  const knowing = row.door === 'unknown' ? completions.find((each) => each.door !== 'unknown') : undefined;
+  const first = <Key extends keyof ChangeRecord>(key: Key): ChangeRecord[Key] =>
+    row[key] ?? completions.find((each) => each[key] !== null)?.[key] ?? row[key];
+  const {
+    completes: _completes,
+    joinKey: _joinKey,
+    dedupeKey: _dedupeKey,
+    source,
+    kubeGroups: _groups,
+    ...fields
+  } = row;
+  const groups = first('kubeGroups');
   return {
-    ...row,
+    ...fields,
     at: row.at.toISOString(),
-    specBefore: parseJsonColumn(row.specBefore),
-    specAfter: parseJsonColumn(row.specAfter),
+    actor: knowing?.actor ?? row.actor,
+    role: row.role || null,
+    verb: knowing?.verb ?? row.verb,
+    door: (knowing?.door ?? row.door) as ChangeItem['door'],
+    sources: [source, ...completions.map((each) => each.source)],
+    specBefore: parseJsonColumn(first('specBefore')),
+    specAfter: parseJsonColumn(first('specAfter')),
+    auditId: first('auditId'),
+    kubeUser: first('kubeUser'),
+    kubeGroups: groupsOf(groups),
+    impersonator: first('impersonator'),
+    fieldManager: first('fieldManager'),
+    generation: first('generation'),
+    uid: first('uid'),
+    resourceVersion: first('resourceVersion'),
   };
+}
+
+function groupsOf(text: string | null): string[] | null {
+  const parsed = parseJsonColumn(text);
+  return Array.isArray(parsed) ? parsed.filter((group): group is string => typeof group === 'string') : null;
 }
 
 export function noopItem(row: ReconcileNoop): NoopItem {

@@ -1,4 +1,4 @@
-import type { ChangeRecord, ReconcileRecord } from '../../generated/prisma-sqlite/index.js';
+import type { ChangeRecord, Prisma, ReconcileRecord } from '../../generated/prisma-sqlite/index.js';
 import { encodeCursor, type AuditListKind, type CursorPosition } from './audit-cursor.js';
 import {
   changeItem,
@@ -20,6 +20,18 @@ import {
 } from './audit-query.js';
 import type { AuditPrismaClient } from './prisma-client.js';
 
+/** A change's first record and the records that complete it, oldest first. */
+interface FoldedChange {
+  row: ChangeRecord;
+  completions: ChangeRecord[];
+}
+
+/**
+ * Most changes first recorded without an actor (the informer's) that the actor filter finds by a later record
+ * naming the actor: such records exist only for writes whose audit event came late, so this is no real limit.
+ */
+const COMPLETED_BY_ACTOR = 10_000;
+
 /** Rows read per query while exporting, so an export of any size holds one batch in memory. */
 export const EXPORT_BATCH = 500;
 
@@ -28,6 +40,7 @@ export interface SpecChange {
   at: string;
   actor: string;
   role: string;
+  door: string;
   verb: string;
   /** The specs parsed back from JSON (null: none recorded; a string: text cut to fit, no longer JSON). */
   specBefore: unknown;
@@ -51,7 +64,7 @@ interface ListSource<Filters extends object, Row, Item> {
 /** Reads the audit trail newest first: pages with a cursor, and every matching row in batches for exports. */
 export class AuditReader {
   private readonly reconcileSource: ListSource<ReconcileFilters, ReconcileRecord, ReconcileItem>;
-  private readonly changeSource: ListSource<ChangeFilters, ChangeRecord, ChangeItem>;
+  private readonly changeSource: ListSource<ChangeFilters, FoldedChange, ChangeItem>;
 
   /** @param prisma the client to read with, asked for on each read (AuditDatabase makes it on the first). */
   constructor(private readonly prisma: () => Promise<AuditPrismaClient>) {
@@ -64,8 +77,8 @@ export class AuditReader {
     this.changeSource = {
       kind: 'changes',
       find: (filters, after, take) => this.findChanges(filters, after, take),
-      position: (row) => ({ at: row.at, id: row.id }),
-      item: changeItem,
+      position: ({ row }) => ({ at: row.at, id: row.id }),
+      item: ({ row, completions }) => changeItem(row, completions),
     };
   }
 
@@ -101,7 +114,7 @@ export class AuditReader {
         where: {
           AND: [
             changeWhere({ namespace, name, result: 'success' }, after),
-            { uid, specAfter: { not: null } },
+            { uid, specAfter: { not: null }, completes: null },
           ],
         },
         orderBy: [...CHANGE_ORDER],
@@ -111,6 +124,7 @@ export class AuditReader {
           at: true,
           actor: true,
           role: true,
+          door: true,
           verb: true,
           specBefore: true,
           specAfter: true,
@@ -121,6 +135,7 @@ export class AuditReader {
           at: row.at.toISOString(),
           actor: row.actor,
           role: row.role,
+          door: row.door,
           verb: row.verb,
           specBefore: parseJsonColumn(row.specBefore),
           specAfter: parseJsonColumn(row.specAfter),
@@ -149,12 +164,62 @@ export class AuditReader {
     });
   }
 
-  private async findChanges(filters: ChangeFilters, after: CursorPosition | undefined, take: number) {
-    return (await this.prisma()).changeRecord.findMany({
-      where: changeWhere(filters, after),
+  /**
+   * A change's first records (those that complete none), each with the records that complete it. The actor
+   * filter also finds a change first recorded without its actor (by the informer) that a later record names.
+   */
+  private async findChanges(
+    filters: ChangeFilters,
+    after: CursorPosition | undefined,
+    take: number,
+  ): Promise<FoldedChange[]> {
+    const prisma = await this.prisma();
+    const { actor, ...rest } = filters;
+    const actorWhere = actor === undefined ? undefined : await this.actorWhere(actor);
+    const rows = await prisma.changeRecord.findMany({
+      where: { AND: [changeWhere(rest, after), { completes: null }, ...(actorWhere ? [actorWhere] : [])] },
       orderBy: [...CHANGE_ORDER],
       take,
     });
+    return this.withCompletions(rows);
+  }
+
+  /** Records of `actor`, and unknown-actor records a record of `actor` completes (at most COMPLETED_BY_ACTOR). */
+  private async actorWhere(actor: string): Promise<Prisma.ChangeRecordWhereInput> {
+    const completing = await (
+      await this.prisma()
+    ).changeRecord.findMany({
+      where: { actor, completes: { not: null }, door: { not: 'controlplane' } },
+      select: { completes: true },
+      orderBy: { id: 'desc' },
+      take: COMPLETED_BY_ACTOR,
+    });
+    const ids = completing.map((each) => each.completes!).filter((id) => id !== null);
+    return ids.length === 0
+      ? { actor }
+      : {
+          OR: [
+            { actor, door: { not: 'unknown' } },
+            { id: { in: ids }, door: 'unknown' },
+          ],
+        };
+  }
+
+  private async withCompletions(rows: ChangeRecord[]): Promise<FoldedChange[]> {
+    if (rows.length === 0) return [];
+    const completions = await (
+      await this.prisma()
+    ).changeRecord.findMany({
+      where: { completes: { in: rows.map((row) => row.id) } },
+      orderBy: { id: 'asc' },
+    });
+    const byOriginal = new Map<number, ChangeRecord[]>();
+    for (const completion of completions) {
+      const list = byOriginal.get(completion.completes!) ?? [];
+      list.push(completion);
+      byOriginal.set(completion.completes!, list);
+    }
+    return rows.map((row) => ({ row, completions: byOriginal.get(row.id) ?? [] }));
   }
 }
 

@@ -66,6 +66,17 @@ export const CHANGE_RECORD_TABLE: AuditTable = {
     optional('uid', 'String'),
     optional('resourceVersion', 'String'),
     optional('userAgent', 'String'),
+    { name: 'door', type: 'String', default: 'controlplane' },
+    { name: 'source', type: 'String', default: 'controlplane' },
+    optional('auditId', 'String'),
+    optional('kubeUser', 'String'),
+    optional('kubeGroups', 'String'),
+    optional('impersonator', 'String'),
+    optional('fieldManager', 'String'),
+    optional('generation', 'Int'),
+    optional('joinKey', 'String'),
+    optional('completes', 'Int'),
+    optional('dedupeKey', 'String'),
   ],
 };
 

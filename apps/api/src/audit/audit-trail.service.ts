@@ -81,6 +81,17 @@ export class AuditTrail implements OnApplicationBootstrap, BeforeApplicationShut
   change(row: ChangeRecordRow): void {
     if (this.enabled) this.writer.change(row);
   }
+
+  /**
+   * Queues all of `rows` when the queue has room for them all, else none (false): for a sender that can send
+   * them again later (kube-apiserver's audit webhook), which is better than a record dropped.
+   */
+  changes(rows: readonly ChangeRecordRow[]): boolean {
+    if (!this.enabled) return true;
+    if (this.writer.room < rows.length) return false;
+    for (const row of rows) this.writer.change(row);
+    return true;
+  }
 }
 
 function auditMetrics(registry: Registry) {

@@ -112,6 +112,11 @@ export class AuditWriter {
     return this.queue.length;
   }
 
+  /** How many more rows the queue takes before it drops them. */
+  get room(): number {
+    return Math.max(0, this.limit - this.queue.length);
+  }
+
   /** Queues a reconcile that acted or failed. */
   record(row: ReconcileRecordRow): void {
     this.enqueue({ kind: 'reconcile', row: storableRow(row) });

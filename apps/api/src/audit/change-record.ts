@@ -5,9 +5,18 @@ export { CHANGE_VERBS, type ChangeVerb };
 export const CHANGE_SUBRESOURCES = ['status', 'scale'] as const;
 export type ChangeSubresource = (typeof CHANGE_SUBRESOURCES)[number];
 
+/** How a write came in: through the control plane's API, straight to kube-apiserver, or unknown (informer only). */
+export const CHANGE_DOORS = ['controlplane', 'kube-apiserver', 'unknown'] as const;
+export type ChangeDoor = (typeof CHANGE_DOORS)[number];
+
+/** What recorded a change: the control plane's API, kube-apiserver's audit (webhook or log file), the informer. */
+export const CHANGE_SOURCES = ['controlplane', 'audit-webhook', 'audit-log', 'informer'] as const;
+export type ChangeSource = (typeof CHANGE_SOURCES)[number];
+
 /**
- * One write made through the REST API to an Nginx, whatever its outcome: one row of the audit trail (the
- * ChangeRecord model). `actor` is the token's name, never the token.
+ * One record of a write to an Nginx, whatever its outcome: one row of the audit trail (the ChangeRecord model).
+ * `actor` is the token's name (never the token) or the user kube-apiserver names. The fields after `userAgent`
+ * are optional for the control-plane door (the schema's defaults apply).
  */
 export interface ChangeRecordRow {
   at: Date;
@@ -32,4 +41,35 @@ export interface ChangeRecordRow {
   /** resourceVersion after the write. */
   resourceVersion: string | null;
   userAgent: string | null;
+  door?: ChangeDoor;
+  source?: ChangeSource;
+  /** kube-apiserver's audit ID of the request. */
+  auditId?: string | null;
+  /** The user kube-apiserver saw, and their groups as a JSON array. */
+  kubeUser?: string | null;
+  kubeGroups?: string | null;
+  /** Who impersonated `actor`. */
+  impersonator?: string | null;
+  fieldManager?: string | null;
+  /** metadata.generation after the write. */
+  generation?: number | null;
+  /** What a later record of the same write finds this one by (see joinKeys). */
+  joinKey?: string | null;
+  /** The earlier record of the same write this one completes; set by the sink from completesKeys. */
+  completes?: number | null;
+  /** Stored once: a row whose key is stored already is skipped (a retried audit batch). */
+  dedupeKey?: string | null;
+  /**
+   * Not a column: the join keys of an earlier record of the same write. The sink stores the id of the first
+   * stored record (oldest) with one of these keys that completes nothing itself as this row's `completes`.
+   */
+  completesKeys?: readonly string[];
 }
+
+/** The join keys a change record is found by: the request it was made with, the generation it produced. */
+export const joinKeys = {
+  request: (auditId: string) => `request:${auditId}`,
+  /** One Nginx of a collection delete (one request, a record per Nginx). */
+  requestItem: (auditId: string, name: string) => `request:${auditId}/${name}`,
+  generation: (uid: string, generation: number) => `generation:${uid}/${generation}`,
+};

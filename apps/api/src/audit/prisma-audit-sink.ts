@@ -1,7 +1,8 @@
 import { CHANGE_RECORD_TABLE, RECONCILE_NOOP_TABLE, RECONCILE_RECORD_TABLE } from './audit-tables.js';
 import { AuditRefusedError, type AuditBatch, type AuditSink } from './audit-writer.js';
 import type { AuditDatabase, SqlStatement } from './audit-database.js';
-import { insertStatements } from './batch-statements.js';
+import { insertStatements, insertWithLookup } from './batch-statements.js';
+import type { ChangeRecordRow } from './change-record.js';
 import { refusalReason } from './database-refusal.js';
 import { addNoopCount, type NoopCount } from './reconcile-record.js';
 
@@ -36,9 +37,12 @@ export class PrismaAuditSink implements AuditSink {
   constructor(private readonly database: AuditDatabase) {}
 
   async write({ rows, changes, noops }: AuditBatch): Promise<void> {
+    const [first, completing] = partition(changes, (change) => (change.completesKeys?.length ?? 0) === 0);
     const statements = [
       ...insertStatements(RECONCILE_RECORD_TABLE, rows),
-      ...insertStatements(CHANGE_RECORD_TABLE, changes),
+      ...insertStatements(CHANGE_RECORD_TABLE, first.map(withoutKeys), STORE_ONCE),
+      // After the batch's first records, so a record can complete one written in the same transaction.
+      ...completing.map(completingStatement),
       // One statement may not touch a key twice (PostgreSQL refuses it), so counts of one Nginx are added first.
       ...insertStatements(RECONCILE_NOOP_TABLE, foldNoops(noops), ADD_TO_NOOP_COUNT),
     ];
@@ -62,6 +66,44 @@ export class PrismaAuditSink implements AuditSink {
     ]);
     return { records, changes, noops };
   }
+}
+
+/** A change record whose dedupeKey is stored already is not stored again (a retried audit batch). */
+const STORE_ONCE = 'ON CONFLICT ("dedupeKey") DO NOTHING';
+
+/**
+ * Inserts a record that completes an earlier one: its `completes` is the oldest stored record with one of its
+ * `completesKeys` that completes nothing itself, or NULL (then it is a change's first record).
+ */
+function completingStatement(change: ChangeRecordRow): SqlStatement {
+  const keys = change.completesKeys ?? [];
+  const placeholders = keys.map((_, index) => (index === 0 ? '' : ', '));
+  return insertWithLookup(
+    CHANGE_RECORD_TABLE,
+    withoutKeys(change),
+    'completes',
+    {
+      strings: [
+        `SELECT "id" FROM "${CHANGE_RECORD_TABLE.name}" WHERE "completes" IS NULL AND "joinKey" IN (`,
+        ...placeholders.slice(1),
+        ') ORDER BY "id" LIMIT 1',
+      ],
+      values: keys,
+    },
+    STORE_ONCE,
+  );
+}
+
+function withoutKeys(change: ChangeRecordRow): Omit<ChangeRecordRow, 'completesKeys'> {
+  const { completesKeys: _keys, ...row } = change;
+  return row;
+}
+
+function partition<Item>(items: readonly Item[], test: (item: Item) => boolean): [Item[], Item[]] {
+  const passed: Item[] = [];
+  const failed: Item[] = [];
+  for (const item of items) (test(item) ? passed : failed).push(item);
+  return [passed, failed];
 }
 
 function deleteBefore(table: string, column: string, before: Date): SqlStatement {

@@ -21,6 +21,7 @@ const MAX_BYTES_BY_FIELD: ReadonlyMap<string, number> = new Map([
   ['specAfter', JSON_TEXT_MAX_BYTES],
   ['message', MESSAGE_MAX_BYTES],
   ['error', MESSAGE_MAX_BYTES],
+  ['kubeGroups', MESSAGE_MAX_BYTES],
 ]);
 
 /** NUL, and UTF-16 surrogates not part of a pair (in `u` mode a pair is one code point, never `\p{Cs}`). */
@@ -37,8 +38,12 @@ const utf8 = new TextEncoder();
 export function storableRow<Row extends object>(row: Row): Row {
   const stored: Record<string, unknown> = { ...(row as Record<string, unknown>) };
   for (const [field, value] of Object.entries(row)) {
-    if (typeof value === 'string')
-      stored[field] = storableText(value, MAX_BYTES_BY_FIELD.get(field) ?? TEXT_MAX_BYTES);
+    const maxBytes = MAX_BYTES_BY_FIELD.get(field) ?? TEXT_MAX_BYTES;
+    if (typeof value === 'string') stored[field] = storableText(value, maxBytes);
+    else if (Array.isArray(value))
+      stored[field] = value.map((item: unknown) =>
+        typeof item === 'string' ? storableText(item, maxBytes) : item,
+      );
   }
   return stored as Row;
 }

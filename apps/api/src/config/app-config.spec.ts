@@ -135,6 +135,32 @@ describe('loadAppConfig', () => {
     ]);
   });
 
+  it("hears kube-apiserver's audit webhook from the local cluster's CA over TLS, or from a CA it is given", () => {
+    const cwd = emptyDir();
+    mkdirSync(join(cwd, '.cluster/pki'), { recursive: true });
+    writeFileSync(join(cwd, '.cluster/pki/ca.crt'), 'x');
+    expect(loadAppConfig({}, cwd).auditWebhook).toBeUndefined(); // no TLS: no client certificates
+    writeFileSync(join(cwd, '.cluster/pki/control-plane.crt'), 'x');
+    writeFileSync(join(cwd, '.cluster/pki/control-plane.key'), 'x');
+    expect(loadAppConfig({}, cwd).auditWebhook).toEqual({
+      clientCaFile: join(cwd, '.cluster/pki/ca.crt'),
+      clientNames: ['kube-apiserver-audit'],
+    });
+    expect(loadAppConfig({ AUDIT_WEBHOOK: 'false' }, cwd).auditWebhook).toBeUndefined();
+    writeFileSync(join(cwd, 'audit-ca.crt'), 'x');
+    expect(
+      loadAppConfig({ AUDIT_WEBHOOK_CLIENT_CA_FILE: 'audit-ca.crt', AUDIT_WEBHOOK_CLIENT_NAMES: 'a, b' }, cwd)
+        .auditWebhook,
+    ).toEqual({ clientCaFile: join(cwd, 'audit-ca.crt'), clientNames: ['a', 'b'] });
+    expect(() => loadAppConfig({ AUDIT_WEBHOOK_CLIENT_CA_FILE: 'missing.crt' }, cwd)).toThrow(
+      /does not exist/,
+    );
+    expect(() => loadAppConfig({ AUDIT_WEBHOOK_CLIENT_NAMES: ' , ' }, cwd)).toThrow(/at least one/);
+    expect(() => loadAppConfig({ AUDIT_WEBHOOK_CLIENT_CA_FILE: 'audit-ca.crt', TLS: 'false' }, cwd)).toThrow(
+      /needs TLS/,
+    );
+  });
+
   it.each([
     [{ KUBE_API_QPS: '0' }, /KUBE_API_QPS must be a positive number/],
     [{ KUBE_API_BURST: 'lots' }, /KUBE_API_BURST must be a positive number/],

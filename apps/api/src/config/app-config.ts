@@ -44,6 +44,11 @@ export interface AppConfig {
   corsOrigins: string[];
   /** Certificate and key to answer TLS on the same port too (kubectl sends tokens only over TLS). */
   tls: { certFile: string; keyFile: string } | undefined;
+  /**
+   * Who may post kube-apiserver's audit events to /controlplane/v1/audit/webhook: clients whose TLS certificate
+   * the CA in `clientCaFile` signed, with one of `clientNames` as common name. Undefined: the endpoint refuses all.
+   */
+  auditWebhook: { clientCaFile: string; clientNames: string[] } | undefined;
   /** What plain HTTP gets while TLS is on (PLAIN_HTTP; see http/plain-http-policy.ts). */
   plainHttp: PlainHttpPolicy;
   /** Host names the app answers for (ALLOWED_HOSTS, lower case; `*` for any); undefined: see http/host-check.ts. */
@@ -115,6 +120,34 @@ function tlsFiles(env: Environment, cwd: string): AppConfig['tls'] {
     keyFile: resolve(cwd, LOCAL_CLUSTER_TLS.keyFile),
   };
   return existsSync(local.certFile) && existsSync(local.keyFile) ? local : undefined;
+}
+
+/** The local cluster's CA (tools/cluster/pki.sh), which signs kube-apiserver's audit webhook client certificate. */
+const LOCAL_CLUSTER_CA = '.cluster/pki/ca.crt';
+/** The common name of that certificate. */
+export const LOCAL_AUDIT_WEBHOOK_CLIENT = 'kube-apiserver-audit';
+
+/**
+ * AUDIT_WEBHOOK_CLIENT_CA_FILE (needs TLS), else the local cluster's CA when TLS is on and it exists;
+ * AUDIT_WEBHOOK=false for none. AUDIT_WEBHOOK_CLIENT_NAMES: the common names allowed (comma-separated).
+ */
+function auditWebhook(env: Environment, cwd: string, tls: AppConfig['tls']): AppConfig['auditWebhook'] {
+  if (!parseBoolean('AUDIT_WEBHOOK', env.AUDIT_WEBHOOK, true)) return undefined;
+  const names = (env.AUDIT_WEBHOOK_CLIENT_NAMES ?? LOCAL_AUDIT_WEBHOOK_CLIENT)
+    .split(',')
+    .map((name) => name.trim())
+    .filter(Boolean);
+  if (names.length === 0) throw new ConfigError('AUDIT_WEBHOOK_CLIENT_NAMES must name at least one client');
+  const given = env.AUDIT_WEBHOOK_CLIENT_CA_FILE?.trim();
+  if (given) {
+    const file = resolve(cwd, given);
+    if (!existsSync(file)) throw new ConfigError(`AUDIT_WEBHOOK_CLIENT_CA_FILE does not exist: ${file}`);
+    if (!tls)
+      throw new ConfigError('AUDIT_WEBHOOK_CLIENT_CA_FILE needs TLS (client certificates are a TLS matter)');
+    return { clientCaFile: file, clientNames: names };
+  }
+  const local = resolve(cwd, LOCAL_CLUSTER_CA);
+  return tls && existsSync(local) ? { clientCaFile: local, clientNames: names } : undefined;
 }
 
 function parsePlainHttp(raw: string | undefined): PlainHttpPolicy {
@@ -266,6 +299,7 @@ export function loadAppConfig(
     throw new ConfigError((error as Error).message);
   }
   checkDurableAudit(database, env, cwd, mountinfo);
+  const tls = tlsFiles(env, cwd);
   return {
     host: env.HOST?.trim() || '127.0.0.1',
     port: parsePort(env.PORT),
@@ -292,7 +326,8 @@ export function loadAppConfig(
       .split(',')
       .map((origin) => origin.trim())
       .filter(Boolean),
-    tls: tlsFiles(env, cwd),
+    tls,
+    auditWebhook: auditWebhook(env, cwd, tls),
     plainHttp: parsePlainHttp(env.PLAIN_HTTP),
     allowedHosts: parseAllowedHosts(env.ALLOWED_HOSTS),
     web: { mode: parseWebMode(env.WEB_MODE), dir: resolve(cwd, env.WEB_DIR?.trim() || 'apps/web') },

@@ -1,3 +1,4 @@
+import { controllerAuditId } from '../audit/request-audit-id.js';
 import {
   Backoff,
   Controller,
@@ -81,6 +82,7 @@ export class ControllerTerm {
     this.client = new FencedClient(deps.client, term.signal, {
       heldUntil: term.heldUntil,
       writeDeadlineMs: deps.writeDeadlineMs,
+      auditId: controllerAuditId,
     });
     this.events = new EventRecorder({
       client: this.client,

@@ -71,7 +71,7 @@ const change = (
   specAfter: unknown,
   at: string,
   actor = 'eve-editor',
-): SpecChange => ({ at, actor, role: 'editor', verb, specBefore, specAfter });
+): SpecChange => ({ at, actor, role: 'editor', door: 'controlplane', verb, specBefore, specAfter });
 
 async function* batchesOf<T>(...batches: T[][]): AsyncGenerator<T[]> {
   for (const batch of batches) yield batch;
@@ -181,6 +181,7 @@ describe('which write introduced a revision', () => {
     expect(found.get(hash(v2))).toEqual({
       actor: 'ann-admin',
       role: 'editor',
+      door: 'controlplane',
       verb: 'rollback',
       at: '2026-11-22T10:05:00Z',
     });
@@ -203,7 +204,12 @@ describe('which write introduced a revision', () => {
 describe('revisionItems', () => {
   it('marks the spec’s revision current and attaches each one’s write', () => {
     const revisions = revisionsOf(nginx(v2), [controllerRevision(v1, 1), controllerRevision(v2, 2)]);
-    const changes = new Map([[hash(v1), { actor: 'eve-editor', role: 'editor', verb: 'create', at: 'a' }]]);
+    const changes = new Map([
+      [
+        hash(v1),
+        { actor: 'eve-editor', role: 'editor', door: 'controlplane' as const, verb: 'create', at: 'a' },
+      ],
+    ]);
     expect(revisionItems(nginx({ ...v2, replicas: 7 }), revisions, changes)).toEqual([
       {
         revision: 2,
@@ -219,7 +225,13 @@ describe('revisionItems', () => {
         template: podTemplateOf(v1),
         created: '2026-11-22T10:01:00Z',
         current: false,
-        change: { actor: 'eve-editor', role: 'editor', verb: 'create', at: 'a' },
+        change: {
+          actor: 'eve-editor',
+          role: 'editor',
+          door: 'controlplane' as const,
+          verb: 'create',
+          at: 'a',
+        },
       },
     ]);
   });

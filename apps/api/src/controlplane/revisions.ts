@@ -128,7 +128,13 @@ export async function introducingChanges(
     for (const change of batch) {
       const hash = introducedRevision(change);
       if (hash !== undefined && wanted.has(hash) && !found.has(hash))
-        found.set(hash, { actor: change.actor, role: change.role, verb: change.verb, at: change.at });
+        found.set(hash, {
+          actor: change.actor,
+          role: change.role || null,
+          door: change.door as RevisionChange['door'],
+          verb: change.verb,
+          at: change.at,
+        });
     }
     read += batch.length;
     if (found.size === wanted.size || read >= limit || signal?.aborted) break;

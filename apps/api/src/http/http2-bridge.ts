@@ -32,7 +32,7 @@ export const HTTP2_LIMITS = Object.freeze({ maxConcurrentStreams: 100, idleMs: 1
  * handed to the app's own HTTP/1.1 request handling over an in-memory connection (`hand`), so every route, guard,
  * limit, the change audit and the relay serve it exactly as they serve HTTP/1.1, with no framework support for
  * HTTP/2 needed (Express has none). The in-memory connection carries the TLS socket's facts the app reads:
- * `encrypted`, `remoteAddress`, `remotePort`. Back-pressure holds end to end: a client that stops reading a watch
+ * `encrypted`, `remoteAddress`, `remotePort`, and the client certificate (`authorized`, `getPeerCertificate`). Back-pressure holds end to end: a client that stops reading a watch
  * stops the app's writes, as on HTTP/1.1. A stream the client resets closes its request; an answer cut short
  * resets the stream.
  */
@@ -79,6 +79,8 @@ function bridgeStream(
     remoteAddress: tls?.remoteAddress,
     remotePort: tls?.remotePort,
     alpnProtocol: 'h2',
+    authorized: tls?.authorized ?? false,
+    getPeerCertificate: () => tls?.getPeerCertificate() ?? {},
   });
   hand(appSide);
   // A stream reset by the client, or closed once answered: either way its request is over.

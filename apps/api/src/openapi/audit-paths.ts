@@ -125,12 +125,19 @@ const reconcileRecord = {
 
 const changeRecord = {
   type: 'object',
-  description: 'A write made through the REST API to an Nginx, whatever its outcome.',
+  description:
+    'A write to an Nginx, whatever door it came through and whatever its outcome: its records (the control ' +
+    "plane's, kube-apiserver's audit event, the informer's) folded into one.",
   properties: {
     id: { type: 'integer' },
     at: time,
-    actor: { type: 'string', description: "The token's name (never the token)." },
-    role: { type: 'string' },
+    actor: {
+      type: 'string',
+      description:
+        "The token's name (never the token) for the control-plane door, else the user kube-apiserver named " +
+        '(for an impersonated request, the impersonated user); empty when unknown.',
+    },
+    role: nullable('string', { description: "The token's role; null for the other doors." }),
     verb: { type: 'string', enum: [...CHANGE_VERBS] },
     namespace: { type: 'string' },
     name: { type: 'string' },
@@ -144,6 +151,20 @@ const changeRecord = {
     uid: nullable('string'),
     resourceVersion: nullable('string'),
     userAgent: nullable('string'),
+    door: { type: 'string', enum: ['controlplane', 'kube-apiserver', 'unknown'] },
+    sources: {
+      type: 'array',
+      items: { type: 'string', enum: ['controlplane', 'audit-webhook', 'audit-log', 'informer'] },
+      description: 'What recorded the change, first record first.',
+    },
+    auditId: nullable('string', { description: "kube-apiserver's audit ID of the request." }),
+    kubeUser: nullable('string', {
+      description: 'The user kube-apiserver saw (for the control-plane door, the control plane itself).',
+    }),
+    kubeGroups: nullable('array', { items: { type: 'string' } }),
+    impersonator: nullable('string', { description: 'Who impersonated the actor.' }),
+    fieldManager: nullable('string'),
+    generation: nullable('integer', { description: 'metadata.generation after the write.' }),
   },
 } satisfies Schema & { properties: Record<(typeof CHANGE_COLUMNS)[number], unknown> };
 

@@ -207,10 +207,12 @@ export class NginxWrites implements RevisionWrites {
           (needed === 'admin' ? ' (status belongs to the controller)' : ''),
       );
     const query = kubeQuery(req);
+    const attempt = attemptOf(req);
     if (write.method !== 'DELETE') {
       const manager = fieldManagerFor(query.fieldManager, req.headers['user-agent'], write.verb === 'apply');
       if (manager === undefined) delete query.fieldManager;
       else query.fieldManager = manager;
+      if (attempt) attempt.fieldManager = manager;
     }
     const body = await prepare(query);
     const answer =
@@ -223,6 +225,7 @@ export class NginxWrites implements RevisionWrites {
             body: body === undefined ? undefined : JSON.stringify(body),
             contentType: write.method === 'PATCH' ? write.patchType : BODY_TYPES.json,
             accept: req.headers.accept,
+            auditId: attempt?.auditId,
           });
     return answer;
   }

@@ -1,7 +1,13 @@
 import { NGINX_GROUP, NGINX_KIND, NGINX_PLURAL, NGINX_VERSION, type NginxSpec } from '@ngx/nginx-api';
 import type { KubeStatus } from '@ngx/kube-runtime';
 import type { Request } from 'express';
-import type { ChangeRecordRow, ChangeSubresource, ChangeVerb } from '../audit/change-record.js';
+import {
+  joinKeys,
+  type ChangeRecordRow,
+  type ChangeSubresource,
+  type ChangeVerb,
+} from '../audit/change-record.js';
+import { restAuditId } from '../audit/request-audit-id.js';
 import type { Caller } from '../auth/roles.js';
 import { CONTROLPLANE_API_VERSION } from '../http/controlplane-api.js';
 import { BODY_TYPES, mediaType } from '../http/request-body.js';
@@ -49,6 +55,10 @@ export class WriteAttempt {
   dryRun = false;
   /** Settles when the handler is done with the request (undefined: it never got it). */
   handling: Promise<unknown> | undefined;
+  /** Sent to kube-apiserver as the write's Audit-ID, which joins its audit event to this record. */
+  readonly auditId = restAuditId();
+  /** The field manager the write was relayed with (none for a delete, or a write never relayed). */
+  fieldManager: string | undefined;
 
   constructor(fields: Pick<WriteAttempt, 'verb' | 'namespace' | 'name' | 'subresource' | 'patchType'>) {
     this.verb = fields.verb;
@@ -117,6 +127,7 @@ export class WriteAttempt {
         { code: outcome.code, answer: item },
         userAgent,
         item.spec as NginxSpec | undefined,
+        joinKeys.requestItem(this.auditId, item.metadata?.name ?? ''),
       ),
     );
   }
@@ -126,12 +137,13 @@ export class WriteAttempt {
     outcome: WriteOutcome,
     userAgent: string | undefined,
     specBefore = this.specBefore,
+    joinKey = joinKeys.request(this.auditId),
   ): ChangeRecordRow {
     const { code, answer } = outcome;
     const object = answer as
       | {
           kind?: string;
-          metadata?: { name?: string; uid?: string; resourceVersion?: string };
+          metadata?: { name?: string; uid?: string; resourceVersion?: string; generation?: unknown };
           spec?: unknown;
         }
       | undefined;
@@ -163,17 +175,26 @@ export class WriteAttempt {
       uid: (status ? undefined : object?.metadata?.uid) ?? null,
       resourceVersion: (ok && !status ? object?.metadata?.resourceVersion : undefined) ?? null,
       userAgent: userAgent?.slice(0, 256) ?? null,
+      door: 'controlplane',
+      source: 'controlplane',
+      auditId: this.auditId,
+      fieldManager: this.fieldManager ?? null,
+      generation:
+        ok && !status && Number.isInteger(object?.metadata?.generation)
+          ? (object!.metadata!.generation as number)
+          : null,
+      joinKey,
     };
   }
 }
 
 /** The Nginxes a successful collection delete answered with (its list's items); undefined for any other answer. */
-function deletedItems(outcome: WriteOutcome): { spec?: unknown }[] | undefined {
+function deletedItems(outcome: WriteOutcome): DeletedItem[] | undefined {
   const list = outcome.answer as { kind?: unknown; items?: unknown } | undefined;
   const ok = outcome.code >= 200 && outcome.code < 300;
   if (!ok || typeof list?.kind !== 'string' || !list.kind.endsWith('List') || !Array.isArray(list.items))
     return undefined;
-  return list.items.filter((item): item is { spec?: unknown } => typeof item === 'object' && item !== null);
+  return list.items.filter((item): item is DeletedItem => typeof item === 'object' && item !== null);
 }
 
 /** A path segment with its percent-encoding undone, or as it came when that encoding is broken. */
@@ -183,6 +204,11 @@ function decoded(segment: string): string {
   } catch {
     return segment;
   }
+}
+
+interface DeletedItem {
+  metadata?: { name?: string };
+  spec?: unknown;
 }
 
 const ATTEMPT = Symbol('write attempt');

@@ -67,7 +67,8 @@ export function ChangeTable({ items }: { items: ChangeItem[] }) {
                     <time dateTime={item.at}>{formatDateTime(item.at)}</time>
                   </td>
                   <td>
-                    {item.actor} <Badge tone="neutral">{item.role}</Badge>
+                    {item.actor || <span className="muted">unknown</span>}{' '}
+                    <Badge tone="neutral">{item.role ?? `via ${item.door}`}</Badge>
                   </td>
                   <td>
                     <code>

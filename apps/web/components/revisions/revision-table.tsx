@@ -12,8 +12,9 @@ function Introduced({ change }: { change: RevisionItem['change'] }) {
   if (!change) return <span className="muted">not in the change audit</span>;
   return (
     <>
-      <span data-testid="revision-actor">{change.actor}</span> <span className="muted">({change.role})</span>{' '}
-      {verbText(change.verb)} <Age since={change.at} /> ago
+      <span data-testid="revision-actor">{change.actor}</span>{' '}
+      <span className="muted">({change.role ?? `via ${change.door}`})</span> {verbText(change.verb)}{' '}
+      <Age since={change.at} /> ago
     </>
   );
 }

@@ -1,0 +1,11 @@
+import { Module } from '@nestjs/common';
+import { AuditWebhookController } from './audit-webhook.controller.js';
+import { KubeAuditIngest } from './kube-audit-ingest.service.js';
+
+/** kube-apiserver's audit events as change records: the webhook receiver and the ingest behind it. */
+@Module({
+  controllers: [AuditWebhookController],
+  providers: [KubeAuditIngest],
+  exports: [KubeAuditIngest],
+})
+export class KubeAuditModule {}

@@ -1,0 +1,432 @@
+// Every door an Nginx can be changed through lands in the change audit with its actor and diff: the control
+// plane's REST API, kubectl through it, kubectl straight to kube-apiserver, the HPA's service account on /scale,
+// Argo CD's service account with server-side apply, and an impersonated delete straight to kube-apiserver. The
+// last four are known only from kube-apiserver's own audit events, which the local cluster posts to the app's
+// webhook (tools/cluster: --audit-webhook-config-file, client certificate CN kube-apiserver-audit).
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Agent, fetch as undiciFetch } from 'undici';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import type { ChangeItem, RevisionItem } from '../libs/nginx-api/src/index.js';
+import {
+  CA_FILE,
+  TOKEN_NAMES,
+  TOKENS,
+  startControlPlane,
+  type ControlPlane,
+} from './support/control-plane.js';
+import { kubectl, kubectlWith, runKubectl } from './support/kubectl.js';
+import { CLUSTER_DIR } from './support/paths.js';
+import { serviceAccountKubeconfig } from './support/service-account.js';
+import { uniqueName, waitFor } from './support/wait.js';
+
+const NS = uniqueName('doors');
+const PKI = join(CLUSTER_DIR, 'pki');
+const scratch = mkdtempSync(join(tmpdir(), 'ngx-doors-'));
+const HPA = 'system:serviceaccount:kube-system:horizontal-pod-autoscaler';
+const ARGO = `system:serviceaccount:${NS}:argocd-application-controller`;
+let cp: ControlPlane;
+let webhookUrl: URL;
+
+/** Where the local cluster's kube-apiserver posts its audit events (tools/cluster/lib.sh writes the file). */
+function webhookServer(): URL {
+  const config = parse(readFileSync(join(CLUSTER_DIR, 'audit-webhook.kubeconfig'), 'utf8')) as {
+    clusters: { cluster: { server: string } }[];
+  };
+  return new URL(config.clusters[0]!.cluster.server);
+}
+
+beforeAll(async () => {
+  webhookUrl = webhookServer();
+  await kubectl('create', 'namespace', NS);
+  await kubectl('create', 'serviceaccount', 'argocd-application-controller', '-n', NS);
+  await kubectl(
+    'create',
+    'role',
+    'argocd-nginxes',
+    '-n',
+    NS,
+    '--verb=get,list,watch,create,update,patch,delete',
+    '--resource=nginxes.mycompany.com',
+  );
+  await kubectl(
+    'create',
+    'rolebinding',
+    'argocd-nginxes',
+    '-n',
+    NS,
+    '--role=argocd-nginxes',
+    `--serviceaccount=${NS}:argocd-application-controller`,
+  );
+  await kubectl(
+    'create',
+    'rolebinding',
+    'platform-nginxes',
+    '-n',
+    NS,
+    '--role=argocd-nginxes',
+    '--group=platform',
+  );
+  // The port kube-apiserver posts to; the controller leads in NS only, so revisions are made.
+  cp = await startControlPlane({
+    PORT: webhookUrl.port,
+    WATCH_NAMESPACE: NS,
+    CONTROLLER: 'true',
+    LEADER_ELECTION: 'false',
+  });
+  await webhookCaughtUp();
+}, 300_000);
+
+/**
+ * Waits until kube-apiserver's webhook delivers this test's events promptly. While no app listened on the
+ * webhook's port (the test files before this one), kube-apiserver kept retrying and buffering their events; it
+ * now sends that backlog first, and may have dropped events while its buffer was full. A marker Nginx is written
+ * straight to kube-apiserver, again every few seconds, until one of its writes is in the change audit.
+ */
+async function webhookCaughtUp(): Promise<void> {
+  const marker = join(scratch, 'marker.yaml');
+  writeFileSync(
+    marker,
+    `apiVersion: mycompany.com/v1\nkind: Nginx\nmetadata:\n  name: marker\n  namespace: ${NS}\nspec:\n  replicas: 0\n`,
+  );
+  await kubectl('apply', '-f', marker);
+  let writes = 0;
+  await waitFor(
+    "kube-apiserver's audit webhook to deliver this test's events",
+    async () => {
+      if ((await changes({ name: 'marker' })).length > 0) return true;
+      await kubectl('-n', NS, 'annotate', 'nginx', 'marker', `write=${++writes}`, '--overwrite');
+      return false;
+    },
+    { timeoutMs: 240_000, intervalMs: 3_000 },
+  );
+}
+
+afterAll(async () => {
+  await cp?.stop();
+  await kubectl('delete', 'namespace', NS, '--wait=false').catch(() => {});
+});
+
+/** The changes in NS, newest first (every page). */
+async function changes(filters: Record<string, string> = {}): Promise<ChangeItem[]> {
+  const items: ChangeItem[] = [];
+  let next: string | undefined;
+  do {
+    const query = new URLSearchParams({
+      namespace: NS,
+      limit: '500',
+      ...filters,
+      ...(next ? { continue: next } : {}),
+    });
+    const response = await cp.as('admin')(`/controlplane/v1/audit/changes?${query}`);
+    expect(response.status).toBe(200);
+    const page = (await response.json()) as { items: ChangeItem[]; metadata: { continue?: string } };
+    items.push(...page.items);
+    next = page.metadata.continue;
+  } while (next);
+  return items;
+}
+
+/** Waits for the change of the Nginx `name` (web by default) that `match` picks, newest first. */
+async function change(
+  what: string,
+  match: (item: ChangeItem) => boolean,
+  filters: Record<string, string> = { name: 'web' },
+): Promise<ChangeItem> {
+  return waitFor(what, async () => (await changes(filters)).find(match), {
+    timeoutMs: 30_000,
+    intervalMs: 300,
+  });
+}
+
+const viaControlPlane = (...args: string[]) =>
+  runKubectl(
+    [
+      `--server=${cp.httpsUrl}`,
+      `--certificate-authority=${CA_FILE}`,
+      `--token=${TOKENS.editor}`,
+      `--cache-dir=${join(scratch, 'cache')}`,
+      '-n',
+      NS,
+      ...args,
+    ],
+    { env: { ...process.env, KUBECONFIG: join(scratch, 'none') } },
+  );
+
+describe('the change audit names the actor of every door', () => {
+  it('records six doors, each with its actor, verb, door and diff', async () => {
+    // 1. The control plane's REST API.
+    const created = await cp.as('editor')(`/apis/mycompany.com/v1/namespaces/${NS}/nginxes`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({
+        apiVersion: 'mycompany.com/v1',
+        kind: 'Nginx',
+        metadata: { name: 'web' },
+        spec: { replicas: 1, image: 'nginx:1.27' },
+      }),
+    });
+    expect(created.status).toBe(201);
+    const rest = await change('the REST create', (item) => item.verb === 'create');
+    expect(rest).toMatchObject({
+      actor: TOKEN_NAMES.editor,
+      role: 'editor',
+      door: 'controlplane',
+      specBefore: null,
+      specAfter: { replicas: 1, image: 'nginx:1.27' },
+    });
+    // Joined with kube-apiserver's event of the same request: one change, both identities.
+    const joined = await change(
+      'the REST create joined with its audit event',
+      (item) => item.verb === 'create' && item.sources.includes('audit-webhook'),
+    );
+    expect(joined.id).toBe(rest.id);
+    expect(joined.sources).toEqual(['controlplane', 'audit-webhook']);
+    expect(joined.kubeUser).toBe('admin');
+    expect(joined.auditId).toMatch(/^ngx-rest-/);
+
+    // 2. kubectl through the control plane.
+    await viaControlPlane('patch', 'nginx', 'web', '--type=merge', '-p', '{"spec":{"replicas":2}}');
+    const throughUs = await change(
+      'kubectl through the control plane',
+      (item) => item.verb === 'patch' && item.door === 'controlplane' && item.sources.length === 2,
+    );
+    expect(throughUs).toMatchObject({
+      actor: TOKEN_NAMES.editor,
+      userAgent: expect.stringMatching(/^kubectl\//),
+      specBefore: { replicas: 1 },
+      specAfter: { replicas: 2 },
+      kubeUser: 'admin',
+    });
+
+    // 3. kubectl straight to kube-apiserver (a new image: a new revision).
+    await kubectl('-n', NS, 'patch', 'nginx', 'web', '--type=merge', '-p', '{"spec":{"image":"nginx:1.28"}}');
+    const direct = await change(
+      'kubectl straight to kube-apiserver',
+      (item) => item.door === 'kube-apiserver' && item.verb === 'patch' && item.subresource === null,
+    );
+    expect(direct).toMatchObject({
+      actor: 'admin',
+      role: null,
+      sources: ['audit-webhook'],
+      fieldManager: 'kubectl-patch',
+      specBefore: { image: 'nginx:1.27', replicas: 2 },
+      specAfter: { image: 'nginx:1.28', replicas: 2 },
+      kubeGroups: expect.arrayContaining(['system:masters']) as unknown,
+    });
+
+    // 4. The HPA's service account on /scale.
+    // As the HPA does: read the Scale, write it back with the new replicas.
+    const hpa = await serviceAccountKubeconfig('kube-system', 'horizontal-pod-autoscaler');
+    const scalePath = `/apis/mycompany.com/v1/namespaces/${NS}/nginxes/web/scale`;
+    const scale = JSON.parse(await kubectlWith(hpa, 'get', '--raw', scalePath)) as {
+      spec: { replicas: number };
+    };
+    const scaleFile = join(scratch, 'scale.json');
+    writeFileSync(scaleFile, JSON.stringify({ ...scale, spec: { replicas: 3 } }));
+    await kubectlWith(hpa, 'replace', '--raw', scalePath, '-f', scaleFile);
+    const scaled = await change('the HPA scaling', (item) => item.actor === HPA);
+    expect(scaled).toMatchObject({
+      verb: 'update',
+      door: 'kube-apiserver',
+      subresource: 'scale',
+      specBefore: { replicas: 2 },
+      specAfter: { replicas: 3 },
+    });
+
+    // 5. Argo CD's service account with server-side apply.
+    const argo = await serviceAccountKubeconfig(NS, 'argocd-application-controller');
+    const manifest = join(scratch, 'web.yaml');
+    writeFileSync(
+      manifest,
+      `apiVersion: mycompany.com/v1\nkind: Nginx\nmetadata:\n  name: web\n  namespace: ${NS}\nspec:\n  replicas: 4\n  image: nginx:1.28\n`,
+    );
+    await kubectlWith(
+      argo,
+      'apply',
+      '--server-side',
+      '--force-conflicts',
+      '--field-manager=argocd-controller',
+      '-f',
+      manifest,
+    );
+    const applied = await change('the Argo CD apply', (item) => item.actor === ARGO);
+    expect(applied).toMatchObject({
+      verb: 'apply',
+      door: 'kube-apiserver',
+      fieldManager: 'argocd-controller',
+      specBefore: { replicas: 3 },
+      specAfter: { replicas: 4 },
+    });
+
+    // 6. A delete straight to kube-apiserver, impersonating another user.
+    await kubectl('-n', NS, 'delete', 'nginx', 'web', '--as=jane', '--as-group=platform', '--wait=false');
+    const deleted = await change('the impersonated delete', (item) => item.verb === 'delete');
+    expect(deleted).toMatchObject({
+      actor: 'jane',
+      impersonator: 'admin',
+      door: 'kube-apiserver',
+      kubeGroups: expect.arrayContaining(['platform']) as unknown,
+      specBefore: { replicas: 4, image: 'nginx:1.28' },
+      specAfter: null,
+    });
+
+    // The actor filter finds each door's changes; the controller's own status writes are no changes.
+    expect((await changes({ actor: HPA })).map((item) => item.id)).toEqual([scaled.id]);
+    const all = await changes();
+    expect(all.filter((item) => item.subresource === 'status')).toEqual([]);
+    // Each write is one change, whichever records it has.
+    expect(new Set(all.map((item) => item.auditId)).size).toBe(all.length);
+  });
+
+  it('names the actor who introduced a revision through kube-apiserver in the revision history', async () => {
+    const manifest = join(scratch, 'rev.yaml');
+    writeFileSync(
+      manifest,
+      `apiVersion: mycompany.com/v1\nkind: Nginx\nmetadata:\n  name: rev\n  namespace: ${NS}\nspec:\n  replicas: 1\n  image: nginx:1.27\n`,
+    );
+    await kubectl('apply', '-f', manifest);
+    await kubectl('-n', NS, 'patch', 'nginx', 'rev', '--type=merge', '-p', '{"spec":{"image":"nginx:1.28"}}');
+    const revisions = await waitFor(
+      'both revisions with the change that introduced them',
+      async () => {
+        const response = await cp.as('viewer')(`/controlplane/v1/namespaces/${NS}/nginxes/rev/revisions`);
+        const items = ((await response.json()) as { items?: RevisionItem[] }).items ?? [];
+        return items.length === 2 && items.every((item) => item.change) ? items : undefined;
+      },
+      { timeoutMs: 30_000, intervalMs: 500 },
+    );
+    for (const item of revisions)
+      expect(item.change).toMatchObject({ actor: 'admin', role: null, door: 'kube-apiserver' });
+  });
+});
+
+/** A batch of audit events as kube-apiserver posts it. */
+function eventList(items: unknown[]) {
+  return JSON.stringify({ kind: 'EventList', apiVersion: 'audit.k8s.io/v1', metadata: {}, items });
+}
+
+/** One audit event of an Nginx patch by `user`, named `name`. */
+function patchEvent(auditID: string, name: string, user = 'mallory', extra: Record<string, unknown> = {}) {
+  const at = new Date().toISOString();
+  return {
+    kind: 'Event',
+    apiVersion: 'audit.k8s.io/v1',
+    level: 'RequestResponse',
+    auditID,
+    stage: 'ResponseComplete',
+    requestURI: `/apis/mycompany.com/v1/namespaces/${NS}/nginxes/${encodeURIComponent(name)}`,
+    verb: 'patch',
+    user: { username: user, groups: ['system:authenticated'] },
+    userAgent: 'handmade/1.0',
+    objectRef: { resource: 'nginxes', namespace: NS, name, apiGroup: 'mycompany.com', apiVersion: 'v1' },
+    responseStatus: { metadata: {}, code: 200 },
+    requestReceivedTimestamp: at,
+    stageTimestamp: at,
+    ...extra,
+  };
+}
+
+/** Posts to the webhook over TLS with the given client certificate (none when undefined). */
+function post(body: string, client?: { cert: Buffer; key: Buffer }, headers: Record<string, string> = {}) {
+  const dispatcher = new Agent({ connect: { ca: readFileSync(CA_FILE), ...client } });
+  return undiciFetch(`${cp.httpsUrl}/controlplane/v1/audit/webhook`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...headers },
+    body,
+    dispatcher,
+  });
+}
+
+const webhookClient = () => ({
+  cert: readFileSync(join(PKI, 'audit-webhook.crt')),
+  key: readFileSync(join(PKI, 'audit-webhook.key')),
+});
+
+describe('the audit webhook refuses bad input', () => {
+  it('answers 401 without a certificate or with one of another CA, 403 for another client; stores nothing', async () => {
+    const body = eventList([patchEvent('forged-1', 'forged')]);
+    expect((await post(body)).status).toBe(401);
+    expect((await cp.as('admin')('/controlplane/v1/audit/webhook', { method: 'POST', body })).status).toBe(
+      401,
+    );
+
+    const other = join(scratch, 'other');
+    execFileSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'rsa:2048',
+        '-nodes',
+        '-days',
+        '1',
+        '-subj',
+        '/CN=kube-apiserver-audit',
+        '-keyout',
+        `${other}.key`,
+        '-out',
+        `${other}.crt`,
+      ],
+      { stdio: 'ignore' },
+    );
+    const foreign = { cert: readFileSync(`${other}.crt`), key: readFileSync(`${other}.key`) };
+    expect((await post(body, foreign)).status).toBe(401);
+
+    const admin = { cert: readFileSync(join(PKI, 'admin.crt')), key: readFileSync(join(PKI, 'admin.key')) };
+    const refused = await post(body, admin);
+    expect(refused.status).toBe(403);
+    expect(((await refused.json()) as { reason: string }).reason).toBe('Forbidden');
+
+    expect((await changes()).filter((item) => item.name === 'forged')).toEqual([]);
+  });
+
+  it('answers 400 for what is no EventList, and for bad items while storing the good ones; 413 when too large', async () => {
+    const client = webhookClient();
+    for (const body of ['{', '[]', JSON.stringify({ kind: 'EventList', apiVersion: 'v1', items: [] })])
+      expect((await post(body, client)).status).toBe(400);
+
+    const mixed = await post(
+      eventList([patchEvent('mixed-good', 'mixed'), { auditID: 'bad' }, 'not an event']),
+      client,
+    );
+    expect(mixed.status).toBe(400);
+    expect(((await mixed.json()) as { message: string }).message).toContain('2 of 3 items');
+    await change('the good event of a mixed batch', (item) => item.auditId === 'mixed-good', {});
+
+    const huge = await post('x'.repeat(33 * 1024 * 1024), client);
+    expect(huge.status).toBe(413);
+  });
+
+  it('stores a replayed batch once, and unstorable text safely', async () => {
+    const client = webhookClient();
+    const batch = eventList([
+      patchEvent('replayed', 'replay'),
+      patchEvent('odd-text', 'odd', 'nul\u0000user', { userAgent: 'lone \ud800 surrogate \u0001' }),
+    ]);
+    for (let attempt = 0; attempt < 3; attempt++) expect((await post(batch, client)).status).toBe(200);
+    const odd = await change('the event with unstorable text', (item) => item.auditId === 'odd-text', {});
+    expect(odd.actor).toBe('nul\ufffduser');
+    expect(odd.userAgent).toBe('lone \ufffd surrogate \u0001');
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    expect((await changes()).filter((item) => item.auditId === 'replayed')).toHaveLength(1);
+  });
+
+  it('bounds a flood: concurrent batches are stored or answered 429, and the app stays up', async () => {
+    const client = webhookClient();
+    const events = Array.from({ length: 300 }, (_, index) =>
+      patchEvent(`flood-${index}`, `flood-${index % 7}`),
+    );
+    const answers = await Promise.all(
+      Array.from({ length: 12 }, () => post(eventList(events), client).then((response) => response.status)),
+    );
+    expect(answers.every((status) => status === 200 || status === 429)).toBe(true);
+    expect((await cp.as(undefined)('/healthz')).status).toBe(200);
+    const stored = await changes({ actor: 'mallory' });
+    expect(new Set(stored.map((item) => item.auditId)).size).toBe(stored.length);
+  });
+});
