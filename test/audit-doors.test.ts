@@ -18,6 +18,14 @@ import {
   startControlPlane,
   type ControlPlane,
 } from './support/control-plane.js';
+import {
+  POSTGRES_URL,
+  migrate,
+  postgresDatabase,
+  sqliteDatabase,
+  type TestDatabase,
+} from './support/database.js';
+import { startApp } from './support/app-process.js';
 import { kubectl, kubectlWith, runKubectl } from './support/kubectl.js';
 import { CLUSTER_DIR } from './support/paths.js';
 import { serviceAccountKubeconfig } from './support/service-account.js';
@@ -30,6 +38,7 @@ const HPA = 'system:serviceaccount:kube-system:horizontal-pod-autoscaler';
 const ARGO = `system:serviceaccount:${NS}:argocd-application-controller`;
 let cp: ControlPlane;
 let webhookUrl: URL;
+let database: TestDatabase;
 
 /** Where the local cluster's kube-apiserver posts its audit events (tools/cluster/lib.sh writes the file). */
 function webhookServer(): URL {
@@ -70,13 +79,9 @@ beforeAll(async () => {
     '--role=argocd-nginxes',
     '--group=platform',
   );
-  // The port kube-apiserver posts to; the controller leads in NS only, so revisions are made.
-  cp = await startControlPlane({
-    PORT: webhookUrl.port,
-    WATCH_NAMESPACE: NS,
-    CONTROLLER: 'true',
-    LEADER_ELECTION: 'false',
-  });
+  database = await (POSTGRES_URL ? postgresDatabase() : sqliteDatabase());
+  await migrate(database.url);
+  cp = await startOnWebhookPort();
   await webhookCaughtUp();
 }, 300_000);
 
@@ -105,8 +110,23 @@ async function webhookCaughtUp(): Promise<void> {
   );
 }
 
+/**
+ * The app on the port kube-apiserver posts its audit events to, with the test's audit database; its controller
+ * leads in NS only, so revisions are made.
+ */
+function startOnWebhookPort(): Promise<ControlPlane> {
+  return startControlPlane({
+    PORT: webhookUrl.port,
+    WATCH_NAMESPACE: NS,
+    CONTROLLER: 'true',
+    LEADER_ELECTION: 'false',
+    DATABASE_URL: database.url,
+  });
+}
+
 afterAll(async () => {
   await cp?.stop();
+  await database?.drop();
   await kubectl('delete', 'namespace', NS, '--wait=false').catch(() => {});
 });
 
@@ -302,6 +322,77 @@ describe('the change audit names the actor of every door', () => {
     for (const item of revisions)
       expect(item.change).toMatchObject({ actor: 'admin', role: null, door: 'kube-apiserver' });
   });
+});
+
+describe('no change is lost while the audit webhook is down', () => {
+  it("records what only the informer saw, and completes it with kube-apiserver's events once the webhook is back", async () => {
+    const downAt = Date.now();
+    await cp.stop();
+    // Another replica, not on the webhook's port: it sees the changes through its informer only.
+    const observer = await startApp({
+      WEB_MODE: 'off',
+      CONTROLLER: 'false',
+      WATCH_NAMESPACE: NS,
+      DATABASE_URL: database.url,
+      AUTH_TOKENS: `ann-admin:admin:${TOKENS.admin}`,
+      AUDIT_OBSERVED_HOLD_SECONDS: '2',
+    });
+    try {
+      const manifest = join(scratch, 'outage.yaml');
+      writeFileSync(
+        manifest,
+        `apiVersion: mycompany.com/v1\nkind: Nginx\nmetadata:\n  name: outage\n  namespace: ${NS}\nspec:\n  replicas: 1\n  image: nginx:1.27\n`,
+      );
+      await kubectl('apply', '-f', manifest);
+      await kubectl('-n', NS, 'patch', 'nginx', 'outage', '--type=merge', '-p', '{"spec":{"replicas":3}}');
+      await kubectl('-n', NS, 'delete', 'nginx', 'outage', '--wait=false');
+      const list = async () => {
+        const response = await fetch(
+          `${observer.url}/controlplane/v1/audit/changes?namespace=${NS}&name=outage`,
+          { headers: { Authorization: `Bearer ${TOKENS.admin}` } },
+        );
+        return ((await response.json()) as { items: ChangeItem[] }).items;
+      };
+      const seen = await waitFor('the informer-only records', async () => {
+        const items = await list();
+        return items.length === 3 ? items : undefined;
+      });
+      expect(seen.map((item) => [item.verb, item.actor, item.door, item.sources])).toEqual([
+        ['delete', '', 'unknown', ['informer']],
+        ['update', '', 'unknown', ['informer']],
+        ['create', '', 'unknown', ['informer']],
+      ]);
+      expect(seen[1]).toMatchObject({
+        fieldManager: 'kubectl-patch',
+        specBefore: { replicas: 1 },
+        specAfter: { replicas: 3 },
+      });
+    } finally {
+      await observer.stop();
+    }
+    // Down for 30 s in all; kube-apiserver retries each batch for about 80 s.
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, 30_000 - (Date.now() - downAt))));
+    cp = await startOnWebhookPort();
+    const completed = await waitFor(
+      'the late audit events to complete the records',
+      async () => {
+        const items = await changes({ name: 'outage' });
+        return items.every((item) => item.sources.length === 2) && items.length === 3 ? items : undefined;
+      },
+      { timeoutMs: 120_000, intervalMs: 1_000 },
+    );
+    expect(completed.map((item) => [item.verb, item.actor, item.door, item.sources])).toEqual([
+      ['delete', 'admin', 'kube-apiserver', ['informer', 'audit-webhook']],
+      ['patch', 'admin', 'kube-apiserver', ['informer', 'audit-webhook']],
+      ['create', 'admin', 'kube-apiserver', ['informer', 'audit-webhook']],
+    ]);
+    expect(completed[1]).toMatchObject({ specBefore: { replicas: 1 }, specAfter: { replicas: 3 } });
+    expect((await changes({ actor: 'admin', name: 'outage' })).map((item) => item.verb)).toEqual([
+      'delete',
+      'patch',
+      'create',
+    ]);
+  }, 240_000);
 });
 
 /** A batch of audit events as kube-apiserver posts it. */

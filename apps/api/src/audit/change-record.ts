@@ -71,5 +71,8 @@ export const joinKeys = {
   request: (auditId: string) => `request:${auditId}`,
   /** One Nginx of a collection delete (one request, a record per Nginx). */
   requestItem: (auditId: string, name: string) => `request:${auditId}/${name}`,
-  generation: (uid: string, generation: number) => `generation:${uid}/${generation}`,
+  /** The write that left the Nginx `uid` at `resourceVersion` (an audit event's answer, the informer's event). */
+  write: (uid: string, resourceVersion: string) => `write:${uid}@${resourceVersion}`,
+  /** The delete of the Nginx `uid`. */
+  deleted: (uid: string) => `deleted:${uid}`,
 };

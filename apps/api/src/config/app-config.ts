@@ -24,6 +24,11 @@ export interface AppConfig {
     retentionDays: number;
     /** Most records queued while the database is slow or away; beyond it they are dropped and counted. */
     queueLimit: number;
+    /**
+     * How long a change the informer saw waits for its audit event or our own record before it is recorded with
+     * its actor unknown (AUDIT_OBSERVED_HOLD_SECONDS).
+     */
+    observedHoldMs: number;
   };
   logFormat: LogFormat;
   auth: {
@@ -309,6 +314,7 @@ export function loadAppConfig(
       enabled: parseBoolean('AUDIT', env.AUDIT, true),
       retentionDays: parsePositive('AUDIT_RETENTION_DAYS', env.AUDIT_RETENTION_DAYS, 30),
       queueLimit: Math.ceil(parsePositive('AUDIT_QUEUE_LIMIT', env.AUDIT_QUEUE_LIMIT, 10_000)),
+      observedHoldMs: parseSeconds('AUDIT_OBSERVED_HOLD_SECONDS', env.AUDIT_OBSERVED_HOLD_SECONDS, 10, 3600),
     },
     logFormat: parseLogFormat(env.LOG_FORMAT),
     auth: {

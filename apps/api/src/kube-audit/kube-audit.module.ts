@@ -1,11 +1,12 @@
 import { Module } from '@nestjs/common';
 import { AuditWebhookController } from './audit-webhook.controller.js';
 import { KubeAuditIngest } from './kube-audit-ingest.service.js';
+import { ObservedChanges } from './observed-changes.service.js';
 
 /** kube-apiserver's audit events as change records: the webhook receiver and the ingest behind it. */
 @Module({
   controllers: [AuditWebhookController],
-  providers: [KubeAuditIngest],
+  providers: [KubeAuditIngest, ObservedChanges],
   exports: [KubeAuditIngest],
 })
 export class KubeAuditModule {}

@@ -72,7 +72,8 @@ describe('nginxChanges', () => {
       reason: null,
       joinKey: 'request:a-1',
     });
-    expect(row!.completesKeys).toBeUndefined();
+    // It completes the informer's record of the same write, if one was made before it came.
+    expect(row!.completesKeys).toEqual([`write:${UID}@12`]);
     expect(row!.dedupeKey).toMatch(/^kube:/);
   });
 
@@ -94,7 +95,10 @@ describe('nginxChanges', () => {
       event({ user: { username: 'control-plane' }, auditID: 'ngx-rest-1' }),
       context(),
     );
-    expect(relayed[0]).toMatchObject({ door: 'controlplane', completesKeys: ['request:ngx-rest-1'] });
+    expect(relayed[0]).toMatchObject({
+      door: 'controlplane',
+      completesKeys: ['request:ngx-rest-1', `write:${UID}@12`],
+    });
     expect(
       nginxChanges(event({ user: { username: 'control-plane' }, auditID: 'ngx-ctrl-1' }), context()),
     ).toEqual([]);
@@ -174,6 +178,7 @@ describe('nginxChanges', () => {
       }),
       context(),
     );
+    expect(row!.completesKeys).toEqual([`deleted:${UID}`]);
     expect(row).toMatchObject({
       verb: 'delete',
       uid: UID,
@@ -221,6 +226,7 @@ describe('nginxChanges', () => {
       ['api', 'u2', '{"replicas":2}', 'request:a-1/api'],
     ]);
     expect(new Set(rows.map((row) => row.dedupeKey)).size).toBe(2);
+    expect(rows.map((row) => row.completesKeys)).toEqual([[`deleted:${UID}`], ['deleted:u2']]);
   });
 
   it('ignores reads, other resources, dry runs, early stages and other namespaces', () => {

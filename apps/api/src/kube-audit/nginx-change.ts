@@ -58,9 +58,10 @@ export function nginxChanges(event: AuditEvent, context: EventContext): ChangeRe
     if (items.length === 0) return [];
     return items.map((item, index) => ({
       ...base,
-      ...(origin === 'rest' && {
-        completesKeys: [joinKeys.requestItem(event.auditID, item.metadata?.name ?? '')],
-      }),
+      completesKeys: [
+        ...(origin === 'rest' ? [joinKeys.requestItem(event.auditID, item.metadata?.name ?? '')] : []),
+        ...(item.metadata?.uid ? [joinKeys.deleted(item.metadata.uid)] : []),
+      ],
       joinKey: joinKeys.requestItem(event.auditID, item.metadata?.name ?? ''),
       name: item.metadata?.name ?? '',
       uid: item.metadata?.uid ?? null,
@@ -138,8 +139,19 @@ function withObject(row: ChangeRecordRow, event: AuditEvent, context: EventConte
           ? context.deletedSpec(uid)
           : undefined;
   const verb = event.verb === 'patch' && isApply(event, object) ? 'apply' : row.verb;
+  // A record the informer made of the same write (its audit event came late) is completed, not repeated.
+  const sameWrite =
+    !ok || !uid
+      ? []
+      : event.verb === 'delete'
+        ? [joinKeys.deleted(uid)]
+        : resourceVersion
+          ? [joinKeys.write(uid, resourceVersion)]
+          : [];
+  const completesKeys = [...(row.completesKeys ?? []), ...sameWrite];
   return {
     ...row,
+    ...(completesKeys.length > 0 && { completesKeys }),
     verb,
     name: row.name || (metadata?.name ?? ''),
     uid: uid ?? null,

@@ -29,6 +29,7 @@ import {
   NGINX_VERSION,
   type Nginx,
 } from '@ngx/nginx-api';
+import { stripManagedFieldsKeepingLastWriter } from './last-writer.js';
 import { Registry } from 'prom-client';
 import { appConfig, type AppConfig } from '../config/app-config.js';
 import { prometheusReflectorObserver } from '../metrics/runtime-metrics.js';
@@ -82,7 +83,7 @@ export class ClusterInformers implements OnApplicationBootstrap, BeforeApplicati
       client,
       resource: { group: NGINX_GROUP, version: NGINX_VERSION, plural: NGINX_PLURAL, namespace },
       kind: NGINX_KIND,
-      transform: stripManagedFields,
+      transform: stripManagedFieldsKeepingLastWriter,
       logger,
       observer: prometheusReflectorObserver(registry, 'nginxes'),
     });

@@ -172,7 +172,13 @@ export class WriteAttempt {
       code,
       reason: status?.reason ?? null,
       message: status?.message ?? null,
-      uid: (status ? undefined : object?.metadata?.uid) ?? null,
+      // A custom resource deleted at once is answered a Status that names its uid.
+      uid:
+        (status
+          ? ok
+            ? (status.details as { uid?: string } | undefined)?.uid
+            : undefined
+          : object?.metadata?.uid) ?? null,
       resourceVersion: (ok && !status ? object?.metadata?.resourceVersion : undefined) ?? null,
       userAgent: userAgent?.slice(0, 256) ?? null,
       door: 'controlplane',

@@ -20,3 +20,6 @@ CREATE INDEX "ChangeRecord_joinKey_idx" ON "ChangeRecord"("joinKey");
 
 -- CreateIndex
 CREATE INDEX "ChangeRecord_completes_idx" ON "ChangeRecord"("completes");
+
+-- CreateIndex
+CREATE INDEX "ChangeRecord_uid_resourceVersion_idx" ON "ChangeRecord"("uid", "resourceVersion");
