@@ -14,6 +14,8 @@ import {
   readPid,
   runningComponents,
 } from './support/cluster-processes.js';
+import type { ChangeItem } from '../libs/nginx-api/src/index.js';
+import { startControlPlane } from './support/control-plane.js';
 import { CLUSTER_DIR, ROOT } from './support/paths.js';
 import { runtimeClient } from './support/runtime.js';
 import { waitFor } from './support/wait.js';
@@ -185,6 +187,44 @@ describe('cluster scripts', () => {
           ['ResponseComplete', 'create', 'pods', 201, 'admin'],
           ['ResponseComplete', 'delete', 'pods', 200, 'admin'],
         ]);
+
+        // The app follows that file (KUBE_AUDIT_LOG_FILE) for clusters without the webhook: an Nginx written
+        // straight to kube-apiserver becomes a change record of its actor, from the log.
+        const app = await startControlPlane({
+          AUDIT_WEBHOOK: 'false',
+          KUBE_AUDIT_LOG_FILE: auditLog,
+          KUBE_AUDIT_LOG_POSITION_FILE: join(mkdtempSync(join(tmpdir(), 'audit-position-')), 'position.json'),
+          WATCH_NAMESPACE: 'default',
+        });
+        try {
+          await client.request({
+            method: 'POST',
+            path: '/apis/mycompany.com/v1/namespaces/default/nginxes',
+            body: {
+              apiVersion: 'mycompany.com/v1',
+              kind: 'Nginx',
+              metadata: { name },
+              spec: { replicas: 0 },
+            },
+          });
+          await client.request({
+            method: 'DELETE',
+            path: `/apis/mycompany.com/v1/namespaces/default/nginxes/${name}`,
+          });
+          const changes = await waitFor('the change records from the audit log', async () => {
+            const response = await app.as('admin')(
+              `/controlplane/v1/audit/changes?namespace=default&name=${name}`,
+            );
+            const items = ((await response.json()) as { items: ChangeItem[] }).items;
+            return items.length === 2 ? items : undefined;
+          });
+          expect(changes.map((item) => [item.verb, item.actor, item.door, item.sources])).toEqual([
+            ['delete', 'admin', 'kube-apiserver', ['audit-log']],
+            ['create', 'admin', 'kube-apiserver', ['audit-log']],
+          ]);
+        } finally {
+          await app.stop();
+        }
       } finally {
         await restartApiServer({ CLUSTER_AUDIT_LOG: '' });
         client.close();

@@ -62,27 +62,12 @@ check_settings '^([1-9][0-9]*(\.[0-9]+)?)?$' 'a positive number or unset' CLUSTE
 
 pid_file() { echo "$RUN/$1.pid"; }
 
-# The audit policy of kube-apiserver's audit backends (the webhook and CLUSTER_AUDIT_LOG share it), once answered:
-# every write of an Nginx and its subresources with both bodies (who changed what, and the spec it left); who
-# created, changed, deleted or evicted pods (the timeline's why), without bodies; with CLUSTER_AUDIT_LOG, also the
-# writes the benchmarks tell apart (pod status, ReplicaSets, Deployments); nothing else.
+# The audit policy of kube-apiserver's audit backends (the webhook and CLUSTER_AUDIT_LOG share it): the one
+# deploy/audit documents for every cluster (Nginx writes with their bodies, pod writes without), and with
+# CLUSTER_AUDIT_LOG also the writes the benchmarks tell apart (pod status, ReplicaSets, Deployments).
 audit_policy() {
-  cat <<'POLICY'
-apiVersion: audit.k8s.io/v1
-kind: Policy
-omitStages: [RequestReceived]
-rules:
-  - level: RequestResponse
-    verbs: [create, update, patch, delete, deletecollection]
-    resources:
-      - group: mycompany.com
-        resources: [nginxes, nginxes/status, nginxes/scale]
-  - level: Metadata
-    verbs: [create, update, patch, delete, deletecollection]
-    resources:
-      - group: ""
-        resources: [pods, pods/eviction]
-POLICY
+  # deploy/audit/audit-policy.yaml without its comments and closing catch-all, which comes last here.
+  sed -e '/^#/d' -e '/- level: None/d' "$ROOT/deploy/audit/audit-policy.yaml"
   [ -z "$AUDIT_LOG" ] || cat <<'POLICY'
   - level: Metadata
     verbs: [create, update, patch, delete, deletecollection]

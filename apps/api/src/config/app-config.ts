@@ -54,6 +54,11 @@ export interface AppConfig {
    * the CA in `clientCaFile` signed, with one of `clientNames` as common name. Undefined: the endpoint refuses all.
    */
   auditWebhook: { clientCaFile: string; clientNames: string[] } | undefined;
+  /**
+   * kube-apiserver's audit log file to follow (KUBE_AUDIT_LOG_FILE, JSON lines), and where the position read is
+   * kept between runs (KUBE_AUDIT_LOG_POSITION_FILE); undefined: none.
+   */
+  kubeAuditLog: { file: string; positionFile: string } | undefined;
   /** What plain HTTP gets while TLS is on (PLAIN_HTTP; see http/plain-http-policy.ts). */
   plainHttp: PlainHttpPolicy;
   /** Host names the app answers for (ALLOWED_HOSTS, lower case; `*` for any); undefined: see http/host-check.ts. */
@@ -334,6 +339,15 @@ export function loadAppConfig(
       .filter(Boolean),
     tls,
     auditWebhook: auditWebhook(env, cwd, tls),
+    kubeAuditLog: env.KUBE_AUDIT_LOG_FILE?.trim()
+      ? {
+          file: resolve(cwd, env.KUBE_AUDIT_LOG_FILE.trim()),
+          positionFile: resolve(
+            cwd,
+            env.KUBE_AUDIT_LOG_POSITION_FILE?.trim() || '.data/kube-audit-log.position',
+          ),
+        }
+      : undefined,
     plainHttp: parsePlainHttp(env.PLAIN_HTTP),
     allowedHosts: parseAllowedHosts(env.ALLOWED_HOSTS),
     web: { mode: parseWebMode(env.WEB_MODE), dir: resolve(cwd, env.WEB_DIR?.trim() || 'apps/web') },

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { AuditLogSource } from './audit-log-source.service.js';
 import { AuditWebhookController } from './audit-webhook.controller.js';
 import { KubeAuditIngest } from './kube-audit-ingest.service.js';
 import { ObservedChanges } from './observed-changes.service.js';
@@ -6,7 +7,7 @@ import { ObservedChanges } from './observed-changes.service.js';
 /** kube-apiserver's audit events as change records: the webhook receiver and the ingest behind it. */
 @Module({
   controllers: [AuditWebhookController],
-  providers: [KubeAuditIngest, ObservedChanges],
+  providers: [KubeAuditIngest, ObservedChanges, AuditLogSource],
   exports: [KubeAuditIngest],
 })
 export class KubeAuditModule {}
