@@ -341,7 +341,11 @@ describe('deploy/ RBAC for the nginx-controller service account', () => {
     instance = lease.spec?.holderIdentity ?? '';
     expect(instance.startsWith(`${hostname()}-`)).toBe(true);
 
-    const events = await eventsAboutNginx();
+    // Events are sent behind the pod writes (at low priority): they may come a moment after the pods.
+    const events = await waitFor('3 SuccessfulCreate Events', async () => {
+      const events = await eventsAboutNginx();
+      return events.filter((e) => e.reason === 'SuccessfulCreate').length >= 3 && events;
+    });
     expectOnlyFrom(instance, events);
     expect(events.filter((e) => e.reason === 'SuccessfulCreate')).toHaveLength(3);
 

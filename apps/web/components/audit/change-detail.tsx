@@ -14,6 +14,21 @@ export function ChangeDetail({ item, ok }: { item: ChangeItem; ok: boolean }) {
       <div className="grid-2">
         <SpecDiff before={item.specBefore} after={item.specAfter} />
         <dl className="props small">
+          <dt>Door</dt>
+          <dd>
+            {item.door}
+            <span className="muted"> (recorded by {item.sources.join(', ')})</span>
+          </dd>
+          <dt>Seen by kube-apiserver as</dt>
+          <dd className="mono">
+            {item.kubeUser ?? '—'}
+            {item.impersonator ? ` (impersonated by ${item.impersonator})` : ''}
+            {item.kubeGroups && item.kubeGroups.length > 0 ? ` [${item.kubeGroups.join(', ')}]` : ''}
+          </dd>
+          <dt>Field manager</dt>
+          <dd className="mono">{item.fieldManager ?? '—'}</dd>
+          <dt>Audit ID</dt>
+          <dd className="mono">{item.auditId ?? '—'}</dd>
           <dt>Patch type</dt>
           <dd className="mono">{item.patchType ?? '—'}</dd>
           <dt>UID</dt>
