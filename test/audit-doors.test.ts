@@ -8,9 +8,9 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Agent, fetch as undiciFetch } from 'undici';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import type { ChangeItem, RevisionItem } from '../libs/nginx-api/src/index.js';
+import type { ChangeItem, RevisionItem, TimelineItem } from '../libs/nginx-api/src/index.js';
 import {
   CA_FILE,
   TOKEN_NAMES,
@@ -124,6 +124,16 @@ function startOnWebhookPort(): Promise<ControlPlane> {
   });
 }
 
+// A failure shows what the app logged at warn or error level, which is where its side of a story is told.
+afterEach((context) => {
+  if (context.task.result?.state !== 'fail' || !cp) return;
+  const lines = cp
+    .output()
+    .split('\n')
+    .filter((line) => /"level":"(warn|error)"|error/i.test(line));
+  console.log(`app warnings and errors:\n${lines.slice(-30).join('\n')}`);
+});
+
 afterAll(async () => {
   await cp?.stop();
   await database?.drop();
@@ -176,20 +186,23 @@ const viaControlPlane = (...args: string[]) =>
     { env: { ...process.env, KUBECONFIG: join(scratch, 'none') } },
   );
 
+/** Creates an Nginx of nginx:1.27 through the control plane's REST API, as the editor. */
+const createAsEditor = (name: string, replicas: number) =>
+  cp.as('editor')(`/apis/mycompany.com/v1/namespaces/${NS}/nginxes`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({
+      apiVersion: 'mycompany.com/v1',
+      kind: 'Nginx',
+      metadata: { name },
+      spec: { replicas, image: 'nginx:1.27' },
+    }),
+  });
+
 describe('the change audit names the actor of every door', () => {
   it('records six doors, each with its actor, verb, door and diff', async () => {
     // 1. The control plane's REST API.
-    const created = await cp.as('editor')(`/apis/mycompany.com/v1/namespaces/${NS}/nginxes`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({
-        apiVersion: 'mycompany.com/v1',
-        kind: 'Nginx',
-        metadata: { name: 'web' },
-        spec: { replicas: 1, image: 'nginx:1.27' },
-      }),
-    });
-    expect(created.status).toBe(201);
+    expect((await createAsEditor('web', 1)).status).toBe(201);
     const rest = await change('the REST create', (item) => item.verb === 'create');
     expect(rest).toMatchObject({
       actor: TOKEN_NAMES.editor,
@@ -393,6 +406,178 @@ describe('no change is lost while the audit webhook is down', () => {
       'create',
     ]);
   }, 240_000);
+});
+
+describe('the causal timeline', () => {
+  interface Why {
+    actor: string | null;
+    door: string | null;
+    chain: TimelineItem[];
+  }
+  const timeline = async (name: string, query = ''): Promise<TimelineItem[]> => {
+    const items: TimelineItem[] = [];
+    let next: string | undefined;
+    do {
+      const response = await cp.as('viewer')(
+        `/controlplane/v1/namespaces/${NS}/nginxes/${name}/timeline?limit=50${query}${next ? `&continue=${next}` : ''}`,
+      );
+      expect(response.status).toBe(200);
+      const page = (await response.json()) as { items: TimelineItem[]; metadata: { continue?: string } };
+      items.push(...page.items);
+      next = page.metadata.continue;
+    } while (next);
+    return items;
+  };
+  const why = async (name: string, pod: string): Promise<Why> => {
+    const response = await cp.as('viewer')(
+      `/controlplane/v1/namespaces/${NS}/nginxes/${name}/pods/${pod}/why`,
+    );
+    expect(response.status).toBe(200);
+    return (await response.json()) as Why;
+  };
+  const podsOf = async (name: string) =>
+    JSON.parse(await kubectl('-n', NS, 'get', 'pods', '-l', `mycompany.com/nginx=${name}`, '-o', 'json')) as {
+      items: {
+        metadata: { name: string; deletionTimestamp?: string };
+        spec: { containers: { image: string }[] };
+      }[];
+    };
+
+  it("links a hand-deleted pod's replacement, a rollout's every pod and a quota's refusal back to who caused them", async () => {
+    expect((await createAsEditor('shop', 2)).status).toBe(201);
+    const first = await waitFor('two pods', async () => {
+      const pods = (await podsOf('shop')).items;
+      return pods.length === 2 ? pods.map((pod) => pod.metadata.name) : undefined;
+    });
+
+    // A pod deleted by hand is replaced; the replacement's why names the person who deleted the first.
+    await kubectl('-n', NS, 'delete', 'pod', first[0]!, '--wait=false');
+    const replacement = await waitFor('a replacement pod', async () => {
+      const pods = (await podsOf('shop')).items.map((pod) => pod.metadata.name);
+      return pods.find((pod) => !first.includes(pod));
+    });
+    const replaced = await waitFor('the why of the replacement to reach its root', async () => {
+      const answer = await why('shop', replacement);
+      return answer.actor ? answer : undefined;
+    });
+    expect(replaced).toMatchObject({ actor: 'admin', door: 'kube-apiserver' });
+    expect(
+      replaced.chain.map((item) => [item.kind, item.evidence?.what ?? item.change?.verb ?? 'reconcile']),
+    ).toEqual([
+      ['pod', 'created'],
+      ['reconcile', 'reconcile'],
+      ['pod', expect.stringMatching(/^(terminating|deleted)$/)],
+      ['pod-write', 'delete'],
+    ]);
+    expect(replaced.chain[2]!.evidence?.pod).toBe(first[0]);
+    expect((await why('shop', first[0]!)).actor).toBe('admin');
+    // The first pods were made for the REST create: their why names the editor.
+    expect(await why('shop', first[1]!)).toMatchObject({ actor: TOKEN_NAMES.editor, door: 'controlplane' });
+
+    // A rollout straight through kube-apiserver: every new pod, and every old pod's going, leads to it.
+    const before = (await podsOf('shop')).items.map((pod) => pod.metadata.name);
+    await kubectl(
+      '-n',
+      NS,
+      'patch',
+      'nginx',
+      'shop',
+      '--type=merge',
+      '-p',
+      '{"spec":{"image":"nginx:1.28"}}',
+    );
+    const rolled = await waitFor(
+      'the rollout to finish',
+      async () => {
+        const pods = (await podsOf('shop')).items;
+        const done =
+          pods.length === 2 &&
+          pods.every(
+            (pod) => !pod.metadata.deletionTimestamp && pod.spec.containers[0]!.image === 'nginx:1.28',
+          );
+        return done ? pods.map((pod) => pod.metadata.name) : undefined;
+      },
+      { timeoutMs: 60_000, intervalMs: 500 },
+    );
+    const imageChange = await change(
+      'the image change',
+      (item) =>
+        item.door === 'kube-apiserver' &&
+        (item.specAfter as { image?: string } | null)?.image === 'nginx:1.28',
+      { name: 'shop' },
+    );
+    for (const pod of [...rolled, ...before]) {
+      const answer = await waitFor(`the why of ${pod}`, async () => {
+        const found = await why('shop', pod);
+        return found.actor ? found : undefined;
+      });
+      const root = answer.chain[answer.chain.length - 1]!;
+      if (before.includes(pod)) expect(answer.chain[0]!.evidence?.what).toMatch(/^(terminating|deleted)$/);
+      expect(root.id).toBe(`change/${imageChange.id}`);
+      expect(answer.actor).toBe('admin');
+    }
+
+    // Scaling past a quota (room for one more pod in the namespace): the refusals are entries linked to the change
+    // that asked for them.
+    const inNamespace = JSON.parse(await kubectl('-n', NS, 'get', 'pods', '-o', 'json')) as {
+      items: unknown[];
+    };
+    await kubectl('-n', NS, 'create', 'quota', 'pods', `--hard=pods=${inNamespace.items.length + 1}`);
+    const scaled = await cp.as('editor')(`/apis/mycompany.com/v1/namespaces/${NS}/nginxes/shop/scale`, {
+      method: 'PATCH',
+      headers: { 'Content-Type': 'application/merge-patch+json' },
+      body: JSON.stringify({ spec: { replicas: 5 } }),
+    });
+    expect(scaled.status).toBe(200);
+    const scaleChange = await change('the scale change', (item) => item.subresource === 'scale', {
+      name: 'shop',
+    });
+    const refusal = await waitFor('a FailedCreate entry', async () =>
+      (await timeline('shop', '&kind=event')).find(
+        (item) => item.evidence?.what === 'FailedCreate' && item.causes.length > 0,
+      ),
+    );
+    expect(refusal.evidence).toMatchObject({ type: 'Warning', message: expect.stringMatching(/quota/) });
+    const all = await timeline('shop');
+    const byId = new Map(all.map((item) => [item.id, item]));
+    const reporter = byId.get(refusal.causes[0]!);
+    expect(reporter?.kind).toBe('reconcile');
+    expect(reporter?.causes).toContain(`change/${scaleChange.id}`);
+
+    // One order, every kind, no entry twice; the kind filter keeps only what it names.
+    expect(new Set(all.map((item) => item.id)).size).toBe(all.length);
+    const times = all.map((item) => Date.parse(item.at));
+    expect([...times].sort((a, b) => b - a)).toEqual(times);
+    expect(new Set(all.map((item) => item.kind))).toEqual(
+      new Set(['change', 'reconcile', 'event', 'pod', 'condition', 'pod-write']),
+    );
+    expect(new Set((await timeline('shop', '&kind=pod,change')).map((item) => item.kind))).toEqual(
+      new Set(['pod', 'change']),
+    );
+  }, 180_000);
+
+  it('answers bad timeline parameters with a 400 naming them, and an unknown pod with a 404', async () => {
+    for (const [query, field] of [
+      ['kind=gossip', 'kind'],
+      ['limit=0', 'limit'],
+      ['since=yesterday', 'since'],
+      ['uid=%00', 'uid'],
+      ['continue=abc', 'continue'],
+    ] as const) {
+      const response = await cp.as('viewer')(
+        `/controlplane/v1/namespaces/${NS}/nginxes/shop/timeline?${query}`,
+      );
+      expect(response.status).toBe(400);
+      expect(
+        ((await response.json()) as { details: { causes: { field: string }[] } }).details.causes[0]!.field,
+      ).toBe(field);
+    }
+    const response = await cp.as('viewer')(`/controlplane/v1/namespaces/${NS}/nginxes/shop/pods/nobody/why`);
+    expect(response.status).toBe(404);
+    expect((await cp.as(undefined)(`/controlplane/v1/namespaces/${NS}/nginxes/shop/timeline`)).status).toBe(
+      401,
+    );
+  });
 });
 
 /** A batch of audit events as kube-apiserver posts it. */

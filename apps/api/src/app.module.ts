@@ -9,6 +9,7 @@ import { HealthModule } from './health/health.module.js';
 import { MetricsModule } from './metrics/metrics.module.js';
 import { KubeModule } from './kube/kube.module.js';
 import { KubeAuditModule } from './kube-audit/kube-audit.module.js';
+import { TimelineModule } from './timeline/timeline.module.js';
 import { LiveModule } from './live/live.module.js';
 import { RestModule } from './rest/rest.module.js';
 
@@ -25,6 +26,7 @@ import { RestModule } from './rest/rest.module.js';
     ControlPlaneModule.withWrites(RestModule),
     LiveModule,
     KubeAuditModule,
+    TimelineModule,
   ],
 })
 export class AppModule {}

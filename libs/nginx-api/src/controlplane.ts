@@ -151,3 +151,37 @@ export interface RevisionItem {
    */
   change: { actor: string; role: string | null; door: ChangeDoor; verb: string; at: string } | null;
 }
+
+/** The kinds of entries an Nginx's timeline holds. */
+export const TIMELINE_KINDS = ['change', 'reconcile', 'event', 'pod', 'condition', 'pod-write'] as const;
+export type TimelineKind = (typeof TIMELINE_KINDS)[number];
+
+/** Kept evidence as the timeline shows it: an Event, a pod's transition, a condition change, a pod write. */
+export interface TimelineEvidence {
+  what: string;
+  pod: string | null;
+  podUid: string | null;
+  node: string | null;
+  reason: string | null;
+  message: string | null;
+  actor: string | null;
+  type: string | null;
+  count: number | null;
+}
+
+/**
+ * One entry of an Nginx's causal timeline (/controlplane/v1/namespaces/{ns}/nginxes/{name}/timeline): a change
+ * (any door), a reconcile that acted or failed, or kept evidence. `id` is `<kind>/<n>`, stable and unique;
+ * `causes` names the ids of the entries that led to it, where known.
+ */
+export interface TimelineItem {
+  id: string;
+  kind: TimelineKind;
+  at: string;
+  /** The Nginx object (uid) the entry is about, when known: a recreated Nginx of the same name is another. */
+  nginxUid: string | null;
+  causes: string[];
+  change?: ChangeItem;
+  reconcile?: ReconcileItem;
+  evidence?: TimelineEvidence;
+}

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 
 /** The audit lists that page with a cursor. */
-export type AuditListKind = 'reconciles' | 'changes';
+export type AuditListKind = 'reconciles' | 'changes' | 'timeline';
 
 /** Where a page ended: the (time, id) of its last row, in (time desc, id desc) order. */
 export interface CursorPosition {

@@ -27,7 +27,7 @@ export const DEFAULT_LIMIT = 100;
 export const MAX_LIMIT = 500;
 
 /** Time window shared by both lists: `since` inclusive, `until` exclusive. */
-interface TimeWindow {
+export interface TimeWindow {
   since?: Date;
   until?: Date;
 }
@@ -124,7 +124,7 @@ function actorParam(query: QueryParams): string | undefined {
   );
 }
 
-function limitParam(query: QueryParams): number {
+export function limitParam(query: QueryParams): number {
   const value = singleParam(query, 'limit');
   if (value === undefined) return DEFAULT_LIMIT;
   const limit = /^\d{1,6}$/.test(value) ? Number(value) : NaN;
@@ -132,7 +132,7 @@ function limitParam(query: QueryParams): number {
   throw invalidParam('limit', `must be a whole number from 1 to ${MAX_LIMIT} (got "${printable(value)}")`);
 }
 
-function timeWindow(query: QueryParams): TimeWindow {
+export function timeWindow(query: QueryParams): TimeWindow {
   const since = timeParam(query, 'since');
   const until = timeParam(query, 'until');
   if (since && until && since > until)
@@ -201,6 +201,6 @@ export function formatFromAccept(accept: string | undefined): AuditFormat {
 }
 
 /** The filters without the ones not given, so they compare (and fingerprint) by what was asked. */
-function compact<F extends object>(filters: { [K in keyof F]: F[K] | undefined }): F {
+export function compact<F extends object>(filters: { [K in keyof F]: F[K] | undefined }): F {
   return Object.fromEntries(Object.entries(filters).filter(([, value]) => value !== undefined)) as F;
 }

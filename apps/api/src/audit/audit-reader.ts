@@ -186,6 +186,30 @@ export class AuditReader {
     );
   }
 
+  /** Changes (first records matching `where`, folded with their completions), newest first, at most `take`. */
+  async changeItems(where: Prisma.ChangeRecordWhereInput, take: number): Promise<ChangeItem[]> {
+    const rows = await (
+      await this.prisma()
+    ).changeRecord.findMany({
+      where: { AND: [where, { completes: null }] },
+      orderBy: [...CHANGE_ORDER],
+      take,
+    });
+    return (await this.withCompletions(rows)).map(({ row, completions }) => changeItem(row, completions));
+  }
+
+  /** Reconcile records matching `where`, newest first, at most `take`. */
+  async reconcileItems(where: Prisma.ReconcileRecordWhereInput, take: number): Promise<ReconcileItem[]> {
+    const rows = await (
+      await this.prisma()
+    ).reconcileRecord.findMany({
+      where,
+      orderBy: [...RECONCILE_ORDER],
+      take,
+    });
+    return rows.map(reconcileItem);
+  }
+
   /** The no-op counts, one per Nginx, by namespace and name. */
   async noops(filters: NoopFilters): Promise<NoopItem[]> {
     const prisma = await this.prisma();

@@ -13,7 +13,7 @@ describe('AuditRetention', () => {
     const retention = new AuditRetention({
       prune: async (before) => {
         cutoffs.push(before);
-        return { records: 2, changes: 1, noops: 0 };
+        return { records: 2, changes: 1, noops: 0, entries: 0 };
       },
       maxAgeMs: 30 * DAY,
       intervalMs: 3_600_000,
@@ -36,7 +36,7 @@ describe('AuditRetention', () => {
     const prune = vi
       .fn()
       .mockRejectedValueOnce(new Error('database is locked'))
-      .mockResolvedValue({ records: 0, changes: 0, noops: 0 });
+      .mockResolvedValue({ records: 0, changes: 0, noops: 0, entries: 0 });
     const retention = new AuditRetention({ prune, maxAgeMs: DAY, intervalMs: 1_000, logger });
     retention.start(0);
     await vi.advanceTimersByTimeAsync(1_000);

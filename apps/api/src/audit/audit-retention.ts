@@ -8,7 +8,7 @@ export interface AuditRetentionOptions {
   intervalMs: number;
   now?: () => number;
   logger?: RuntimeLogger;
-  /** Called after each pass with the reconcile and change records it deleted. */
+  /** Called after each pass with the reconcile records, change records and timeline entries it deleted. */
   pruned?: (records: number) => void;
 }
 
@@ -34,10 +34,10 @@ export class AuditRetention {
     const { prune, maxAgeMs, logger = silentLogger } = this.options;
     const before = new Date((this.options.now ?? Date.now)() - maxAgeMs);
     try {
-      const { records, changes, noops } = await prune(before);
-      this.options.pruned?.(records + changes);
-      if (records > 0 || changes > 0 || noops > 0)
-        logger.info('pruned audit trail', { before: before.toISOString(), records, changes, noops });
+      const { records, changes, noops, entries } = await prune(before);
+      this.options.pruned?.(records + changes + entries);
+      if (records > 0 || changes > 0 || noops > 0 || entries > 0)
+        logger.info('pruned audit trail', { before: before.toISOString(), records, changes, noops, entries });
     } catch (error) {
       logger.warn('could not prune the audit trail', {
         error: errorMessage(error),

@@ -17,7 +17,7 @@ export interface AuditColumn {
 
 export interface AuditTable {
   /** The model's name, which is also its table's name in both databases. */
-  name: 'ReconcileRecord' | 'ChangeRecord' | 'ReconcileNoop';
+  name: 'ReconcileRecord' | 'ChangeRecord' | 'ReconcileNoop' | 'TimelineEntry';
   columns: readonly AuditColumn[];
 }
 
@@ -91,8 +91,30 @@ export const RECONCILE_NOOP_TABLE: AuditTable = {
   ],
 };
 
+export const TIMELINE_ENTRY_TABLE: AuditTable = {
+  name: 'TimelineEntry',
+  columns: [
+    required('at', 'DateTime'),
+    required('namespace', 'String'),
+    required('nginx', 'String'),
+    optional('nginxUid', 'String'),
+    required('kind', 'String'),
+    required('what', 'String'),
+    optional('pod', 'String'),
+    optional('podUid', 'String'),
+    optional('node', 'String'),
+    optional('reason', 'String'),
+    optional('message', 'String'),
+    optional('actor', 'String'),
+    optional('type', 'String'),
+    optional('count', 'Int'),
+    optional('dedupeKey', 'String'),
+  ],
+};
+
 export const AUDIT_TABLES: readonly AuditTable[] = [
   RECONCILE_RECORD_TABLE,
   CHANGE_RECORD_TABLE,
   RECONCILE_NOOP_TABLE,
+  TIMELINE_ENTRY_TABLE,
 ];

@@ -15,6 +15,7 @@ import type { AuditDatabase } from './audit-database.js';
 import { PrismaAuditSink } from './prisma-audit-sink.js';
 import { AUDIT_DATABASE } from './prisma.service.js';
 import type { ReconcileRecordRow } from './reconcile-record.js';
+import type { TimelineEntryRow } from './timeline-entry.js';
 
 const HOUR_MS = 3_600_000;
 
@@ -82,14 +83,20 @@ export class AuditTrail implements OnApplicationBootstrap, BeforeApplicationShut
     if (this.enabled) this.writer.change(row);
   }
 
+  /** Keeps a piece of evidence for the timeline (queued; never throws, never waits). */
+  entry(row: TimelineEntryRow): void {
+    if (this.enabled) this.writer.entry(row);
+  }
+
   /**
-   * Queues all of `rows` when the queue has room for them all, else none (false): for a sender that can send
+   * Queues all of `rows` and `entries` when the queue has room for them all, else none (false): for a sender that can send
    * them again later (kube-apiserver's audit webhook), which is better than a record dropped.
    */
-  changes(rows: readonly ChangeRecordRow[]): boolean {
+  changes(rows: readonly ChangeRecordRow[], entries: readonly TimelineEntryRow[] = []): boolean {
     if (!this.enabled) return true;
-    if (this.writer.room < rows.length) return false;
+    if (this.writer.room < rows.length + entries.length) return false;
     for (const row of rows) this.writer.change(row);
+    for (const entry of entries) this.writer.entry(entry);
     return true;
   }
 }

@@ -2,11 +2,14 @@ import { silentLogger, type RuntimeLogger, errorMessage } from '@ngx/kube-runtim
 import type { ChangeRecordRow } from './change-record.js';
 import { addNoopCount, type NoopCount, type ReconcileRecordRow } from './reconcile-record.js';
 import { storableRow } from './storable-row.js';
+import type { TimelineEntryRow } from './timeline-entry.js';
 
-/** What one transaction stores: reconcile records, change records and no-op counts. */
+/** What one transaction stores: reconcile records, change records, timeline entries and no-op counts. */
 export interface AuditBatch {
   rows: ReconcileRecordRow[];
   changes: ChangeRecordRow[];
+  /** Absent: none. */
+  entries?: TimelineEntryRow[];
   noops: NoopCount[];
 }
 
@@ -32,7 +35,10 @@ export class AuditRefusedError extends Error {
 }
 
 /** A queued row of either kind; one queue keeps them in the order they happened and under one bound. */
-type QueuedRow = { kind: 'reconcile'; row: ReconcileRecordRow } | { kind: 'change'; row: ChangeRecordRow };
+type QueuedRow =
+  | { kind: 'reconcile'; row: ReconcileRecordRow }
+  | { kind: 'change'; row: ChangeRecordRow }
+  | { kind: 'entry'; row: TimelineEntryRow };
 
 export interface AuditWriterMetrics {
   depth(rows: number): void;
@@ -125,6 +131,11 @@ export class AuditWriter {
   /** Queues a write made through the REST API. */
   change(row: ChangeRecordRow): void {
     this.enqueue({ kind: 'change', row: storableRow(row) });
+  }
+
+  /** Queues a timeline entry (kept evidence: an Event, a pod transition, a condition change, a pod write). */
+  entry(row: TimelineEntryRow): void {
+    this.enqueue({ kind: 'entry', row: storableRow(row) });
   }
 
   /** Counts a reconcile of `namespace/name` that changed nothing. */
@@ -303,6 +314,8 @@ interface RowSummary {
 }
 
 function describeRow(entry: QueuedRow): RowSummary {
+  if (entry.kind === 'entry')
+    return { namespace: entry.row.namespace, name: entry.row.nginx, at: entry.row.at };
   const { namespace, name } = entry.row;
   return { namespace, name, at: entry.kind === 'reconcile' ? entry.row.startedAt : entry.row.at };
 }
@@ -310,9 +323,11 @@ function describeRow(entry: QueuedRow): RowSummary {
 function batchOf(entries: QueuedRow[], noops: NoopCount[]): AuditBatch {
   const rows: ReconcileRecordRow[] = [];
   const changes: ChangeRecordRow[] = [];
+  const kept: TimelineEntryRow[] = [];
   for (const entry of entries) {
     if (entry.kind === 'reconcile') rows.push(entry.row);
-    else changes.push(entry.row);
+    else if (entry.kind === 'change') changes.push(entry.row);
+    else kept.push(entry.row);
   }
-  return { rows, changes, noops };
+  return { rows, changes, ...(kept.length > 0 && { entries: kept }), noops };
 }

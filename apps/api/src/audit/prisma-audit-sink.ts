@@ -1,4 +1,9 @@
-import { CHANGE_RECORD_TABLE, RECONCILE_NOOP_TABLE, RECONCILE_RECORD_TABLE } from './audit-tables.js';
+import {
+  CHANGE_RECORD_TABLE,
+  RECONCILE_NOOP_TABLE,
+  RECONCILE_RECORD_TABLE,
+  TIMELINE_ENTRY_TABLE,
+} from './audit-tables.js';
 import { AuditRefusedError, type AuditBatch, type AuditSink } from './audit-writer.js';
 import type { AuditDatabase, SqlStatement } from './audit-database.js';
 import { insertStatements, insertWithLookup } from './batch-statements.js';
@@ -11,6 +16,7 @@ export interface PruneResult {
   records: number;
   changes: number;
   noops: number;
+  entries: number;
 }
 
 /**
@@ -36,13 +42,14 @@ const ADD_TO_NOOP_COUNT =
 export class PrismaAuditSink implements AuditSink {
   constructor(private readonly database: AuditDatabase) {}
 
-  async write({ rows, changes, noops }: AuditBatch): Promise<void> {
+  async write({ rows, changes, entries = [], noops }: AuditBatch): Promise<void> {
     const [first, completing] = partition(changes, (change) => (change.completesKeys?.length ?? 0) === 0);
     const statements = [
       ...insertStatements(RECONCILE_RECORD_TABLE, rows),
       ...insertStatements(CHANGE_RECORD_TABLE, first.map(withoutKeys), STORE_ONCE),
       // After the batch's first records, so a record can complete one written in the same transaction.
       ...completing.map(completingStatement),
+      ...insertStatements(TIMELINE_ENTRY_TABLE, entries, STORE_ONCE),
       // One statement may not touch a key twice (PostgreSQL refuses it), so counts of one Nginx are added first.
       ...insertStatements(RECONCILE_NOOP_TABLE, foldNoops(noops), ADD_TO_NOOP_COUNT),
     ];
@@ -59,12 +66,13 @@ export class PrismaAuditSink implements AuditSink {
    * Deletes reconcile records that started, change records made, and no-op counts last bumped, before `before`.
    */
   async prune(before: Date): Promise<PruneResult> {
-    const [records = 0, changes = 0, noops = 0] = await this.database.transaction([
+    const [records = 0, changes = 0, noops = 0, entries = 0] = await this.database.transaction([
       deleteBefore(RECONCILE_RECORD_TABLE.name, 'startedAt', before),
       deleteBefore(CHANGE_RECORD_TABLE.name, 'at', before),
       deleteBefore(RECONCILE_NOOP_TABLE.name, 'lastAt', before),
+      deleteBefore(TIMELINE_ENTRY_TABLE.name, 'at', before),
     ]);
-    return { records, changes, noops };
+    return { records, changes, noops, entries };
   }
 }
 

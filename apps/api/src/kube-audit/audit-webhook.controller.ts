@@ -14,8 +14,14 @@ import { KubeAuditIngest } from './kube-audit-ingest.service.js';
  * batch, each an Nginx write with both bodies (a few KiB; at most the API server's 3 MiB each in theory).
  */
 export const MAX_BATCH_BYTES = 32 * 1024 * 1024;
-/** Batches read and stored at once; more are answered 429 (kube-apiserver retries): a flood is bounded. */
-export const MAX_BATCHES_IN_FLIGHT = 2;
+/**
+ * Batches read and stored at once; more are answered 429 at once (kube-apiserver sends them again after its
+ * backoff), unread: a flood is bounded. kube-apiserver sends batches concurrently (each in its own goroutine, up to
+ * --audit-webhook-batch-throttle-qps a second, 10 by default, bursts of 15), and a batch takes milliseconds (at
+ * most 2 s when it waits for the informer), so a burst fits. A batch is not made to wait for a turn: over HTTP/2
+ * its unread body would hold the connection's flow-control window that the batches being read need.
+ */
+export const MAX_BATCHES_IN_FLIGHT = 16;
 
 /**
  * `POST /controlplane/v1/audit/webhook`: kube-apiserver's audit webhook backend (batch mode) posts its

@@ -20,6 +20,8 @@ import { ClusterInformers } from '../kube/cluster-informers.js';
 import { nestRuntimeLogger } from '../logging/runtime-logger.js';
 import type { AuditEvent } from './audit-event.js';
 import { nginxChanges, type EventContext } from './nginx-change.js';
+import { podWriteEntry } from './pod-write.js';
+import { PodDirectory } from '../timeline/pod-directory.js';
 import { ownKubeUser } from './own-kube-user.js';
 import { SpecHistory } from './spec-history.js';
 
@@ -56,6 +58,7 @@ export class KubeAuditIngest implements OnApplicationBootstrap, BeforeApplicatio
     @Inject(AuditTrail) private readonly trail: AuditTrail,
     @Inject(KubeClient) private readonly client: KubeClient,
     @Inject(ClusterInformers) private readonly informers: ClusterInformers,
+    @Inject(PodDirectory) private readonly pods: PodDirectory,
     @Inject(appConfig.KEY) private readonly config: AppConfig,
     @Inject(Registry) registry: Registry,
   ) {
@@ -112,7 +115,15 @@ export class KubeAuditIngest implements OnApplicationBootstrap, BeforeApplicatio
     let rows: ChangeRecordRow[] = events.flatMap((event) => nginxChanges(event, context));
     if (missed.length > 0 && (await this.informerCaughtUp(missed)))
       rows = events.flatMap((event) => nginxChanges(event, context));
-    if (!this.trail.changes(rows))
+    const podWrites = events.flatMap((event) => {
+      const entry = podWriteEntry(event, {
+        self,
+        watchNamespace: this.config.watchNamespace,
+        podOwner: (namespace, pod) => this.pods.ownerOf(namespace, pod),
+      });
+      return entry ? [entry] : [];
+    });
+    if (!this.trail.changes(rows, podWrites))
       return { kind: 'retry-later', why: 'the audit queue is full', retryAfterSeconds: 10 };
     this.metrics.events.inc({ source }, events.length);
     this.metrics.changes.inc({ source }, rows.length);

@@ -3,9 +3,11 @@ import { AuditLogSource } from './audit-log-source.service.js';
 import { AuditWebhookController } from './audit-webhook.controller.js';
 import { KubeAuditIngest } from './kube-audit-ingest.service.js';
 import { ObservedChanges } from './observed-changes.service.js';
+import { TimelineModule } from '../timeline/timeline.module.js';
 
 /** kube-apiserver's audit events as change records: the webhook receiver and the ingest behind it. */
 @Module({
+  imports: [TimelineModule],
   controllers: [AuditWebhookController],
   providers: [KubeAuditIngest, ObservedChanges, AuditLogSource],
   exports: [KubeAuditIngest],

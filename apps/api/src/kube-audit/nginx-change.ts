@@ -186,7 +186,7 @@ function isApply(event: AuditEvent, object: ObjectLike | undefined): boolean {
  * What makes a record of this event unique whatever kube-apiserver sends again: its audit ID (which a client may
  * choose, so not alone), user, request and when it was received.
  */
-function dedupeKey(event: AuditEvent): string {
+export function dedupeKey(event: AuditEvent): string {
   const hash = createHash('sha256');
   for (const part of [
     event.auditID,
@@ -234,7 +234,7 @@ function queryOf(requestURI: string): URLSearchParams {
   }
 }
 
-function isDryRun(requestURI: string): boolean {
+export function isDryRun(requestURI: string): boolean {
   return queryOf(requestURI).getAll('dryRun').includes('All');
 }
 

@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import { encodeCursor } from '../audit/audit-cursor.js';
+import { StatusError } from '../http/kube-status.js';
+import { parseTimelineParams, toCursor } from './timeline-params.js';
+
+const parse = (query: Record<string, string>) => parseTimelineParams(query, 'shop', 'web');
+const fieldOf = (query: Record<string, string>) => {
+  try {
+    parse(query);
+  } catch (error) {
+    return (error as StatusError).body.details?.causes?.[0]?.field;
+  }
+  return undefined;
+};
+
+describe('parseTimelineParams', () => {
+  it('reads kinds, uid, window and limit, and resumes from its own continue token', () => {
+    const { filters, limit } = parse({
+      kind: 'pod,change,pod',
+      uid: 'a1-b2',
+      since: '2026-11-26T10:00:00Z',
+      limit: '20',
+    });
+    expect(filters).toEqual({
+      namespace: 'shop',
+      name: 'web',
+      kinds: ['change', 'pod'],
+      uid: 'a1-b2',
+      since: new Date('2026-11-26T10:00:00Z'),
+    });
+    expect(limit).toBe(20);
+    const position = { at: new Date('2026-11-26T10:00:01.000Z'), rank: 2, id: 41 };
+    const token = encodeCursor('timeline', filters, toCursor(position));
+    expect(
+      parse({ kind: 'pod,change', uid: 'a1-b2', since: '2026-11-26T10:00:00Z', continue: token }).after,
+    ).toEqual(position);
+  });
+
+  it('refuses bad parameters naming them', () => {
+    expect(fieldOf({ kind: 'gossip' })).toBe('kind');
+    expect(fieldOf({ uid: 'x y' })).toBe('uid');
+    expect(fieldOf({ limit: '501' })).toBe('limit');
+    expect(fieldOf({ until: 'soon' })).toBe('until');
+    const token = encodeCursor('timeline', { namespace: 'shop', name: 'web' }, { at: new Date(0), id: 3 });
+    expect(fieldOf({ kind: 'pod', continue: token })).toBe('continue');
+  });
+});
