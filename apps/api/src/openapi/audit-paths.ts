@@ -200,6 +200,68 @@ export const auditPaths = {
       responses: listResponses('ChangeRecordList'),
     },
   },
+  '/controlplane/v1/audit/webhook': {
+    post: {
+      summary:
+        "kube-apiserver's audit webhook backend (batch mode): an audit.k8s.io/v1 EventList; authenticated by a " +
+        'client certificate from AUDIT_WEBHOOK_CLIENT_CA_FILE with an allowed common name, no token',
+      tags: ['audit'],
+      security: [],
+      requestBody: { required: true, content: { 'application/json': { schema: { type: 'object' } } } },
+      responses: {
+        '200': { description: 'Stored (a Status of Success)' },
+        ...errorResponses(
+          [400, 'No EventList, or items that are no audit events (the others stored)'],
+          [401, 'No client certificate, or one of another CA'],
+          [403, 'A client certificate of another name'],
+          [413, 'A batch over 32 MiB'],
+          [429, 'The audit queue is full, or too many batches at once: sent again later'],
+          [503, 'The app does not know its own identity yet: sent again later'],
+        ),
+      },
+    },
+  },
+  '/controlplane/v1/namespaces/{namespace}/nginxes/{name}/timeline': {
+    get: {
+      summary:
+        "An Nginx's changes (any door), reconciles and kept evidence (Events, pod transitions, condition changes, " +
+        'pod writes) in one order, newest first, each with its causes',
+      tags: ['audit'],
+      parameters: [
+        { name: 'namespace', in: 'path', required: true, schema: { type: 'string' } },
+        { name: 'name', in: 'path', required: true, schema: { type: 'string' } },
+        query('kind', 'Comma-separated kinds: change, reconcile, event, pod, condition, pod-write.'),
+        query('uid', 'Only entries of this Nginx object (a recreated Nginx of the same name is another).'),
+        ...windowParameters,
+        ...pagingParameters.filter((parameter) => parameter.name !== 'format'),
+      ],
+      responses: {
+        '200': {
+          description: 'A TimelineList page',
+          content: { 'application/json': { schema: { type: 'object' } } },
+        },
+        ...errors,
+      },
+    },
+  },
+  '/controlplane/v1/namespaces/{namespace}/nginxes/{name}/pods/{pod}/why': {
+    get: {
+      summary:
+        'The chain from a pod (alive, or deleted within the retention) back to the change or the person that ' +
+        'caused its creation or deletion, with the actor',
+      tags: ['audit'],
+      parameters: ['namespace', 'name', 'pod'].map((name) => ({
+        name,
+        in: 'path' as const,
+        required: true,
+        schema: { type: 'string' as const },
+      })),
+      responses: {
+        '200': { description: 'A PodWhy', content: { 'application/json': { schema: { type: 'object' } } } },
+        ...errorResponses([404, 'The audit trail has no entry of the pod'], 401),
+      },
+    },
+  },
   '/controlplane/v1/audit/noops': {
     get: {
       summary: 'Reconciles that changed nothing, counted per Nginx',
