@@ -311,6 +311,85 @@ describe('rollouts in the web UI, in a real browser', () => {
     await screenshot(editor, 'rollout-complete-light');
   }, 240_000);
 
+  it("shows what happens in the Timeline, live, and a pod's why? chain back to who asked for it", async () => {
+    await openDetail(editor);
+    const timeline = editor.getByTestId('timeline');
+    await timeline.waitFor({ timeout: 30_000 });
+    await markDocument(editor);
+    // The rollout just made is there: its new pods, in one burst row or more, each linked to a reconcile.
+    await waitFor('the rollout in the timeline', async () =>
+      (await editor.locator('[data-testid="timeline-row"][data-kind="pod"]').allInnerTexts()).some((text) =>
+        /created/.test(text),
+      ),
+    );
+    const before = new Set(
+      await editor
+        .getByTestId('pod-row')
+        .evaluateAll((rows) => rows.map((row) => row.getAttribute('data-pod'))),
+    );
+    const scaled = await cp.as('editor')(`/apis/mycompany.com/v1/namespaces/${NS}/nginxes/${NAME}/scale`, {
+      method: 'PATCH',
+      headers: { 'Content-Type': 'application/merge-patch+json' },
+      body: JSON.stringify({ spec: { replicas: 5 } }),
+    });
+    expect(scaled.status).toBe(200);
+    const added = await waitFor('the new pod in the pods table', async () => {
+      const pods = await editor
+        .getByTestId('pod-row')
+        .evaluateAll((rows) => rows.map((row) => row.getAttribute('data-pod')));
+      return pods.find((pod) => pod && !before.has(pod)) ?? undefined;
+    });
+    // Live: the scale and the new pod reach the open timeline without a reload.
+    await waitFor('the scale in the timeline', async () => {
+      const texts = await editor.locator('[data-testid="timeline-row"][data-kind="change"]').allInnerTexts();
+      return texts.some((text) => text.includes(`${TOKEN_NAMES.editor} (editor): patch /scale`));
+    });
+    await waitFor('the new pod in the timeline', async () =>
+      (await editor.locator('[data-testid="timeline-row"][data-kind="pod"]').allInnerTexts()).some((text) =>
+        text.includes(added),
+      ),
+    );
+    expect(await notReloaded(editor)).toBe(true);
+
+    // The kind filter keeps only what it names.
+    await editor.getByTestId('timeline-filters').getByLabel('Changes').check();
+    const kinds = await editor
+      .getByTestId('timeline-row')
+      .evaluateAll((rows) => [...new Set(rows.map((row) => row.getAttribute('data-kind')))]);
+    expect(kinds).toEqual(['change']);
+    await editor.getByTestId('timeline-filters').getByLabel('Changes').uncheck();
+
+    // "why?" on the new pod: created by a reconcile, for the scale the editor made.
+    await editor.getByRole('button', { name: `Why ${added}?` }).click();
+    const dialog = editor.getByTestId('pod-why-dialog');
+    await dialog.getByTestId('pod-why-chain').waitFor();
+    // The chain reaches the change once the reconcile that made the pod is recorded (within 100 ms): ask again.
+    await waitFor('the chain to reach the change', async () => {
+      if ((await dialog.getByTestId('pod-why-step').last().getAttribute('data-kind')) === 'change')
+        return true;
+      await dialog.getByRole('button', { name: 'Close' }).click();
+      await editor.getByRole('button', { name: `Why ${added}?` }).click();
+      await dialog.getByTestId('pod-why-chain').waitFor();
+      return false;
+    });
+    expect(
+      await dialog
+        .getByTestId('pod-why-step')
+        .evaluateAll((steps) => steps.map((s) => s.getAttribute('data-kind'))),
+    ).toEqual(['pod', 'reconcile', 'change']);
+    expect(await dialog.getByTestId('pod-why-actor').innerText()).toContain(TOKEN_NAMES.editor);
+    await screenshot(editor, 'pod-why-light');
+    await dialog.getByRole('button', { name: 'Close' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+
+    await cp.as('editor')(`/apis/mycompany.com/v1/namespaces/${NS}/nginxes/${NAME}/scale`, {
+      method: 'PATCH',
+      headers: { 'Content-Type': 'application/merge-patch+json' },
+      body: JSON.stringify({ spec: { replicas: 4 } }),
+    });
+    await waitForSettledRollout(editor, { hash: NEW, pods: 4 });
+  }, 120_000);
+
   it('compares two revisions and rolls back from the history: a stale confirmation conflicts, then it is audited', async () => {
     await waitFor(
       'two revisions in the history',
@@ -560,6 +639,7 @@ describe('rollouts in the web UI, in a real browser', () => {
       { name: 'rollout-edit-yaml', path: `/nginxes/${NS}/${NAME}`, ready: showYamlReview },
       { name: 'rollout-config-editor', path: `/nginxes/${NS}/${NAME}`, ready: showConfigProblem },
       { name: 'rollout-create-sections', path: `/nginxes/new?namespace=${NS}`, ready: showCreateSections },
+      { name: 'timeline-pod-why', path: `/nginxes/${NS}/${NAME}`, ready: showPodWhy },
     ];
     const failures: string[] = [];
     const minor: string[] = [];
@@ -604,11 +684,24 @@ async function typeConfig(page: Page, text: string): Promise<void> {
 }
 
 /** The detail page with its rollout panel, history and a diff of the two newest revisions. */
+/** The detail page with its timeline filled and a pod's "why?" open. */
+async function showPodWhy(page: Page): Promise<void> {
+  await page.getByTestId('timeline-row').first().waitFor({ timeout: 30_000 });
+  const pod = await page.getByTestId('pod-row').first().getAttribute('data-pod');
+  await page.getByRole('button', { name: `Why ${pod}?` }).click();
+  await page.getByTestId('pod-why-chain').waitFor();
+}
+
 async function showRevisionDiff(page: Page): Promise<void> {
   await page.getByTestId('rollout-panel').waitFor({ timeout: 30_000 });
   await waitForSettledRollout(page, { hash: NEW, pods: 3 });
   await page.getByTestId('service-panel').waitFor();
   await page.getByTestId('disruption-budget').waitFor();
+  // The history loads on its own: wait for both revisions it compares.
+  await waitFor(
+    'two revisions in the history',
+    async () => (await page.getByTestId('revision-row').count()) >= 2,
+  );
   const numbers = await page
     .getByTestId('revision-row')
     .evaluateAll((rows) => rows.map((row) => Number(row.getAttribute('data-revision'))));

@@ -4,7 +4,10 @@ import {
   NGINX_API_VERSION,
   NGINX_PLURAL,
   type Nginx,
+  type PodWhy,
   type RevisionItem,
+  type TimelineKind,
+  type TimelineList,
 } from '@ngx/nginx-api';
 import type { Identity } from './session';
 
@@ -229,6 +232,28 @@ export class ApiClient {
 
   async deleteNginx(namespace: string, name: string): Promise<void> {
     await this.send(nginxPath(namespace, name), { method: 'DELETE' });
+  }
+
+  /** One page of an Nginx's causal timeline, newest first (`kinds`: only those). */
+  timeline(
+    namespace: string,
+    name: string,
+    params: { kinds?: readonly TimelineKind[]; limit?: number; continue?: string } = {},
+    signal?: AbortSignal,
+  ): Promise<TimelineList> {
+    const query = new URLSearchParams();
+    if (params.kinds && params.kinds.length > 0) query.set('kind', params.kinds.join(','));
+    if (params.limit) query.set('limit', String(params.limit));
+    if (params.continue) query.set('continue', params.continue);
+    const suffix = query.size > 0 ? `?${query}` : '';
+    return this.json<TimelineList>(controlPlaneNginxPath(namespace, name, `timeline${suffix}`), { signal });
+  }
+
+  /** Why a pod of an Nginx exists or went: the chain back to the change or the person that caused it. */
+  podWhy(namespace: string, name: string, pod: string, signal?: AbortSignal): Promise<PodWhy> {
+    return this.json<PodWhy>(controlPlaneNginxPath(namespace, name, `pods/${encodeURIComponent(pod)}/why`), {
+      signal,
+    });
   }
 
   async events(namespace: string, name: string, signal?: AbortSignal): Promise<EventItem[]> {

@@ -185,3 +185,23 @@ export interface TimelineItem {
   reconcile?: ReconcileItem;
   evidence?: TimelineEvidence;
 }
+
+/** A page of an Nginx's timeline. */
+export interface TimelineList {
+  apiVersion: string;
+  kind: 'TimelineList';
+  metadata: { continue?: string };
+  items: TimelineItem[];
+}
+
+/** /controlplane/v1/namespaces/{ns}/nginxes/{name}/pods/{pod}/why: from the pod back to what caused it. */
+export interface PodWhy {
+  apiVersion: string;
+  kind: 'PodWhy';
+  pod: string;
+  /** The pod's own entry first, then each entry's first cause, to the change or the pod write at the root. */
+  chain: TimelineItem[];
+  /** Who the chain ends at; null when the trail does not know. */
+  actor: string | null;
+  door: string | null;
+}

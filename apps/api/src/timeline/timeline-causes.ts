@@ -89,6 +89,9 @@ export async function linkCauses(
   }
 }
 
+/** How long after the reconcile it woke a change may have been recorded. */
+const RECORDED_AFTER_MS = 5_000;
+
 /** How long before a reconcile a pod's going counts as what woke it to replace the pod. */
 const REPLACEMENT_WINDOW_MS = 30_000;
 
@@ -103,7 +106,8 @@ async function producingChange(item: TimelineItem, client: AuditPrismaClient): P
       uid,
       completes: null,
       code: { gte: 200, lt: 300 },
-      at: { lte: new Date(startedAt) },
+      // The control plane records a write of its own door once the answer is sent: after the reconcile it woke.
+      at: { lte: new Date(Date.parse(startedAt) + RECORDED_AFTER_MS) },
       OR: [{ generation }, { generation: null, subresource: 'scale' }],
     },
     orderBy: [{ at: 'desc' }, { id: 'desc' }],

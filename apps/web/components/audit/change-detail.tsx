@@ -1,3 +1,5 @@
+import Link from 'next/link';
+import { detailHref } from '@/lib/nginx-view';
 import type { ChangeItem } from '@/lib/api-client';
 import { SpecDiff } from '@/components/spec-diff';
 
@@ -14,6 +16,16 @@ export function ChangeDetail({ item, ok }: { item: ChangeItem; ok: boolean }) {
       <div className="grid-2">
         <SpecDiff before={item.specBefore} after={item.specAfter} />
         <dl className="props small">
+          <dt>Timeline</dt>
+          <dd>
+            <Link
+              href={`${detailHref(item.namespace, item.name)}#timeline`}
+              prefetch={false}
+              data-testid="change-timeline-link"
+            >
+              What followed, in {item.name}&apos;s timeline
+            </Link>
+          </dd>
           <dt>Door</dt>
           <dd>
             {item.door}

@@ -1,8 +1,9 @@
 'use client';
 
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useState } from 'react';
 import { errorMessage, type ApiClient, type EventItem } from '@/lib/api-client';
 import { formatDateTime } from '@/lib/format';
+import { useDebouncedLoad } from '@/lib/use-debounced-load';
 import { Age } from '@/components/age';
 import { Badge } from '@/components/badge';
 import { EmptyState } from '@/components/empty-state';
@@ -34,7 +35,6 @@ export function EventsPanel({
   const [error, setError] = useState<string | undefined>();
   const [attempt, setAttempt] = useState(0);
   const [all, setAll] = useState(false);
-  const first = useRef(true);
 
   const load = useCallback(
     (signal: AbortSignal) =>
@@ -50,16 +50,7 @@ export function EventsPanel({
     [api, namespace, name],
   );
 
-  useEffect(() => {
-    const abort = new AbortController();
-    const delay = first.current ? 0 : DEBOUNCE_MS;
-    first.current = false;
-    const timer = setTimeout(() => void load(abort.signal), delay);
-    return () => {
-      clearTimeout(timer);
-      abort.abort();
-    };
-  }, [load, revision, attempt]);
+  const first = useDebouncedLoad(load, `${revision}|${attempt}`, DEBOUNCE_MS);
 
   const retry = () => {
     setError(undefined);

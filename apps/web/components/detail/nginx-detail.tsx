@@ -13,6 +13,7 @@ import { ManifestPanel } from '@/components/detail/manifest-panel';
 import { ServicePanel } from '@/components/detail/service-panel';
 import { SpecPanel } from '@/components/detail/spec-panel';
 import { StatusPanel } from '@/components/detail/status-panel';
+import { TimelinePanel } from '@/components/detail/timeline-panel';
 import { RevisionHistory } from '@/components/revisions/revision-history';
 import { RolloutPanel } from '@/components/rollout/rollout-panel';
 import { useReadySession } from '@/components/session-provider';
@@ -82,6 +83,16 @@ export function NginxDetail({ namespace, name }: { namespace: string; name: stri
           <h2 id="conditions-title">Conditions</h2>
         </div>
         <ConditionsTable conditions={nginx.status?.conditions ?? []} />
+      </section>
+
+      <section className="panel" aria-labelledby="timeline-title" id="timeline" data-testid="timeline-panel">
+        <div className="panel-head">
+          <h2 id="timeline-title">Timeline</h2>
+          <span className="muted small">live · who changed what, and what followed</span>
+        </div>
+        <div className="panel-body">
+          <TimelinePanel api={api} namespace={namespace} name={name} revision={revision} />
+        </div>
       </section>
 
       <section className="panel" aria-labelledby="events-title">

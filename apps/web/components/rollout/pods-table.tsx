@@ -12,7 +12,7 @@ const PHASE_TONES: Record<string, Tone> = {
   Unknown: 'neutral',
 };
 
-const COLUMNS = ['Name', 'Phase', 'Ready', 'Node', 'Restarts', 'IP', 'Age', 'State'];
+const COLUMNS = ['Name', 'Phase', 'Ready', 'Node', 'Restarts', 'IP', 'Age', 'State', 'Why'];
 
 function RevisionHead({ group }: { group: PodGroup }) {
   return (
@@ -36,7 +36,7 @@ function RevisionHead({ group }: { group: PodGroup }) {
   );
 }
 
-function PodRow({ pod }: { pod: LivePod }) {
+function PodRow({ pod, onWhy }: { pod: LivePod; onWhy: (pod: string) => void }) {
   return (
     <tr
       data-testid="pod-row"
@@ -63,15 +63,27 @@ function PodRow({ pod }: { pod: LivePod }) {
       <td>
         {pod.terminating ? <Badge tone="warning">Terminating</Badge> : <span className="muted">—</span>}
       </td>
+      <td>
+        <button
+          type="button"
+          className="link-button"
+          onClick={() => onWhy(pod.name)}
+          aria-label={`Why ${pod.name}?`}
+          data-testid="pod-why"
+        >
+          why?
+        </button>
+      </td>
     </tr>
   );
 }
 
 /**
  * The live pods of one Nginx in one table, one row group per revision (update revision first). Rows are keyed by
- * uid, so a row updates in place as its pod changes, and moves group only if its revision does.
+ * uid, so a row updates in place as its pod changes, and moves group only if its revision does. Each row's "why?"
+ * asks `onWhy` for the chain behind that pod.
  */
-export function PodsTable({ groups }: { groups: PodGroup[] }) {
+export function PodsTable({ groups, onWhy }: { groups: PodGroup[]; onWhy: (pod: string) => void }) {
   return (
     <TableWrap label="Pods">
       <table data-testid="pods-table">
@@ -93,7 +105,7 @@ export function PodsTable({ groups }: { groups: PodGroup[] }) {
           >
             <RevisionHead group={group} />
             {group.pods.map((pod) => (
-              <PodRow key={pod.uid} pod={pod} />
+              <PodRow key={pod.uid} pod={pod} onWhy={onWhy} />
             ))}
           </tbody>
         ))}

@@ -1,10 +1,11 @@
 'use client';
 
 import type { LivePod, Nginx } from '@ngx/nginx-api';
-import { useMemo } from 'react';
+import { useMemo, useState } from 'react';
 import { EmptyState } from '@/components/empty-state';
 import { PauseButton } from '@/components/rollout/pause-button';
 import { PodTimeline } from '@/components/rollout/pod-timeline';
+import { PodWhyDialog } from '@/components/rollout/pod-why-dialog';
 import { PodsTable } from '@/components/rollout/pods-table';
 import { RolloutProgress, RolloutStateBadge } from '@/components/rollout/rollout-progress';
 import type { ApiClient } from '@/lib/api-client';
@@ -36,6 +37,7 @@ export function RolloutPanel({
   const view = useMemo(() => rolloutViewOf(nginx, pods), [nginx, pods]);
   const groups = useMemo(() => groupPodsByRevision(pods, view.updateRevision), [pods, view.updateRevision]);
   const running = pods.filter((p) => p.phase === 'Running' && !p.terminating).length;
+  const [asking, setAsking] = useState<string | undefined>();
 
   return (
     <section className="panel" aria-labelledby="rollout-title" data-testid="rollout-panel">
@@ -72,13 +74,20 @@ export function RolloutPanel({
               : 'The controller is creating them; they appear here as they are created.'}
           </EmptyState>
         ) : (
-          <PodsTable groups={groups} />
+          <PodsTable groups={groups} onWhy={setAsking} />
         )}
         <div className="panel-body rollout-timeline">
           <h3 className="small muted">Recent pod transitions</h3>
           <PodTimeline transitions={transitions} />
         </div>
       </div>
+      <PodWhyDialog
+        api={api}
+        namespace={namespace}
+        name={name}
+        pod={asking}
+        onClose={() => setAsking(undefined)}
+      />
     </section>
   );
 }

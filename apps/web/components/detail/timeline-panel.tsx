@@ -1,0 +1,168 @@
+'use client';
+
+import { TIMELINE_KINDS, type TimelineItem, type TimelineKind } from '@ngx/nginx-api';
+import { useCallback, useEffect, useId, useMemo, useState } from 'react';
+import { Badge } from '@/components/badge';
+import { EmptyState } from '@/components/empty-state';
+import { ErrorState } from '@/components/error-state';
+import { Skeleton } from '@/components/skeleton';
+import { errorMessage, type ApiClient } from '@/lib/api-client';
+import { formatDateTime } from '@/lib/format';
+import { useDebouncedLoad } from '@/lib/use-debounced-load';
+import { timelineRows, type TimelineRow } from '@/lib/timeline-view';
+
+/** Refetch at most this often while the object or its pods keep changing. */
+const DEBOUNCE_MS = 1_000;
+/** How often the timeline is read again while nothing on the page moves. */
+const REFRESH_MS = 5_000;
+/** Entries read: the newest page. */
+const PAGE = 200;
+
+const KIND_LABELS: Record<TimelineKind, string> = {
+  change: 'Changes',
+  reconcile: 'Reconciles',
+  event: 'Events',
+  pod: 'Pods',
+  condition: 'Conditions',
+  'pod-write': 'Pod writes',
+};
+
+/**
+ * An Nginx's causal timeline, live: its changes (any door), reconciles, Events, pod transitions, condition changes
+ * and pod writes in one order, newest first, bursts folded ("7 pods created"), each row linking to what caused it.
+ * Refetched (debounced) whenever `revision` moves — the object's resourceVersion and its pods' — as the Events
+ * panel is. Filters by kind and actor.
+ */
+export function TimelinePanel({
+  api,
+  namespace,
+  name,
+  revision,
+}: {
+  api: ApiClient;
+  namespace: string;
+  name: string;
+  revision: string;
+}) {
+  const id = useId();
+  const [items, setItems] = useState<TimelineItem[] | undefined>();
+  const [error, setError] = useState<string | undefined>();
+  const [kinds, setKinds] = useState<TimelineKind[]>([]);
+  const [actor, setActor] = useState('');
+  const [attempt, setAttempt] = useState(0);
+
+  const load = useCallback(
+    (signal: AbortSignal) =>
+      api
+        .timeline(namespace, name, { limit: PAGE }, signal)
+        .then((list) => {
+          setItems(list.items);
+          setError(undefined);
+        })
+        .catch((e: unknown) => {
+          if (!signal.aborted) setError(errorMessage(e));
+        }),
+    [api, namespace, name],
+  );
+
+  // Entries also come without the object or its pods moving (an audit event, a change the informer records
+  // after its hold): look again now and then.
+  useEffect(() => {
+    const timer = setInterval(() => setAttempt((n) => n + 1), REFRESH_MS);
+    return () => clearInterval(timer);
+  }, []);
+
+  const first = useDebouncedLoad(load, `${revision}|${attempt}`, DEBOUNCE_MS);
+
+  const rows = useMemo(() => timelineRows(items ?? [], { kinds, actor }), [items, kinds, actor]);
+  /** Where each entry is shown: its row's anchor (a burst shows many entries). */
+  const rowOf = useMemo(() => {
+    const map = new Map<string, string>();
+    for (const row of rows) for (const member of row.ids) map.set(member, row.id);
+    return map;
+  }, [rows]);
+
+  const toggle = (kind: TimelineKind) =>
+    setKinds((current) => (current.includes(kind) ? current.filter((k) => k !== kind) : [...current, kind]));
+
+  if (error && !items)
+    return (
+      <ErrorState
+        title="Could not load the timeline"
+        message={error}
+        onRetry={() => {
+          setError(undefined);
+          first.current = true;
+          setAttempt((n) => n + 1);
+        }}
+      />
+    );
+  if (!items) return <Skeleton rows={4} label="Loading the timeline" />;
+  return (
+    <>
+      <fieldset className="timeline-filters inline-form" data-testid="timeline-filters">
+        <legend className="small muted">Show</legend>
+        {TIMELINE_KINDS.map((kind) => (
+          <label key={kind} className="small">
+            <input type="checkbox" checked={kinds.includes(kind)} onChange={() => toggle(kind)} />{' '}
+            {KIND_LABELS[kind]}
+          </label>
+        ))}
+        <label htmlFor={`${id}-actor`} className="small">
+          Actor
+        </label>
+        <input
+          id={`${id}-actor`}
+          value={actor}
+          onChange={(e) => setActor(e.target.value)}
+          placeholder="any"
+          spellCheck={false}
+          data-testid="timeline-actor"
+        />
+      </fieldset>
+      {rows.length === 0 ? (
+        <EmptyState title="Nothing in the timeline" testId="timeline-empty">
+          Changes, reconciles, Events and pod transitions of this Nginx appear here as they happen.
+        </EmptyState>
+      ) : (
+        <ol className="causal-timeline" data-testid="timeline" aria-label={`Timeline of ${name}`}>
+          {rows.map((row) => (
+            <TimelineLine key={row.id} row={row} rowOf={rowOf} />
+          ))}
+        </ol>
+      )}
+    </>
+  );
+}
+
+function TimelineLine({ row, rowOf }: { row: TimelineRow; rowOf: ReadonlyMap<string, string> }) {
+  return (
+    <li id={anchor(row.id)} data-testid="timeline-row" data-kind={row.kind} data-ids={row.ids.join(' ')}>
+      <time dateTime={row.at} className="mono small">
+        {formatDateTime(row.at)}
+      </time>{' '}
+      <Badge tone={row.tone}>{row.kind}</Badge> <span className="wrap">{row.text}</span>
+      {row.causes.length > 0 && (
+        <span className="muted small" data-testid="timeline-causes">
+          {' '}
+          ← caused by{' '}
+          {row.causes.map((cause, index) => (
+            <span key={cause}>
+              {index > 0 ? ', ' : ''}
+              {rowOf.has(cause) ? (
+                <a href={`#${anchor(rowOf.get(cause)!)}`}>{cause}</a>
+              ) : (
+                <span>{cause}</span>
+              )}
+            </span>
+          ))}
+        </span>
+      )}
+    </li>
+  );
+}
+
+/** The element id of a timeline row. */
+function anchor(id: string): string {
+  return `timeline-${id.replace('/', '-')}`;
+}
