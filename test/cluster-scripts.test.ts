@@ -12,6 +12,7 @@ import {
   isAlive,
   pidFile,
   readPid,
+  stopKubeApiServer,
   runningComponents,
 } from './support/cluster-processes.js';
 import type { ChangeItem } from '../libs/nginx-api/src/index.js';
@@ -140,14 +141,7 @@ describe('cluster scripts', () => {
     'with CLUSTER_AUDIT_LOG, a restarted kube-apiserver logs pod writes with who sent them; without, it logs none',
     async () => {
       const restartApiServer = async (env: Record<string, string>) => {
-        const pid = readPid('kube-apiserver');
-        process.kill(pid, 'SIGTERM');
-        // A graceful exit flushes the audit webhook's buffer first, retrying (with kube-apiserver's backoff, up
-        // to about 80 s a batch) while no app listens on the webhook's port: as cluster:down does, stop waiting.
-        await waitFor('kube-apiserver to exit', () => !isAlive(pid), { timeoutMs: 5_000 }).catch(() =>
-          process.kill(pid, 'SIGKILL'),
-        );
-        await waitFor('kube-apiserver to exit', () => !isAlive(pid));
+        await stopKubeApiServer();
         return promisify(execFile)('bash', [join(ROOT, 'tools/cluster/up.sh')], {
           cwd: ROOT,
           env: { ...process.env, ...env },

@@ -182,10 +182,8 @@ describe('SharedInformer against the local cluster', () => {
       await client.request({ method: 'POST', path: podsPath, body: pod(name) });
       await waitFor('cached', () => informer.cache.has(`${NAMESPACE}/${name}`));
 
-      const { readPid, isAlive } = await import('../support/cluster-processes.js');
-      const apiserver = readPid('kube-apiserver');
-      process.kill(apiserver, 'SIGTERM');
-      await waitFor('kube-apiserver to stop', () => !isAlive(apiserver), { timeoutMs: 30_000 });
+      const { stopKubeApiServer } = await import('../support/cluster-processes.js');
+      await stopKubeApiServer();
       await clusterScript('up');
 
       await client.request({

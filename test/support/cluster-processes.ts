@@ -58,3 +58,20 @@ export function isAlive(pid: number): boolean {
     return false;
   }
 }
+
+/** How long a stopping kube-apiserver is given before SIGKILL (its own graceful termination takes a few seconds). */
+const APISERVER_GRACE_MS = 10_000;
+
+/**
+ * Stops kube-apiserver as a restart does: SIGTERM, so it drains requests and ends watches gracefully; SIGKILL if
+ * it is still there after APISERVER_GRACE_MS. The last step of its graceful exit flushes the audit webhook's
+ * buffer, retrying each batch with its backoff (about 80 s) while no app listens on the webhook's port, as during
+ * most tests: that flush is all the SIGKILL cuts short (as cluster:down does after 10 s). Resolves once it is gone.
+ */
+export async function stopKubeApiServer(pid = readPid('kube-apiserver')): Promise<void> {
+  process.kill(pid, 'SIGTERM');
+  const deadline = Date.now() + APISERVER_GRACE_MS;
+  while (isAlive(pid) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+  if (isAlive(pid)) process.kill(pid, 'SIGKILL');
+  while (isAlive(pid)) await new Promise((resolve) => setTimeout(resolve, 50));
+}

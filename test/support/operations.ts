@@ -8,7 +8,7 @@ import {
 } from '../../libs/kube-runtime/src/index.js';
 import type { Nginx } from '../../libs/nginx-api/src/index.js';
 import { isActive } from '../../apps/api/src/controller/pod-plan.js';
-import { clusterScript, isAlive, readPid } from './cluster-processes.js';
+import { clusterScript, readPid, stopKubeApiServer } from './cluster-processes.js';
 import { sleep, uniqueName, waitFor } from './wait.js';
 
 /**
@@ -20,7 +20,7 @@ export const running = (pods: readonly V1Pod[]) => active(pods).filter((p) => p.
 export const names = (pods: readonly V1Pod[]) => pods.map((p) => p.metadata!.name!).sort();
 
 /**
- * Stops kube-apiserver with SIGTERM, waits for it to exit and starts it again with the cluster script (which
+ * Stops kube-apiserver (stopKubeApiServer: SIGTERM, SIGKILL after a grace) and starts it again with the cluster script (which
  * starts only what is not running), as test/kube-runtime/informer.test.ts does, with `env` for the script (e.g.
  * CLUSTER_AUDIT_LOG). Returns how long it was gone.
  */
@@ -29,8 +29,7 @@ export async function restartKubeApiServer(
 ): Promise<{ stopMs: number; downMs: number }> {
   const pid = readPid('kube-apiserver');
   const started = performance.now();
-  process.kill(pid, 'SIGTERM');
-  await waitFor('kube-apiserver to stop', () => !isAlive(pid), { timeoutMs: 60_000, intervalMs: 50 });
+  await stopKubeApiServer(pid);
   const stopped = performance.now();
   await clusterScript('up', env);
   const back = performance.now();
