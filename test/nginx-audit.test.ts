@@ -151,7 +151,8 @@ describe('the audit trail of the controller', () => {
       const db = (await database(postgresDatabase)) as TestDatabase & { name: string };
       const name = uniqueName('unaudited');
       const { pods } = await watchPods(name);
-      const api = await started({ DATABASE_URL: db.url, AUDIT_QUEUE_LIMIT: '2' });
+      // Reconcile records alone in the two-row queue: no timeline evidence competing for it.
+      const api = await started({ DATABASE_URL: db.url, AUDIT_QUEUE_LIMIT: '2', AUDIT_TIMELINE: 'false' });
 
       await postgresAdmin(`ALTER DATABASE "${db.name}" ALLOW_CONNECTIONS false`);
       await postgresAdmin(

@@ -53,6 +53,8 @@ async function controller(ns: string, env: Record<string, string> = {}): Promise
     INSTALL_CRD: 'false',
     LEADER_ELECTION: 'false',
     AUTH_TOKENS: `chaos:admin:${TOKEN}`,
+    // The audit's accounting below counts reconcile records: no timeline evidence or informer-observed changes.
+    AUDIT_TIMELINE: 'false',
     ...env,
   });
   controllers.push(started);

@@ -42,6 +42,7 @@ describe('loadAppConfig', () => {
       retentionDays: 30,
       queueLimit: 10_000,
       observedHoldMs: 10_000,
+      timeline: true,
     });
     expect(config.logFormat).toBe('json');
     const custom = loadAppConfig(

@@ -29,6 +29,11 @@ export interface AppConfig {
      * its actor unknown (AUDIT_OBSERVED_HOLD_SECONDS).
      */
     observedHoldMs: number;
+    /**
+     * Keep evidence for the timeline (Events, pod transitions, condition changes) and record changes the informer
+     * alone saw (AUDIT_TIMELINE; off only to measure what it costs, or to count reconcile records alone).
+     */
+    timeline: boolean;
   };
   logFormat: LogFormat;
   auth: {
@@ -320,6 +325,7 @@ export function loadAppConfig(
       retentionDays: parsePositive('AUDIT_RETENTION_DAYS', env.AUDIT_RETENTION_DAYS, 30),
       queueLimit: Math.ceil(parsePositive('AUDIT_QUEUE_LIMIT', env.AUDIT_QUEUE_LIMIT, 10_000)),
       observedHoldMs: parseSeconds('AUDIT_OBSERVED_HOLD_SECONDS', env.AUDIT_OBSERVED_HOLD_SECONDS, 10, 3600),
+      timeline: parseBoolean('AUDIT_TIMELINE', env.AUDIT_TIMELINE, true),
     },
     logFormat: parseLogFormat(env.LOG_FORMAT),
     auth: {

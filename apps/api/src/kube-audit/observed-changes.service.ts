@@ -66,7 +66,7 @@ export class ObservedChanges implements OnApplicationBootstrap, BeforeApplicatio
   }
 
   onApplicationBootstrap(): void {
-    if (!this.config.audit.enabled) return;
+    if (!this.config.audit.enabled || !this.config.audit.timeline) return;
     this.stopHandlers = this.informers.nginxes.addEventHandler({
       add: (object, initialList) => {
         if (!initialList) this.hold(observedCreate(object, lastWriter(object)));

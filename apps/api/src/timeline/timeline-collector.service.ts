@@ -49,7 +49,7 @@ export class TimelineCollector implements OnApplicationBootstrap, BeforeApplicat
   ) {}
 
   onApplicationBootstrap(): void {
-    if (!this.config.audit.enabled) return;
+    if (!this.config.audit.enabled || !this.config.audit.timeline) return;
     const keep = (entries: readonly TimelineEntryRow[]) => {
       for (const entry of entries) this.trail.entry(entry);
     };
