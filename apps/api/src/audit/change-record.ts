@@ -1,13 +1,12 @@
-import { CHANGE_VERBS, type ChangeVerb } from '@ngx/nginx-api';
+import { CHANGE_VERBS, type ChangeDoor, type ChangeVerb } from '@ngx/nginx-api';
 
 export { CHANGE_VERBS, type ChangeVerb };
 
 export const CHANGE_SUBRESOURCES = ['status', 'scale'] as const;
 export type ChangeSubresource = (typeof CHANGE_SUBRESOURCES)[number];
 
-/** How a write came in: through the control plane's API, straight to kube-apiserver, or unknown (informer only). */
-export const CHANGE_DOORS = ['controlplane', 'kube-apiserver', 'unknown'] as const;
-export type ChangeDoor = (typeof CHANGE_DOORS)[number];
+/** How a write came in (the type the API answers with): controlplane, kube-apiserver, or unknown (informer only). */
+export type { ChangeDoor };
 
 /** What recorded a change: the control plane's API, kube-apiserver's audit (webhook or log file), the informer. */
 export const CHANGE_SOURCES = ['controlplane', 'audit-webhook', 'audit-log', 'informer'] as const;

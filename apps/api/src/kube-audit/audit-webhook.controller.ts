@@ -61,10 +61,9 @@ export class AuditWebhookController {
       const { events, invalid } = parseEventList(document as { items: unknown[] });
       const outcome = await this.ingest.ingest(events, 'audit-webhook');
       if (outcome.kind === 'retry-later') {
-        const code = outcome.why.includes('queue') ? 429 : 503;
         const seconds = outcome.retryAfterSeconds;
         throw new StatusError(
-          code,
+          outcome.code,
           `${outcome.why}; retry`,
           { retryAfterSeconds: seconds },
           { 'Retry-After': String(seconds) },

@@ -36,7 +36,7 @@ const DELETE_PAUSE_MS = 500;
 export type IngestOutcome =
   | { kind: 'stored'; changes: number }
   /** Not taken now: the control plane does not know its own identity yet, or its audit queue has no room. */
-  | { kind: 'retry-later'; why: string; retryAfterSeconds: number };
+  | { kind: 'retry-later'; code: 429 | 503; why: string; retryAfterSeconds: number };
 
 /**
  * Turns kube-apiserver's audit events (from the webhook or the log file) into change records of the audit trail
@@ -79,11 +79,6 @@ export class KubeAuditIngest implements OnApplicationBootstrap, BeforeApplicatio
     this.stopHistory?.();
   }
 
-  /** The control plane's own user to kube-apiserver, once known. */
-  get identity(): string | undefined {
-    return this.self;
-  }
-
   /**
    * Stores the change records of `events` (see the class's guarantees). An event whose write the informer has
    * not shown yet (so the spec it replaced is not known) waits for it, at most INFORMER_PATIENCE_MS a batch.
@@ -93,6 +88,7 @@ export class KubeAuditIngest implements OnApplicationBootstrap, BeforeApplicatio
     if (self === undefined)
       return {
         kind: 'retry-later',
+        code: 503,
         why: 'the control plane does not know its own identity yet',
         retryAfterSeconds: 5,
       };
@@ -124,7 +120,7 @@ export class KubeAuditIngest implements OnApplicationBootstrap, BeforeApplicatio
       return entry ? [entry] : [];
     });
     if (!this.trail.changes(rows, podWrites))
-      return { kind: 'retry-later', why: 'the audit queue is full', retryAfterSeconds: 10 };
+      return { kind: 'retry-later', code: 429, why: 'the audit queue is full', retryAfterSeconds: 10 };
     this.metrics.events.inc({ source }, events.length);
     this.metrics.changes.inc({ source }, rows.length);
     return { kind: 'stored', changes: rows.length };
