@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { readFileSync, readdirSync } from 'node:fs';
+import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { CLUSTER_DIR, ROOT } from './paths.js';
@@ -61,17 +61,39 @@ export function isAlive(pid: number): boolean {
 
 /** How long a stopping kube-apiserver is given before SIGKILL (its own graceful termination takes a few seconds). */
 const APISERVER_GRACE_MS = 10_000;
+/** What kube-apiserver logs (--v=1) once its requests and watches drained; the audit backend's flush comes next. */
+const DRAINED = 'name="InFlightRequestsDrained"';
 
 /**
- * Stops kube-apiserver as a restart does: SIGTERM, so it drains requests and ends watches gracefully; SIGKILL if
- * it is still there after APISERVER_GRACE_MS. The last step of its graceful exit flushes the audit webhook's
- * buffer, retrying each batch with its backoff (about 80 s) while no app listens on the webhook's port, as during
- * most tests: that flush is all the SIGKILL cuts short (as cluster:down does after 10 s). Resolves once it is gone.
+ * Stops kube-apiserver as a restart does: SIGTERM, so it drains requests and ends watches gracefully, then SIGKILL
+ * as soon as its log says they drained (or after APISERVER_GRACE_MS). The step after that is flushing the audit
+ * webhook's buffer, retrying each batch with its backoff (about 80 s) while no app listens on the webhook's port,
+ * as during most tests: waiting for it would make every restart an outage of ten seconds or more, after which
+ * kube-scheduler's and kwok's watches back off for tens of seconds. Resolves once it is gone.
  */
 export async function stopKubeApiServer(pid = readPid('kube-apiserver')): Promise<void> {
+  const log = join(CLUSTER_DIR, 'logs', 'kube-apiserver.log');
+  const from = fileSize(log);
   process.kill(pid, 'SIGTERM');
   const deadline = Date.now() + APISERVER_GRACE_MS;
-  while (isAlive(pid) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+  while (isAlive(pid) && Date.now() < deadline && !logSince(log, from).includes(DRAINED))
+    await new Promise((resolve) => setTimeout(resolve, 50));
   if (isAlive(pid)) process.kill(pid, 'SIGKILL');
   while (isAlive(pid)) await new Promise((resolve) => setTimeout(resolve, 50));
+}
+
+function fileSize(path: string): number {
+  try {
+    return statSync(path).size;
+  } catch {
+    return 0;
+  }
+}
+
+function logSince(path: string, offset: number): string {
+  try {
+    return readFileSync(path).subarray(offset).toString('utf8');
+  } catch {
+    return '';
+  }
 }
