@@ -10,6 +10,7 @@ import {
   type TestDatabase,
 } from './support/database.js';
 import { ROOT } from './support/paths.js';
+import { waitFor } from './support/wait.js';
 import { databaseTarget } from '../apps/api/src/config/database-target.js';
 import { AuditRefusedError, AuditWriter } from '../apps/api/src/audit/audit-writer.js';
 import { PrismaAuditSink } from '../apps/api/src/audit/prisma-audit-sink.js';
@@ -17,6 +18,7 @@ import { AuditDatabase } from '../apps/api/src/audit/audit-database.js';
 import type { AuditPrismaClient } from '../apps/api/src/audit/prisma-client.js';
 import type { ChangeRecordRow } from '../apps/api/src/audit/change-record.js';
 import type { ReconcileRecordRow } from '../apps/api/src/audit/reconcile-record.js';
+import type { TimelineEntryRow } from '../apps/api/src/audit/timeline-entry.js';
 
 /** An outage as the writer sees it: the database to write to while it lasts, and how it ends. */
 interface Outage {
@@ -252,7 +254,11 @@ for (const provider of providers) {
         where: { name: 'change-web' },
         orderBy: { id: 'asc' },
       });
-      expect(stored.map(({ id: _id, ...row }) => row)).toEqual([create, refused]);
+      expect(stored.map(({ id: _id, chainSeq: _seq, hash: _hash, ...row }) => row)).toEqual([
+        create,
+        refused,
+      ]);
+      expect(stored[1]!.chainSeq).toBe(stored[0]!.chainSeq! + 1);
       expect(await prisma.reconcileRecord.count({ where: { name: 'change-web' } })).toBe(1);
 
       const bad = { ...change('change-bad', at), code: 'teapot' } as unknown as ChangeRecordRow;
@@ -483,33 +489,211 @@ for (const provider of providers) {
       });
     });
 
-    it('prunes reconcile records, change records and no-op counts older than the retention cut-off, and nothing newer', async () => {
-      const sink = new PrismaAuditSink(audit);
-      const now = Date.now();
-      const day = 24 * 3_600_000;
-      await sink.write({
-        rows: [
-          record('prune-old', new Date(now - 31 * day)) as ReconcileRecordRow,
-          record('prune-new', new Date(now - 29 * day)) as ReconcileRecordRow,
-        ],
-        changes: [
-          change('prune-old', new Date(now - 31 * day)),
-          change('prune-new', new Date(now - 29 * day)),
-        ],
-        noops: [
-          { namespace: 'default', name: 'prune-old', count: 1, lastAt: new Date(now - 40 * day) },
-          { namespace: 'default', name: 'prune-new', count: 1, lastAt: new Date(now - day) },
-        ],
+    describe('hash chains', () => {
+      /** A database of the test's own: these tests alter and remove records, which breaks the chains. */
+      async function own(): Promise<{ audit: AuditDatabase; prisma: AuditPrismaClient; url: string }> {
+        const created = await provider.create();
+        ownDatabases.push(created);
+        await migrate(created.url);
+        const connected = await AuditDatabase.connect(databaseTarget(created.url));
+        ownConnections.push(connected);
+        return { audit: connected, prisma: await connected.client(), url: created.url };
+      }
+      const ownDatabases: TestDatabase[] = [];
+      const ownConnections: AuditDatabase[] = [];
+      afterAll(async () => {
+        for (const connection of ownConnections) await connection.close();
+        for (const created of ownDatabases) await created.drop();
       });
-      expect(await sink.prune(new Date(now - 30 * day))).toMatchObject({ noops: 1 });
-      const left = await prisma.reconcileRecord.findMany({ where: { name: { startsWith: 'prune-' } } });
-      expect(left.map((row) => row.name)).toEqual(['prune-new']);
-      const noops = await prisma.reconcileNoop.findMany({ where: { name: { startsWith: 'prune-' } } });
-      expect(noops.map((row) => row.name)).toEqual(['prune-new']);
-      const changes = await prisma.changeRecord.findMany({ where: { name: { startsWith: 'prune-' } } });
-      expect(changes.map((row) => row.name)).toEqual(['prune-new']);
+
+      /** `npm run audit:verify` against `url`: its exit code and what it printed. */
+      async function verify(url: string): Promise<{ code: number; output: string }> {
+        try {
+          const { stdout } = await promisify(execFile)('npm', ['run', '--silent', 'audit:verify'], {
+            cwd: ROOT,
+            env: { ...process.env, DATABASE_URL: url },
+          });
+          return { code: 0, output: stdout };
+        } catch (error) {
+          const failed = error as { code: number; stdout: string; stderr: string };
+          return { code: failed.code, output: failed.stdout + failed.stderr };
+        }
+      }
+
+      const entry = (pod: string, at: Date, dedupeKey: string): TimelineEntryRow => ({
+        at,
+        namespace: 'default',
+        nginx: 'chained',
+        kind: 'pod',
+        what: 'created',
+        pod,
+        dedupeKey,
+      });
+
+      it('links every record it stores into its stream, stores a retried batch once, and audit:verify names the first broken link', async () => {
+        const { audit: own1, prisma: read, url } = await own();
+        const sink = new PrismaAuditSink(own1);
+        const at = new Date('2026-11-26T09:00:00.000Z');
+        const batch = {
+          rows: [record('chained', at) as ReconcileRecordRow, record('chained', at) as ReconcileRecordRow],
+          changes: [
+            change('chained', at, { auditId: 'ngx-rest-9', joinKey: 'request:ngx-rest-9' }),
+            change('chained', at, {
+              source: 'audit-webhook',
+              dedupeKey: 'kube:9',
+              completesKeys: ['request:ngx-rest-9'],
+            }),
+            change('chained', at, { door: 'kube-apiserver', source: 'audit-webhook', dedupeKey: 'kube:10' }),
+          ],
+          entries: [entry('chained-a', at, 'pod:a'), entry('chained-b', at, 'pod:b')],
+          noops: [],
+        };
+        await sink.write(batch);
+        // kube-apiserver sending the same events again (its records are keyed), with one new entry.
+        await sink.write({
+          rows: [],
+          changes: batch.changes.filter((row) => row.dedupeKey),
+          entries: [...batch.entries, entry('chained-c', at, 'pod:c')],
+          noops: [],
+        });
+
+        const changes = await read.changeRecord.findMany({ orderBy: { chainSeq: 'asc' } });
+        expect(changes.map((row) => [row.chainSeq, row.dedupeKey, row.completes])).toEqual([
+          [1, null, null],
+          [2, 'kube:10', null],
+          [3, 'kube:9', changes[0]!.id],
+        ]);
+        const heads = await read.auditChainHead.findMany({ orderBy: { stream: 'asc' } });
+        expect(heads.map((head) => [head.stream, head.seq])).toEqual([
+          ['changes', 3],
+          ['reconciles', 2],
+          ['timeline', 3],
+        ]);
+        let result = await verify(url);
+        expect(result).toMatchObject({ code: 0 });
+        expect(result.output).toContain('changes: 3 records intact (1…3)');
+        expect(result.output).toContain('reconciles: 2 records intact (1…2)');
+        expect(result.output).toContain('timeline: 3 records intact (1…3)');
+
+        await read.$executeRawUnsafe(`UPDATE "ChangeRecord" SET "actor" = 'mallory' WHERE "chainSeq" = 2`);
+        await read.$executeRawUnsafe(`DELETE FROM "TimelineEntry" WHERE "chainSeq" = 2`);
+        await read.$executeRawUnsafe(`DELETE FROM "ReconcileRecord" WHERE "chainSeq" = 2`);
+        result = await verify(url);
+        expect(result.code).toBe(1);
+        expect(result.output).toContain(`changes: BROKEN at 2 (altered): record ${changes[1]!.id}:`);
+        expect(result.output).toContain('timeline: BROKEN at 2 (missing): no record at 2');
+        expect(result.output).toContain('reconciles: BROKEN at 2 (tail-removed)');
+      });
+
+      it('keeps one gapless chain per stream while two processes write at once', async () => {
+        const { audit: mine, prisma: read, url } = await own();
+        const at = '2026-11-26T09:30:00.000Z';
+        const batch = (who: string, index: number) => ({
+          rows: [record(`${who}-${index}`, new Date(at)) as ReconcileRecordRow],
+          changes: [change(`${who}-${index}`, new Date(at))],
+          entries: [entry(`${who}-${index}`, new Date(at), `${who}:${index}`)],
+          noops: [],
+        });
+        // The other process: the built sink, writing its batches as fast as it can.
+        const script = `
+          import { AuditDatabase } from './apps/api/dist/audit/audit-database.js';
+          import { PrismaAuditSink } from './apps/api/dist/audit/prisma-audit-sink.js';
+          import { databaseTarget } from './apps/api/dist/config/database-target.js';
+          const audit = await AuditDatabase.connect(databaseTarget(process.env.DATABASE_URL));
+          const sink = new PrismaAuditSink(audit);
+          const batches = JSON.parse(process.env.BATCHES, (key, value) => (key === 'at' || key === 'startedAt' || key === 'finishedAt' ? new Date(value) : value));
+          for (const batch of batches) {
+            await sink.write(batch);
+            await new Promise((resolve) => setTimeout(resolve, 10));
+          }
+          await audit.close();
+        `;
+        const other = promisify(execFile)(process.execPath, ['--input-type=module', '-e', script], {
+          cwd: ROOT,
+          env: {
+            ...process.env,
+            DATABASE_URL: url,
+            BATCHES: JSON.stringify(Array.from({ length: 20 }, (_, index) => batch('two', index))),
+          },
+        });
+        await waitFor('the other process to write', async () => (await read.timelineEntry.count()) > 0, {
+          intervalMs: 5,
+        });
+        const sink = new PrismaAuditSink(mine);
+        for (let index = 0; index < 20; index++) await sink.write(batch('one', index));
+        await other;
+
+        const stored = await read.timelineEntry.findMany({ orderBy: { chainSeq: 'asc' } });
+        expect(stored.map((row) => row.chainSeq)).toEqual(
+          Array.from({ length: 40 }, (_, index) => index + 1),
+        );
+        // Interleaved, not one process after the other (else this test would show nothing).
+        const writers = stored.map((row) => row.pod!.split('-')[0]);
+        expect(
+          writers.filter((writer, index) => index > 0 && writer !== writers[index - 1]).length,
+        ).toBeGreaterThan(2);
+        const result = await verify(url);
+        expect(result).toMatchObject({ code: 0 });
+        expect(result.output).toContain('changes: 40 records intact (1…40)');
+      });
+
+      it('prunes the beginning of each chain past retention and no-op counts by age; the kept chain still verifies', async () => {
+        const { audit: own1, prisma: read, url } = await own();
+        const sink = new PrismaAuditSink(own1);
+        const now = Date.now();
+        const day = 24 * 3_600_000;
+        await sink.write({
+          rows: [
+            record('prune-old', new Date(now - 31 * day)) as ReconcileRecordRow,
+            record('prune-new', new Date(now - 29 * day)) as ReconcileRecordRow,
+            // Made before the cut-off but chained after a newer record: kept until the chain before it goes.
+            record('prune-late', new Date(now - 32 * day)) as ReconcileRecordRow,
+          ],
+          changes: [
+            change('prune-old', new Date(now - 31 * day)),
+            change('prune-new', new Date(now - 29 * day)),
+          ],
+          entries: [
+            entry('prune-old', new Date(now - 31 * day), 'old'),
+            entry('prune-new', new Date(now - day), 'new'),
+          ],
+          noops: [
+            { namespace: 'default', name: 'prune-old', count: 1, lastAt: new Date(now - 40 * day) },
+            { namespace: 'default', name: 'prune-new', count: 1, lastAt: new Date(now - day) },
+          ],
+        });
+        expect(await sink.prune(new Date(now - 30 * day))).toEqual({
+          records: 1,
+          changes: 1,
+          noops: 1,
+          entries: 1,
+        });
+        const left = await read.reconcileRecord.findMany({ orderBy: { chainSeq: 'asc' } });
+        expect(left.map((row) => row.name)).toEqual(['prune-new', 'prune-late']);
+        const noops = await read.reconcileNoop.findMany();
+        expect(noops.map((row) => row.name)).toEqual(['prune-new']);
+        const changes = await read.changeRecord.findMany();
+        expect(changes.map((row) => row.name)).toEqual(['prune-new']);
+        const result = await verify(url);
+        expect(result).toMatchObject({ code: 0 });
+        expect(result.output).toContain('reconciles: 2 records intact (2…3, 1…1 pruned by retention)');
+
+        // Records stored before the chains existed are pruned by age as before, and reported as not covered.
+        await read.changeRecord.create({
+          data: withoutCompletesKeys(change('unchained', new Date(now - 31 * day))),
+        });
+        await read.changeRecord.create({ data: withoutCompletesKeys(change('unchained', new Date(now))) });
+        expect(await sink.prune(new Date(now - 30 * day))).toMatchObject({ changes: 1 });
+        expect((await verify(url)).output).toContain(
+          'changes: 1 records intact (2…2, 1…1 pruned by retention); 1 stored before the chain, not covered',
+        );
+      });
     });
   });
+}
+
+function withoutCompletesKeys({ completesKeys: _keys, ...row }: ChangeRecordRow) {
+  return row;
 }
 
 describe('migrations against a database that cannot be reached', () => {

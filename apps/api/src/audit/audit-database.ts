@@ -18,6 +18,15 @@ export interface SqlStatement {
   types: ColumnType[];
 }
 
+/** One open transaction of AuditDatabase.interactive. */
+export interface AuditTransaction {
+  readonly provider: DatabaseTarget['provider'];
+  /** Runs a statement; resolves to the rows it changed. */
+  execute(statement: SqlStatement): Promise<number>;
+  /** Runs a query (or a statement with RETURNING); resolves to its rows, values in the select list's order. */
+  query(statement: SqlStatement): Promise<unknown[][]>;
+}
+
 /** How Prisma's driver adapters are told to bind each column type (DateTime as the adapter stores it). */
 const ARG_TYPES: Record<ColumnType, DriverQuery['argTypes'][number]> = {
   Int: { scalarType: 'int', arity: 'scalar' },
@@ -34,7 +43,8 @@ const bare = (sql: string): DriverQuery => ({ sql, args: [], argTypes: [] });
  * connection (SQLite) or pool (PostgreSQL), so a process that never reads the audit trail never loads it.
  * Guarantees:
  * - `transaction` runs its statements in one transaction: all of them, or none (rolled back on the first failure,
- *   which it rethrows as the adapter gave it: a `DriverAdapterError` with the driver's code).
+ *   which it rethrows as the adapter gave it: a `DriverAdapterError` with the driver's code); `interactive` the
+ *   same for work that reads in between.
  * - Values are bound as Prisma's own client binds them for the same column types, so the client reads back
  *   exactly what was written (a DateTime in the adapter's format, an Int as a number).
  * - `close` ends the client if one was made, then the connection; nothing is used after it.
@@ -60,14 +70,29 @@ export class AuditDatabase {
   }
 
   /** Runs `statements` in one transaction; resolves to the rows each changed. */
-  async transaction(statements: readonly SqlStatement[]): Promise<number[]> {
+  transaction(statements: readonly SqlStatement[]): Promise<number[]> {
+    return this.interactive(async (transaction) => {
+      const changed: number[] = [];
+      for (const statement of statements) changed.push(await transaction.execute(statement));
+      return changed;
+    });
+  }
+
+  /**
+   * Runs `work` in one transaction, committed when it resolves and rolled back when it throws (rethrown): for
+   * writes that read what they build on (the chain heads) in the same transaction.
+   */
+  async interactive<Result>(work: (transaction: AuditTransaction) => Promise<Result>): Promise<Result> {
     const transaction = await this.adapter.startTransaction();
     try {
-      const changed: number[] = [];
-      for (const statement of statements) changed.push(await transaction.executeRaw(this.query(statement)));
+      const result = await work({
+        provider: this.target.provider,
+        execute: (statement) => transaction.executeRaw(this.query(statement)),
+        query: async (statement) => (await transaction.queryRaw(this.query(statement))).rows,
+      });
       if (!transaction.options.usePhantomQuery) await transaction.executeRaw(bare('COMMIT'));
       await transaction.commit();
-      return changed;
+      return result;
     } catch (error) {
       await rollBack(transaction);
       throw error;

@@ -31,6 +31,8 @@ const record = (overrides: Partial<ChangeRecord>): ChangeRecord => ({
   joinKey: 'request:ngx-rest-1',
   completes: null,
   dedupeKey: null,
+  chainSeq: 1,
+  hash: null,
   ...overrides,
 });
 

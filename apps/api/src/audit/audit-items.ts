@@ -83,7 +83,7 @@ function actionsOf(parsed: unknown): ReconcileItem['actions'] {
   return Array.isArray(parsed) ? (parsed as ReconcileItem['actions']) : [];
 }
 
-export function reconcileItem(row: ReconcileRecord): ReconcileItem {
+export function reconcileItem({ chainSeq: _seq, hash: _hash, ...row }: ReconcileRecord): ReconcileItem {
   return {
     ...row,
     startedAt: row.startedAt.toISOString(),
@@ -109,6 +109,9 @@ export function changeItem(row: ChangeRecord, completions: readonly ChangeRecord
     dedupeKey: _dedupeKey,
     source,
     kubeGroups: _groups,
+    // The hash chain is the database's own integrity check (audit:verify), not part of a change.
+    chainSeq: _seq,
+    hash: _hash,
     ...fields
   } = row;
   const groups = first('kubeGroups');

@@ -17,12 +17,15 @@ export interface AuditColumn {
 
 export interface AuditTable {
   /** The model's name, which is also its table's name in both databases. */
-  name: 'ReconcileRecord' | 'ChangeRecord' | 'ReconcileNoop' | 'TimelineEntry';
+  name: 'ReconcileRecord' | 'ChangeRecord' | 'ReconcileNoop' | 'TimelineEntry' | 'AuditChainHead';
   columns: readonly AuditColumn[];
 }
 
 const required = (name: string, type: ColumnType): AuditColumn => ({ name, type });
 const optional = (name: string, type: ColumnType): AuditColumn => ({ name, type, optional: true });
+
+/** A chained record's place in its stream and its hash (audit/chain/audit-chain.ts); set by the sink. */
+const CHAIN_COLUMNS: readonly AuditColumn[] = [optional('chainSeq', 'Int'), optional('hash', 'String')];
 
 export const RECONCILE_RECORD_TABLE: AuditTable = {
   name: 'ReconcileRecord',
@@ -44,6 +47,7 @@ export const RECONCILE_RECORD_TABLE: AuditTable = {
     optional('error', 'String'),
     { name: 'attempt', type: 'Int', default: 1 },
     required('instanceId', 'String'),
+    ...CHAIN_COLUMNS,
   ],
 };
 
@@ -77,6 +81,7 @@ export const CHANGE_RECORD_TABLE: AuditTable = {
     optional('joinKey', 'String'),
     optional('completes', 'Int'),
     optional('dedupeKey', 'String'),
+    ...CHAIN_COLUMNS,
   ],
 };
 
@@ -109,6 +114,19 @@ export const TIMELINE_ENTRY_TABLE: AuditTable = {
     optional('type', 'String'),
     optional('count', 'Int'),
     optional('dedupeKey', 'String'),
+    ...CHAIN_COLUMNS,
+  ],
+};
+
+/** One row per chained stream: the chain's last place and hash, and where retention cut its beginning. */
+export const AUDIT_CHAIN_HEAD_TABLE: AuditTable = {
+  name: 'AuditChainHead',
+  columns: [
+    required('stream', 'String'),
+    required('seq', 'Int'),
+    required('hash', 'String'),
+    { name: 'prunedSeq', type: 'Int', default: 0 },
+    optional('prunedHash', 'String'),
   ],
 };
 
@@ -117,4 +135,5 @@ export const AUDIT_TABLES: readonly AuditTable[] = [
   CHANGE_RECORD_TABLE,
   RECONCILE_NOOP_TABLE,
   TIMELINE_ENTRY_TABLE,
+  AUDIT_CHAIN_HEAD_TABLE,
 ];

@@ -51,45 +51,15 @@ export function insertStatements(
 }
 
 /**
- * One INSERT of `row` into `table` whose `column` is not a value of the row but the first id a `lookup` query of
- * the same table finds (NULL when it finds none), resolved by the database when the statement runs: so a row can
- * name one written earlier in the same transaction. Checked as insertStatements checks rows. `lookup` is the
- * caller's own SQL around `lookupValues` (bound, never inlined).
+ * The row as `table` stores it: every column's checked value (a missing value with a default takes it, a missing
+ * optional one is null). Throws AuditRefusedError as insertStatements does. What a chained record's hash covers.
  */
-export function insertWithLookup(
-  table: AuditTable,
-  row: object,
-  column: string,
-  lookup: { strings: readonly string[]; values: readonly string[] },
-  onConflict = '',
-): SqlStatement {
+export function storedRow(table: AuditTable, row: object): Record<string, unknown> {
   checkFields(table, row);
-  const columns = table.columns;
-  const strings: string[] = [
-    `INSERT INTO "${table.name}" (${columns.map((each) => `"${each.name}"`).join(', ')}) SELECT `,
-  ];
-  const values: unknown[] = [];
-  const types: SqlStatement['types'] = [];
-  columns.forEach((each, position) => {
-    const separator = position > 0 ? ', ' : '';
-    if (each.name === column) {
-      strings[strings.length - 1] += `${separator}(${lookup.strings[0] ?? ''}`;
-      lookup.values.forEach((value, index) => {
-        values.push(value);
-        types.push('String');
-        strings.push(lookup.strings[index + 1] ?? '');
-      });
-      strings[strings.length - 1] += ')';
-      return;
-    }
-    strings[strings.length - 1] += separator;
-    values.push(checkedValue(table, each, (row as Record<string, unknown>)[each.name]));
-    types.push(each.type);
-    strings.push('');
-  });
-  // SQLite reads `ON CONFLICT` after a bare SELECT as a join's; a WHERE clause ends the SELECT for both databases.
-  strings[strings.length - 1] += onConflict ? ` WHERE true ${onConflict}` : '';
-  return { strings, values, types };
+  const stored: Record<string, unknown> = {};
+  for (const column of table.columns)
+    stored[column.name] = checkedValue(table, column, (row as Record<string, unknown>)[column.name]);
+  return stored;
 }
 
 function checkFields(table: AuditTable, row: object): void {

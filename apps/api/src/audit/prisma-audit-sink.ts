@@ -3,10 +3,19 @@ import {
   RECONCILE_NOOP_TABLE,
   RECONCILE_RECORD_TABLE,
   TIMELINE_ENTRY_TABLE,
+  type AuditTable,
 } from './audit-tables.js';
 import { AuditRefusedError, type AuditBatch, type AuditSink } from './audit-writer.js';
-import type { AuditDatabase, SqlStatement } from './audit-database.js';
-import { insertStatements, insertWithLookup } from './batch-statements.js';
+import type { AuditDatabase, AuditTransaction, SqlStatement } from './audit-database.js';
+import { insertStatements, storedRow } from './batch-statements.js';
+import {
+  AUDIT_STREAMS,
+  linkRows,
+  STREAM_TABLES,
+  type AuditStream,
+  type ChainHead,
+} from './chain/audit-chain.js';
+import { lockChainHeads, saveChainHead, savePrunedHead } from './chain/chain-heads.js';
 import type { ChangeRecordRow } from './change-record.js';
 import { refusalReason } from './database-refusal.js';
 import { addNoopCount, type NoopCount } from './reconcile-record.js';
@@ -27,11 +36,26 @@ const ADD_TO_NOOP_COUNT =
   'ON CONFLICT ("namespace", "name") DO UPDATE SET "count" = "ReconcileNoop"."count" + excluded."count", ' +
   '"lastAt" = excluded."lastAt"';
 
+/** The time retention goes by, per stream. */
+const TIME_COLUMNS: Readonly<Record<AuditStream, string>> = {
+  changes: 'at',
+  reconciles: 'startedAt',
+  timeline: 'at',
+};
+
+/** Most keys bound to one lookup. */
+const KEYS_PER_QUERY = 1_000;
+
 /**
  * The audit trail's tables through Prisma's driver adapter (AuditDatabase): batches in one transaction, and
  * pruning by age. A write the database refused for its data rejects with AuditRefusedError (see refusalReason), as
  * does a row whose values do not fit the tables (checked before anything is sent); other failures reject as they
  * came.
+ *
+ * Every record is linked into its stream's hash chain (chain/audit-chain.ts) in the transaction that stores it,
+ * with the chain heads locked (lockChainHeads): a batch reads the heads, leaves out what is stored already (a
+ * retried audit batch, by dedupeKey), resolves which record a completing one completes, hashes each record with
+ * exactly the values it stores, inserts, and moves the heads. A batch that fails moves no head.
  *
  * Batches are multi-row INSERTs (batch-statements.ts), not `createMany` and one `upsert` per no-op count, and go
  * to the adapter rather than through Prisma's client: its query compiler costs CPU per row and per call (measured
@@ -43,19 +67,44 @@ export class PrismaAuditSink implements AuditSink {
   constructor(private readonly database: AuditDatabase) {}
 
   async write({ rows, changes, entries = [], noops }: AuditBatch): Promise<void> {
-    const [first, completing] = partition(changes, (change) => (change.completesKeys?.length ?? 0) === 0);
-    const statements = [
-      ...insertStatements(RECONCILE_RECORD_TABLE, rows),
-      ...insertStatements(CHANGE_RECORD_TABLE, first.map(withoutKeys), STORE_ONCE),
-      // After the batch's first records, so a record can complete one written in the same transaction.
-      ...completing.map(completingStatement),
-      ...insertStatements(TIMELINE_ENTRY_TABLE, entries, STORE_ONCE),
-      // One statement may not touch a key twice (PostgreSQL refuses it), so counts of one Nginx are added first.
-      ...insertStatements(RECONCILE_NOOP_TABLE, foldNoops(noops), ADD_TO_NOOP_COUNT),
-    ];
-    if (statements.length === 0) return;
+    if (rows.length + changes.length + entries.length + noops.length === 0) return;
     try {
-      await this.database.transaction(statements);
+      await this.database.interactive(async (transaction) => {
+        const chain = new ChainLinker(await lockChainHeads(transaction));
+        const run = async (statements: SqlStatement[]) => {
+          for (const statement of statements) await transaction.execute(statement);
+        };
+
+        await run(
+          insertStatements(
+            RECONCILE_RECORD_TABLE,
+            chain.link('reconciles', stored(RECONCILE_RECORD_TABLE, rows)),
+          ),
+        );
+
+        const fresh = await notStoredYet(transaction, CHANGE_RECORD_TABLE, changes);
+        const [first, completing] = partition(fresh, (change) => (change.completesKeys?.length ?? 0) === 0);
+        await run(
+          insertStatements(
+            CHANGE_RECORD_TABLE,
+            chain.link('changes', stored(CHANGE_RECORD_TABLE, first.map(withoutKeys))),
+          ),
+        );
+        // After the batch's first records, so a record can complete one written in the same transaction.
+        await insertCompleting(transaction, chain, completing);
+
+        const freshEntries = await notStoredYet(transaction, TIMELINE_ENTRY_TABLE, entries);
+        await run(
+          insertStatements(
+            TIMELINE_ENTRY_TABLE,
+            chain.link('timeline', stored(TIMELINE_ENTRY_TABLE, freshEntries)),
+          ),
+        );
+
+        // One statement may not touch a key twice (PostgreSQL refuses it), so counts of one Nginx are added first.
+        await run(insertStatements(RECONCILE_NOOP_TABLE, foldNoops(noops), ADD_TO_NOOP_COUNT));
+        await run(chain.movedHeads());
+      });
     } catch (error) {
       const reason = refusalReason(error);
       throw reason === undefined ? error : new AuditRefusedError(reason, { cause: error });
@@ -63,43 +112,155 @@ export class PrismaAuditSink implements AuditSink {
   }
 
   /**
-   * Deletes reconcile records that started, change records made, and no-op counts last bumped, before `before`.
+   * Deletes what is past retention (`before`): no-op counts last bumped before it, unchained records (stored
+   * before the chains existed) made before it, and of each chain the longest beginning whose records were all made
+   * before it. A chain is only ever cut at its beginning, so a record that arrived late with an old time waits for
+   * the ones before it; the head keeps the last pruned record's place and hash for audit:verify.
    */
   async prune(before: Date): Promise<PruneResult> {
-    const [records = 0, changes = 0, noops = 0, entries = 0] = await this.database.transaction([
-      deleteBefore(RECONCILE_RECORD_TABLE.name, 'startedAt', before),
-      deleteBefore(CHANGE_RECORD_TABLE.name, 'at', before),
-      deleteBefore(RECONCILE_NOOP_TABLE.name, 'lastAt', before),
-      deleteBefore(TIMELINE_ENTRY_TABLE.name, 'at', before),
-    ]);
-    return { records, changes, noops, entries };
+    return this.database.interactive(async (transaction) => {
+      const heads = await lockChainHeads(transaction);
+      const deleted: Record<AuditStream, number> = { changes: 0, reconciles: 0, timeline: 0 };
+      for (const stream of AUDIT_STREAMS) {
+        const { name } = STREAM_TABLES[stream];
+        const at = TIME_COLUMNS[stream];
+        const head = heads.get(stream)!;
+        const [[firstKept] = []] = await transaction.query({
+          strings: [`SELECT MIN("chainSeq") FROM "${name}" WHERE "chainSeq" IS NOT NULL AND "${at}" >= `, ''],
+          values: [before],
+          types: ['DateTime'],
+        });
+        const cut = (firstKept === null || firstKept === undefined ? head.seq + 1 : Number(firstKept)) - 1;
+        if (cut > head.prunedSeq) {
+          const [[hash] = []] = await transaction.query(whereSeq(`SELECT "hash" FROM "${name}"`, '=', cut));
+          deleted[stream] += await transaction.execute(whereSeq(`DELETE FROM "${name}"`, '<=', cut));
+          await transaction.execute(
+            savePrunedHead(stream, { seq: cut, hash: typeof hash === 'string' ? hash : '' }),
+          );
+        }
+        deleted[stream] += await transaction.execute(
+          deleteBefore(name, at, before, ' AND "chainSeq" IS NULL'),
+        );
+      }
+      const noops = await transaction.execute(deleteBefore(RECONCILE_NOOP_TABLE.name, 'lastAt', before));
+      return { records: deleted.reconciles, changes: deleted.changes, noops, entries: deleted.timeline };
+    });
   }
 }
 
-/** A change record whose dedupeKey is stored already is not stored again (a retried audit batch). */
-const STORE_ONCE = 'ON CONFLICT ("dedupeKey") DO NOTHING';
+/** Extends each stream's chain from the locked heads, and says which heads moved. */
+class ChainLinker {
+  private readonly moved = new Set<AuditStream>();
+
+  constructor(private readonly heads: Map<AuditStream, ChainHead>) {}
+
+  link(stream: AuditStream, rows: readonly Record<string, unknown>[]): Record<string, unknown>[] {
+    if (rows.length === 0) return [];
+    const linked = linkRows(STREAM_TABLES[stream], this.heads.get(stream)!, rows);
+    this.heads.set(stream, linked.head);
+    this.moved.add(stream);
+    return linked.rows;
+  }
+
+  movedHeads(): SqlStatement[] {
+    return [...this.moved].map((stream) => saveChainHead(stream, this.heads.get(stream)!));
+  }
+}
+
+function stored(table: AuditTable, rows: readonly object[]): Record<string, unknown>[] {
+  return rows.map((row) => storedRow(table, row));
+}
 
 /**
- * Inserts a record that completes an earlier one: its `completes` is the oldest stored record with one of its
- * `completesKeys` that completes nothing itself, or NULL (then it is a change's first record).
+ * The rows whose dedupeKey is neither stored already nor repeated earlier in the batch (a retried audit batch
+ * stores nothing twice); rows without a key all stay.
  */
-function completingStatement(change: ChangeRecordRow): SqlStatement {
-  const keys = change.completesKeys ?? [];
-  const placeholders = keys.map((_, index) => (index === 0 ? '' : ', '));
-  return insertWithLookup(
-    CHANGE_RECORD_TABLE,
-    withoutKeys(change),
-    'completes',
-    {
-      strings: [
-        `SELECT "id" FROM "${CHANGE_RECORD_TABLE.name}" WHERE "completes" IS NULL AND "joinKey" IN (`,
-        ...placeholders.slice(1),
-        ') ORDER BY "id" LIMIT 1',
-      ],
-      values: keys,
-    },
-    STORE_ONCE,
-  );
+async function notStoredYet<Row extends { dedupeKey?: string | null }>(
+  transaction: AuditTransaction,
+  table: AuditTable,
+  rows: readonly Row[],
+): Promise<Row[]> {
+  const keys = [...new Set(rows.flatMap((row) => (row.dedupeKey ? [row.dedupeKey] : [])))];
+  const seen = new Set<string>();
+  for (let start = 0; start < keys.length; start += KEYS_PER_QUERY) {
+    const chunk = keys.slice(start, start + KEYS_PER_QUERY);
+    const found = await transaction.query(
+      inList(`SELECT "dedupeKey" FROM "${table.name}" WHERE "dedupeKey" IN (`, chunk, ')'),
+    );
+    for (const [key] of found) seen.add(String(key));
+  }
+  return rows.filter((row) => {
+    if (!row.dedupeKey) return true;
+    if (seen.has(row.dedupeKey)) return false;
+    seen.add(row.dedupeKey);
+    return true;
+  });
+}
+
+/**
+ * Inserts records that complete earlier ones, in order: each `completes` the oldest stored record with one of its
+ * `completesKeys` that completes nothing itself, or nothing (then it is a change's first record, and a later
+ * record of the batch may complete it).
+ */
+async function insertCompleting(
+  transaction: AuditTransaction,
+  chain: ChainLinker,
+  completing: readonly ChangeRecordRow[],
+): Promise<void> {
+  if (completing.length === 0) return;
+  const keys = [...new Set(completing.flatMap((change) => change.completesKeys ?? []))];
+  const firstByKey = new Map<string, number>();
+  for (let start = 0; start < keys.length; start += KEYS_PER_QUERY) {
+    const found = await transaction.query(
+      inList(
+        `SELECT "joinKey", MIN("id") FROM "${CHANGE_RECORD_TABLE.name}" WHERE "completes" IS NULL AND "joinKey" IN (`,
+        keys.slice(start, start + KEYS_PER_QUERY),
+        ') GROUP BY "joinKey"',
+      ),
+    );
+    for (const [key, id] of found) firstByKey.set(String(key), Number(id));
+  }
+  const completes: Record<string, unknown>[] = [];
+  for (const change of completing) {
+    const targets = (change.completesKeys ?? []).flatMap((key) => firstByKey.get(key) ?? []);
+    const target = targets.length > 0 ? Math.min(...targets) : null;
+    const [row] = chain.link(
+      'changes',
+      stored(CHANGE_RECORD_TABLE, [{ ...withoutKeys(change), completes: target }]),
+    );
+    if (target !== null) {
+      completes.push(row!);
+      continue;
+    }
+    // A first record after all: inserted now, so a later record of this batch can find it by its id.
+    const [statement] = insertStatements(CHANGE_RECORD_TABLE, [row!]);
+    const [[id] = []] = await transaction.query({
+      ...statement!,
+      strings: withReturningId(statement!.strings),
+    });
+    const joinKey = row!.joinKey;
+    if (typeof joinKey === 'string' && !firstByKey.has(joinKey)) firstByKey.set(joinKey, Number(id));
+  }
+  for (const statement of insertStatements(CHANGE_RECORD_TABLE, completes))
+    await transaction.execute(statement);
+}
+
+function inList(head: string, keys: readonly string[], tail: string): SqlStatement {
+  return {
+    strings: [head, ...keys.map((_, index) => (index < keys.length - 1 ? ', ' : tail))],
+    values: [...keys],
+    types: keys.map(() => 'String' as const),
+  };
+}
+
+function whereSeq(head: string, operator: '=' | '<=', seq: number): SqlStatement {
+  return { strings: [`${head} WHERE "chainSeq" ${operator} `, ''], values: [seq], types: ['Int'] };
+}
+
+function withReturningId(strings: readonly string[]): string[] {
+  const parts = [...strings];
+  parts[parts.length - 1] += ' RETURNING "id"';
+  return parts;
 }
 
 function withoutKeys(change: ChangeRecordRow): Omit<ChangeRecordRow, 'completesKeys'> {
@@ -114,9 +275,9 @@ function partition<Item>(items: readonly Item[], test: (item: Item) => boolean):
   return [passed, failed];
 }
 
-function deleteBefore(table: string, column: string, before: Date): SqlStatement {
+function deleteBefore(table: string, column: string, before: Date, andWhere = ''): SqlStatement {
   return {
-    strings: [`DELETE FROM "${table}" WHERE "${column}" < `, ''],
+    strings: [`DELETE FROM "${table}" WHERE "${column}" < `, andWhere],
     values: [before],
     types: ['DateTime'],
   };

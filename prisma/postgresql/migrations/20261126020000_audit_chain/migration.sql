@@ -1,0 +1,31 @@
+-- AlterTable
+ALTER TABLE "ReconcileRecord" ADD COLUMN "chainSeq" INTEGER,
+ADD COLUMN "hash" TEXT;
+
+-- AlterTable
+ALTER TABLE "ChangeRecord" ADD COLUMN "chainSeq" INTEGER,
+ADD COLUMN "hash" TEXT;
+
+-- AlterTable
+ALTER TABLE "TimelineEntry" ADD COLUMN "chainSeq" INTEGER,
+ADD COLUMN "hash" TEXT;
+
+-- CreateTable
+CREATE TABLE "AuditChainHead" (
+    "stream" TEXT NOT NULL,
+    "seq" INTEGER NOT NULL,
+    "hash" TEXT NOT NULL,
+    "prunedSeq" INTEGER NOT NULL DEFAULT 0,
+    "prunedHash" TEXT,
+
+    CONSTRAINT "AuditChainHead_pkey" PRIMARY KEY ("stream")
+);
+
+-- CreateIndex
+CREATE UNIQUE INDEX "ReconcileRecord_chainSeq_key" ON "ReconcileRecord"("chainSeq");
+
+-- CreateIndex
+CREATE UNIQUE INDEX "ChangeRecord_chainSeq_key" ON "ChangeRecord"("chainSeq");
+
+-- CreateIndex
+CREATE UNIQUE INDEX "TimelineEntry_chainSeq_key" ON "TimelineEntry"("chainSeq");
