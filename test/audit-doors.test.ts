@@ -26,7 +26,8 @@ import {
   type TestDatabase,
 } from './support/database.js';
 import { startApp } from './support/app-process.js';
-import { kubectl, kubectlWith, runKubectl } from './support/kubectl.js';
+import { kubectl, kubectlApply, kubectlWith, runKubectl } from './support/kubectl.js';
+import { restartKubeApiServer } from './support/operations.js';
 import { CLUSTER_DIR } from './support/paths.js';
 import { serviceAccountKubeconfig } from './support/service-account.js';
 import { uniqueName, waitFor } from './support/wait.js';
@@ -121,6 +122,7 @@ function startOnWebhookPort(): Promise<ControlPlane> {
     CONTROLLER: 'true',
     LEADER_ELECTION: 'false',
     DATABASE_URL: database.url,
+    AUDIT_APISERVER_LOSS_POLL_SECONDS: '1',
   });
 }
 
@@ -170,6 +172,22 @@ async function change(
     timeoutMs: 30_000,
     intervalMs: 300,
   });
+}
+
+/** An Nginx's whole timeline in NS, newest first (every page), as a viewer reads it. */
+async function timeline(name: string, query = ''): Promise<TimelineItem[]> {
+  const items: TimelineItem[] = [];
+  let next: string | undefined;
+  do {
+    const response = await cp.as('viewer')(
+      `/controlplane/v1/namespaces/${NS}/nginxes/${name}/timeline?limit=50${query}${next ? `&continue=${next}` : ''}`,
+    );
+    expect(response.status).toBe(200);
+    const page = (await response.json()) as { items: TimelineItem[]; metadata: { continue?: string } };
+    items.push(...page.items);
+    next = page.metadata.continue;
+  } while (next);
+  return items;
 }
 
 const viaControlPlane = (...args: string[]) =>
@@ -414,20 +432,6 @@ describe('the causal timeline', () => {
     door: string | null;
     chain: TimelineItem[];
   }
-  const timeline = async (name: string, query = ''): Promise<TimelineItem[]> => {
-    const items: TimelineItem[] = [];
-    let next: string | undefined;
-    do {
-      const response = await cp.as('viewer')(
-        `/controlplane/v1/namespaces/${NS}/nginxes/${name}/timeline?limit=50${query}${next ? `&continue=${next}` : ''}`,
-      );
-      expect(response.status).toBe(200);
-      const page = (await response.json()) as { items: TimelineItem[]; metadata: { continue?: string } };
-      items.push(...page.items);
-      next = page.metadata.continue;
-    } while (next);
-    return items;
-  };
   const why = async (name: string, pod: string): Promise<Why> => {
     const response = await cp.as('viewer')(
       `/controlplane/v1/namespaces/${NS}/nginxes/${name}/pods/${pod}/why`,
@@ -548,16 +552,135 @@ describe('the causal timeline', () => {
     expect(new Set(all.map((item) => item.id)).size).toBe(all.length);
     const times = all.map((item) => Date.parse(item.at));
     expect([...times].sort((a, b) => b - a)).toEqual(times);
-    expect(new Set(all.map((item) => item.kind))).toEqual(
+    expect(new Set(all.map((item) => item.kind).filter((kind) => kind !== 'gap'))).toEqual(
       new Set(['change', 'reconcile', 'event', 'pod', 'condition', 'pod-write']),
     );
     expect(new Set((await timeline('shop', '&kind=pod,change')).map((item) => item.kind))).toEqual(
       new Set(['pod', 'change']),
     );
+    // The namespace's pods are free again for the tests after this one.
+    await kubectl('-n', NS, 'delete', 'quota', 'pods');
+    await kubectl('-n', NS, 'scale', 'nginx', 'shop', '--replicas=0');
   }, 180_000);
+
+  it('streams new entries with watch=true from a list’s resourceVersion, oldest first, with bookmarks to resume', async () => {
+    const name = 'watched';
+    await kubectlApply(
+      JSON.stringify({
+        apiVersion: 'mycompany.com/v1',
+        kind: 'Nginx',
+        metadata: { name },
+        spec: { replicas: 1 },
+      }),
+      NS,
+    );
+    const listed = await cp.as('viewer')(
+      `/controlplane/v1/namespaces/${NS}/nginxes/${name}/timeline?limit=1`,
+    );
+    const { resourceVersion } = ((await listed.json()) as { metadata: { resourceVersion: string } }).metadata;
+    expect(resourceVersion).toMatch(/^\d+\.\d+\.\d+$/);
+
+    const abort = new AbortController();
+    const response = await cp.as('viewer')(
+      `/controlplane/v1/namespaces/${NS}/nginxes/${name}/timeline?watch=true&resourceVersion=${resourceVersion}`,
+      { signal: abort.signal },
+    );
+    expect(response.status).toBe(200);
+    const events: { type: string; object: TimelineItem & { metadata?: { resourceVersion: string } } }[] = [];
+    const reading = (async () => {
+      const decoder = new TextDecoder();
+      let buffered = '';
+      for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
+        buffered += decoder.decode(chunk, { stream: true });
+        const lines = buffered.split('\n');
+        buffered = lines.pop()!;
+        for (const line of lines) if (line) events.push(JSON.parse(line) as (typeof events)[number]);
+      }
+    })().catch(() => {});
+    try {
+      await kubectl('-n', NS, 'scale', 'nginx', name, '--replicas=2');
+      const added = (kind: string, test: (item: TimelineItem) => boolean = () => true) =>
+        events.some((event) => event.type === 'ADDED' && event.object.kind === kind && test(event.object));
+      await waitFor(
+        'the scale, its reconcile and the new pod over the watch',
+        () =>
+          added(
+            'change',
+            (item) => item.change?.door === 'kube-apiserver' && item.change.subresource === 'scale',
+          ) &&
+          added('reconcile') &&
+          added('pod', (item) => item.evidence?.what === 'created'),
+        { timeoutMs: 60_000, intervalMs: 200 },
+      );
+      const bookmark = events.find((event) => event.type === 'BOOKMARK');
+      expect(bookmark?.object.metadata?.resourceVersion).toMatch(/^\d+\.\d+\.\d+$/);
+      // Events of the watch are oldest first, and none comes twice.
+      const entries = events.filter((event) => event.type === 'ADDED').map((event) => event.object);
+      expect(new Set(entries.map((item) => item.id)).size).toBe(entries.length);
+    } finally {
+      abort.abort();
+      await reading;
+    }
+  }, 120_000);
+
+  it('keeps a deleted and recreated Nginx of the same name as two histories by uid, both under its name', async () => {
+    const name = 'again';
+    const manifest = JSON.stringify({
+      apiVersion: 'mycompany.com/v1',
+      kind: 'Nginx',
+      metadata: { name },
+      spec: { replicas: 1 },
+    });
+    const uidOf = async () =>
+      (await kubectl('-n', NS, 'get', 'nginx', name, '-o', 'jsonpath={.metadata.uid}')).trim();
+    await kubectlApply(manifest, NS);
+    const first = await uidOf();
+    await kubectl('-n', NS, 'delete', 'nginx', name, '--wait=true');
+    await kubectlApply(manifest, NS);
+    const second = await uidOf();
+    expect(second).not.toBe(first);
+
+    const history = (uid: string) =>
+      timeline(name, `&uid=${uid}&kind=change,pod`).then((items) =>
+        items.filter((item) => item.kind !== 'gap'),
+      );
+    await waitFor(
+      'both objects’ changes and pods in the timeline of the name',
+      async () => {
+        const all = await timeline(name, '&kind=change,pod');
+        const verbs = (uid: string) =>
+          all.filter((item) => item.nginxUid === uid && item.change).map((item) => item.change!.verb);
+        return (
+          verbs(first).includes('create') &&
+          verbs(first).includes('delete') &&
+          verbs(second).includes('create') &&
+          all.some((item) => item.nginxUid === second && item.kind === 'pod')
+        );
+      },
+      { timeoutMs: 60_000, intervalMs: 500 },
+    );
+    // Asked by uid, each history is its object's alone.
+    const firstHistory = await history(first);
+    const secondHistory = await history(second);
+    expect(firstHistory.every((item) => item.nginxUid === first)).toBe(true);
+    expect(secondHistory.every((item) => item.nginxUid === second)).toBe(true);
+    expect(secondHistory.some((item) => item.change?.verb === 'delete')).toBe(false);
+
+    // The second object's pod goes back to the second object's creation, not the first's.
+    const pod = secondHistory.find((item) => item.kind === 'pod')!.evidence!.pod!;
+    const chain = await waitFor('the why of the recreated Nginx’s pod', async () => {
+      const answer = await why(name, pod);
+      return answer.chain.some((item) => item.kind === 'change') ? answer : undefined;
+    });
+    const root = chain.chain.find((item) => item.kind === 'change')!;
+    expect(root.nginxUid).toBe(second);
+    expect(root.change!.verb).toBe('create');
+  }, 120_000);
 
   it('answers bad timeline parameters with a 400 naming them, and an unknown pod with a 404', async () => {
     for (const [query, field] of [
+      ['watch=maybe', 'watch'],
+      ['watch=true&resourceVersion=7', 'resourceVersion'],
       ['kind=gossip', 'kind'],
       ['limit=0', 'limit'],
       ['since=yesterday', 'since'],
@@ -673,6 +796,13 @@ describe('the audit webhook refuses bad input', () => {
     expect(mixed.status).toBe(400);
     expect(((await mixed.json()) as { message: string }).message).toContain('2 of 3 items');
     await change('the good event of a mixed batch', (item) => item.auditId === 'mixed-good', {});
+    // The two lost events are a gap in every timeline: whose they were is not known.
+    const gap = await waitFor('the unreadable events as a gap', async () =>
+      (await timeline('mixed', '&kind=gap')).find(
+        (item) => item.evidence?.what === 'audit-events-unreadable' && item.evidence.count === 2,
+      ),
+    );
+    expect(gap.evidence).toMatchObject({ type: 'Warning', reason: "kube-apiserver's audit webhook" });
 
     const huge = await post('x'.repeat(33 * 1024 * 1024), client);
     expect(huge.status).toBe(413);
@@ -705,4 +835,32 @@ describe('the audit webhook refuses bad input', () => {
     const stored = await changes({ actor: 'mallory' });
     expect(new Set(stored.map((item) => item.auditId)).size).toBe(stored.length);
   });
+});
+
+describe('what kube-apiserver gives up delivering', () => {
+  it("is a gap in the timeline, read from kube-apiserver's own apiserver_audit_error_total", async () => {
+    // kube-apiserver posting to a port where nothing listens, retrying for well under a second.
+    await restartKubeApiServer({
+      CLUSTER_AUDIT_WEBHOOK: 'https://127.0.0.1:9/controlplane/v1/audit/webhook',
+      CLUSTER_AUDIT_WEBHOOK_BACKOFF: '50ms',
+    });
+    try {
+      let writes = 0;
+      const gap = await waitFor(
+        'the lost events as a gap',
+        async () => {
+          await kubectl('-n', NS, 'annotate', 'nginx', 'marker', `lost=${++writes}`, '--overwrite');
+          return (await timeline('marker', '&kind=gap')).find(
+            (item) => item.evidence?.what === 'audit-events-lost',
+          );
+        },
+        { timeoutMs: 60_000, intervalMs: 1_000 },
+      );
+      expect(gap.evidence!.count).toBeGreaterThan(0);
+      expect(gap.evidence!.message).toMatch(/audit events lost: kube-apiserver gave up delivering them/);
+    } finally {
+      await restartKubeApiServer();
+      await webhookCaughtUp();
+    }
+  }, 240_000);
 });

@@ -41,7 +41,8 @@ args_for() {
       # Batches within a second (the timeline is live); a buffer that holds a long outage of the app; a batch the
       # app does not take is retried with kube-apiserver's own backoff (10 s, then 1.5 times longer, 5 tries).
       [ "$AUDIT_WEBHOOK" = off ] || args+=(--audit-webhook-config-file="$AUDIT_WEBHOOK_CONFIG" \
-        --audit-webhook-mode=batch --audit-webhook-batch-max-wait=1s --audit-webhook-batch-buffer-size=100000) ;;
+        --audit-webhook-mode=batch --audit-webhook-batch-max-wait=1s --audit-webhook-batch-buffer-size=100000 \
+        --audit-webhook-initial-backoff="$AUDIT_WEBHOOK_BACKOFF") ;;
     kube-controller-manager) args=(--kubeconfig="$PKI/kube-controller-manager.kubeconfig" \
       --authentication-kubeconfig="$PKI/kube-controller-manager.kubeconfig" \
       --authorization-kubeconfig="$PKI/kube-controller-manager.kubeconfig" \

@@ -108,4 +108,21 @@ describe('timelineRows', () => {
       }),
     ).toBe('someone (via unknown): patch');
   });
+
+  it('shows a gap the audit knows of as a warning, with what was lost and who saw it', () => {
+    const gap = evidence('gap/3', 'gap', '2026-11-26T10:00:00.000Z', {
+      what: 'audit-queue-overflow',
+      type: 'Warning',
+      count: 4,
+      reason: "the app's audit writer",
+      message: '4 audit records dropped: the audit queue was full (…)',
+    });
+    expect(entryText(gap)).toBe(
+      "audit gap: 4 audit records dropped: the audit queue was full (…) — seen by the app's audit writer",
+    );
+    expect(timelineRows([gap], { kinds: ['gap'], actor: '' })[0]).toMatchObject({
+      tone: 'warning',
+      kind: 'gap',
+    });
+  });
 });

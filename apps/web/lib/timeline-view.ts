@@ -51,6 +51,8 @@ export function entryText(item: TimelineItem): string {
   if (item.kind === 'pod-write')
     return `${evidence.actor ?? 'someone'}: ${evidence.what} pod ${evidence.pod}${evidence.type === 'Failure' ? ' refused' : ''}`;
   if (item.kind === 'condition') return `${evidence.what}${evidence.reason ? ` (${evidence.reason})` : ''}`;
+  if (item.kind === 'gap')
+    return `audit gap: ${evidence.message ?? evidence.what} — seen by ${evidence.reason ?? 'the app'}`;
   const count = evidence.count && evidence.count > 1 ? ` ×${evidence.count}` : '';
   return `${evidence.what}${count}${evidence.pod ? ` on ${evidence.pod}` : ''}: ${evidence.message ?? ''}`.trim();
 }

@@ -153,10 +153,18 @@ export interface RevisionItem {
 }
 
 /** The kinds of entries an Nginx's timeline holds. */
-export const TIMELINE_KINDS = ['change', 'reconcile', 'event', 'pod', 'condition', 'pod-write'] as const;
+export const TIMELINE_KINDS = [
+  'change',
+  'reconcile',
+  'event',
+  'pod',
+  'condition',
+  'pod-write',
+  'gap',
+] as const;
 export type TimelineKind = (typeof TIMELINE_KINDS)[number];
 
-/** Kept evidence as the timeline shows it: an Event, a pod's transition, a condition change, a pod write. */
+/** Kept evidence as the timeline shows it: an Event, a pod's transition, a condition change, a pod write, a gap. */
 export interface TimelineEvidence {
   what: string;
   pod: string | null;

@@ -1,3 +1,4 @@
+import { gapEntry, type AuditGap } from './audit-gap.js';
 import {
   Inject,
   Injectable,
@@ -86,6 +87,14 @@ export class AuditTrail implements OnApplicationBootstrap, BeforeApplicationShut
   /** Keeps a piece of evidence for the timeline (queued; never throws, never waits). */
   entry(row: TimelineEntryRow): void {
     if (this.enabled) this.writer.entry(row);
+  }
+
+  /**
+   * Records what the audit knows it missed, as a timeline entry (audit-gap.ts) — with or without the rest of the
+   * timeline's evidence (AUDIT_TIMELINE), since a hole in the change trail is the audit's own business.
+   */
+  gap(gap: AuditGap): void {
+    if (this.enabled) this.writer.entry(gapEntry(gap));
   }
 
   /**

@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AuditRefusedError, AuditWriter, type AuditBatch, type AuditSink } from './audit-writer.js';
 import type { ChangeRecordRow } from './change-record.js';
 import type { NoopCount, ReconcileRecordRow } from './reconcile-record.js';
+import type { TimelineEntryRow } from './timeline-entry.js';
 
 const row = (name: string): ReconcileRecordRow => ({
   startedAt: new Date(0),
@@ -48,16 +49,19 @@ const change = (name: string, verb: ChangeRecordRow['verb'] = 'patch'): ChangeRe
  */
 function scriptedSink() {
   const stored: { rows: string[]; changes?: string[]; noops: NoopCount[] }[] = [];
+  const entries: TimelineEntryRow[] = [];
   const sink = {
     down: false,
     refuses: new Set<string>(),
     stored,
     rows: () => stored.flatMap((batch) => batch.rows),
     changes: () => stored.flatMap((batch) => batch.changes ?? []),
-    write: vi.fn(async ({ rows, changes, noops }: AuditBatch) => {
+    entries,
+    write: vi.fn(async ({ rows, changes, entries: kept = [], noops }: AuditBatch) => {
       if (sink.down) throw new Error('connect ECONNREFUSED');
       if ([...rows, ...changes, ...noops].some((row) => sink.refuses.has(row.name)))
         throw new AuditRefusedError('23514 new row violates check constraint "refuse"');
+      entries.push(...kept);
       stored.push({
         rows: rows.map((r) => r.name),
         ...(changes.length > 0 ? { changes: changes.map((c) => c.name) } : {}),
@@ -199,6 +203,26 @@ describe('AuditWriter', () => {
       'audit writer caught up: writing queued records',
       expect.objectContaining({ droppedWhileUnavailable: 2 }),
     );
+    // What was lost is itself recorded, per Nginx, past the limit: a gap in each one's timeline.
+    expect(sink.entries).toEqual([
+      expect.objectContaining({
+        kind: 'gap',
+        what: 'audit-queue-overflow',
+        namespace: 'default',
+        nginx: 'd',
+        count: 1,
+      }),
+      expect.objectContaining({
+        kind: 'gap',
+        what: 'audit-queue-overflow',
+        namespace: 'default',
+        nginx: 'e',
+        count: 1,
+      }),
+    ]);
+    expect(sink.entries[0]!.message).toMatch(
+      /^1 audit records dropped: the audit queue was full \(1970-01-01T00:00:00\.000Z – /,
+    );
   });
 
   it('writes everything left on close, and reports what it could not write', async () => {
@@ -267,7 +291,9 @@ describe('AuditWriter', () => {
     expect(sink.stored.map(({ rows, changes }) => ({ rows, changes }))).toEqual([
       { rows: ['r1'], changes: ['c1'] },
       { rows: ['r2'], changes: ['c2'] },
+      { rows: [], changes: undefined }, // the gap entries of c3 and r3
     ]);
+    expect(sink.entries.map((entry) => entry.nginx)).toEqual(['c3', 'r3']);
   });
 
   it('retries a failed batch of change records without losing or duplicating any', async () => {

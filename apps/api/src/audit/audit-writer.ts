@@ -1,4 +1,5 @@
 import { silentLogger, type RuntimeLogger, errorMessage } from '@ngx/kube-runtime';
+import { gapEntry, LossTally } from './audit-gap.js';
 import type { ChangeRecordRow } from './change-record.js';
 import { addNoopCount, type NoopCount, type ReconcileRecordRow } from './reconcile-record.js';
 import { storableRow } from './storable-row.js';
@@ -73,7 +74,8 @@ export interface AuditWriterOptions {
  * `record`, `change` and `noop` only queue. Guarantees:
  * - What is queued is what is stored: every string field is made storable (storableRow) on the way in.
  * - Reconcile and change records share one queue, in order, and its bound (`limit`); beyond it new rows are
- *   dropped and counted (`dropped`).
+ *   dropped and counted (`dropped`), and once a batch is stored again, one `gap` timeline entry per Nginx says how
+ *   many of its records were lost and when (audit-gap.ts).
  * - Queued rows are written in one transaction per batch within `flushIntervalMs`. No-op counts are folded per
  *   Nginx and written with a batch at most once per `noopFlushIntervalMs` (the first after a quiet spell within
  *   `flushIntervalMs`), so a converging Nginx costs the database one upsert a second, not one per batch.
@@ -103,6 +105,8 @@ export class AuditWriter {
   private retryDelayMs = 0;
   /** Rows dropped since the queue last filled up; reported once a batch is stored again. */
   private droppedInOutage = 0;
+  /** The same rows by Nginx: stored as gap entries once a batch is stored again. */
+  private readonly dropped = new LossTally();
   private closed = false;
 
   constructor(private readonly options: AuditWriterOptions) {
@@ -179,6 +183,8 @@ export class AuditWriter {
           limit: this.limit,
         });
       this.droppedInOutage++;
+      const { namespace, name, at } = describeRow(entry);
+      this.dropped.add(namespace, name, at);
       this.options.metrics?.dropped(1);
       return;
     }
@@ -295,6 +301,10 @@ export class AuditWriter {
       });
       this.retryDelayMs = 0;
       this.droppedInOutage = 0;
+      // Past the limit on purpose: the record of what was lost is the one record that must not be lost.
+      for (const gap of this.dropped.drain('audit-queue-overflow', "the app's audit writer"))
+        this.queue.push({ kind: 'entry', row: storableRow(gapEntry(gap)) });
+      if (this.queue.length > 0) this.schedule(this.flushIntervalMs);
     }
   }
 

@@ -1,5 +1,5 @@
 /** What a timeline entry is about (the TimelineEntry model's `kind`). */
-export const TIMELINE_ENTRY_KINDS = ['event', 'pod', 'condition', 'pod-write'] as const;
+export const TIMELINE_ENTRY_KINDS = ['event', 'pod', 'condition', 'pod-write', 'gap'] as const;
 export type TimelineEntryKind = (typeof TIMELINE_ENTRY_KINDS)[number];
 
 /**

@@ -43,6 +43,7 @@ describe('loadAppConfig', () => {
       queueLimit: 10_000,
       observedHoldMs: 10_000,
       timeline: true,
+      apiserverLossPollMs: 15_000,
     });
     expect(config.logFormat).toBe('json');
     const custom = loadAppConfig(

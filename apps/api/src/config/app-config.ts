@@ -34,6 +34,11 @@ export interface AppConfig {
      * alone saw (AUDIT_TIMELINE; off only to measure what it costs, or to count reconcile records alone).
      */
     timeline: boolean;
+    /**
+     * How often the leader reads kube-apiserver's count of audit events it failed to deliver to the webhook, to
+     * record what was lost as a gap (AUDIT_APISERVER_LOSS_POLL_SECONDS).
+     */
+    apiserverLossPollMs: number;
   };
   logFormat: LogFormat;
   auth: {
@@ -326,6 +331,12 @@ export function loadAppConfig(
       queueLimit: Math.ceil(parsePositive('AUDIT_QUEUE_LIMIT', env.AUDIT_QUEUE_LIMIT, 10_000)),
       observedHoldMs: parseSeconds('AUDIT_OBSERVED_HOLD_SECONDS', env.AUDIT_OBSERVED_HOLD_SECONDS, 10, 3600),
       timeline: parseBoolean('AUDIT_TIMELINE', env.AUDIT_TIMELINE, true),
+      apiserverLossPollMs: parseSeconds(
+        'AUDIT_APISERVER_LOSS_POLL_SECONDS',
+        env.AUDIT_APISERVER_LOSS_POLL_SECONDS,
+        15,
+        3600,
+      ),
     },
     logFormat: parseLogFormat(env.LOG_FORMAT),
     auth: {

@@ -25,6 +25,12 @@ import { PodDirectory } from '../timeline/pod-directory.js';
 import { ownKubeUser } from './own-kube-user.js';
 import { SpecHistory } from './spec-history.js';
 
+/** Where audit events come from, in the words a gap entry uses. */
+const SOURCE_NAMES: Readonly<Record<EventContext['source'], string>> = {
+  'audit-webhook': "kube-apiserver's audit webhook",
+  'audit-log': "kube-apiserver's audit log file",
+};
+
 /** How often the control plane's own identity is asked for again until kube-apiserver has told it. */
 const IDENTITY_RETRY_MS = 5_000;
 /** Longest a batch waits for the informer to show the writes its events name (for the specs they replaced). */
@@ -126,9 +132,14 @@ export class KubeAuditIngest implements OnApplicationBootstrap, BeforeApplicatio
     return { kind: 'stored', changes: rows.length };
   }
 
-  /** Counts events of a batch that were not audit events (lost: kube-apiserver has no better copy to send). */
-  invalid(count: number, source: EventContext['source']): void {
+  /**
+   * Counts events of a batch that were not audit events (lost: kube-apiserver has no better copy to send) and
+   * records the loss as a gap in every timeline (whose events they were is not known).
+   */
+  invalid(count: number, source: EventContext['source'], detail = SOURCE_NAMES[source]): void {
     this.metrics.invalid.inc({ source }, count);
+    const now = new Date();
+    this.trail.gap({ what: 'audit-events-unreadable', from: now, until: now, count, detail });
   }
 
   /**

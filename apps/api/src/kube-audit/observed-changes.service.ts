@@ -1,3 +1,4 @@
+import { LossTally } from '../audit/audit-gap.js';
 import {
   Inject,
   Injectable,
@@ -47,6 +48,8 @@ interface Held {
 @Injectable()
 export class ObservedChanges implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = nestRuntimeLogger(new Logger('ObservedChanges'));
+  /** Changes dropped because MAX_HELD were held. */
+  private readonly dropped = new LossTally();
   private held: Held[] = [];
   private timer: NodeJS.Timeout | undefined;
   private sweeping = false;
@@ -88,6 +91,7 @@ export class ObservedChanges implements OnApplicationBootstrap, BeforeApplicatio
     if (!change) return;
     if (this.held.length >= MAX_HELD) {
       this.metrics.dropped.inc();
+      this.dropped.add(change.namespace, change.name);
       return;
     }
     const seenAt = new Date();
@@ -119,6 +123,10 @@ export class ObservedChanges implements OnApplicationBootstrap, BeforeApplicatio
     } finally {
       this.sweeping = false;
     }
+    // Once there is room again, what could not be held is a gap in the timelines of the Nginxes it was about.
+    if (this.dropped.total > 0 && this.held.length < MAX_HELD / 2)
+      for (const gap of this.dropped.drain('observed-changes-dropped', "the app's Nginx informer"))
+        this.trail.gap(gap);
   }
 }
 

@@ -39,7 +39,7 @@ import { RevisionsController } from '../controlplane/revisions.controller.js';
     },
     { provide: APP_FILTER, useClass: StatusExceptionFilter },
   ],
-  exports: [ApiServerRelay, NginxReads, RevisionWrites, RelayedReadLane],
+  exports: [ApiServerRelay, NginxReads, RevisionWrites, RelayedReadLane, WatchSlots],
 })
 export class RestModule implements NestModule {
   configure(consumer: MiddlewareConsumer): void {

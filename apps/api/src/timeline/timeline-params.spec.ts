@@ -44,4 +44,26 @@ describe('parseTimelineParams', () => {
     const token = encodeCursor('timeline', { namespace: 'shop', name: 'web' }, { at: new Date(0), id: 3 });
     expect(fieldOf({ kind: 'pod', continue: token })).toBe('continue');
   });
+
+  it('reads a watch: from a list’s resourceVersion or from now, for at most 30 minutes', () => {
+    expect(parse({ watch: 'true', resourceVersion: '12.40.7', timeoutSeconds: '60' }).watch).toEqual({
+      from: { changes: 12, reconciles: 40, timeline: 7 },
+      timeoutSeconds: 60,
+    });
+    expect(parse({ watch: '1' }).watch).toEqual({ timeoutSeconds: 1800 });
+    expect(parse({ watch: 'true', resourceVersion: '0', timeoutSeconds: '99999' }).watch).toEqual({
+      timeoutSeconds: 1800,
+    });
+    expect(parse({ watch: 'false' }).watch).toBeUndefined();
+  });
+
+  it('refuses a bad watch naming the parameter', () => {
+    expect(fieldOf({ watch: 'yes' })).toBe('watch');
+    expect(fieldOf({ watch: 'true', resourceVersion: '12' })).toBe('resourceVersion');
+    expect(fieldOf({ watch: 'true', resourceVersion: '1.2.x' })).toBe('resourceVersion');
+    expect(fieldOf({ watch: 'true', timeoutSeconds: '-1' })).toBe('timeoutSeconds');
+    expect(fieldOf({ resourceVersion: '1.2.3' })).toBe('resourceVersion');
+    const token = encodeCursor('timeline', { namespace: 'shop', name: 'web' }, { at: new Date(0), id: 3 });
+    expect(fieldOf({ watch: 'true', continue: token })).toBe('continue');
+  });
 });

@@ -3,6 +3,7 @@ import { decodeCursor, InvalidCursorError, type CursorPosition } from '../audit/
 import { compact, limitParam, timeWindow, type TimeWindow } from '../audit/audit-params.js';
 import { printable } from '../http/path-params.js';
 import { invalidParam, singleParam, type QueryParams } from '../http/query-params.js';
+import { MAX_WATCH_SECONDS } from '../rest/relay-limits.js';
 
 export interface TimelineFilters extends TimeWindow {
   namespace: string;
@@ -28,6 +29,27 @@ export interface TimelineParams {
   filters: TimelineFilters;
   limit: number;
   after?: TimelinePosition;
+  /** `watch=true`: live entries instead of a page. */
+  watch?: TimelineWatchParams;
+}
+
+export interface TimelineWatchParams {
+  /** Where to start (a list's or a bookmark's `resourceVersion`); absent: from now. */
+  from?: TimelineVersion;
+  /** How long the watch stays open (`timeoutSeconds`, at most MAX_WATCH_SECONDS, which is the default too). */
+  timeoutSeconds: number;
+}
+
+/** How far a watch has read each store: the last chain place seen (AuditChainHead). */
+export interface TimelineVersion {
+  changes: number;
+  reconciles: number;
+  timeline: number;
+}
+
+/** A TimelineVersion as a `resourceVersion`: the three stores' chain places, "<changes>.<reconciles>.<timeline>". */
+export function encodeVersion(version: TimelineVersion): string {
+  return `${version.changes}.${version.reconciles}.${version.timeline}`;
 }
 
 /**
@@ -44,6 +66,9 @@ export function parseTimelineParams(query: QueryParams, namespace: string, name:
   });
   const limit = limitParam(query);
   const token = singleParam(query, 'continue');
+  const watch = watchParams(query);
+  if (watch && token !== undefined) throw invalidParam('continue', 'is for pages, not with watch=true');
+  if (watch) return { filters, limit, watch };
   if (token === undefined) return { filters, limit };
   try {
     return { filters, limit, after: fromCursor(decodeCursor(token, 'timeline', filters)) };
@@ -80,4 +105,34 @@ function uidParam(query: QueryParams): string | undefined {
   if (value === undefined) return undefined;
   if (/^[0-9a-f-]{1,64}$/i.test(value)) return value;
   throw invalidParam('uid', `must be an object uid (got "${printable(value)}")`);
+}
+
+function watchParams(query: QueryParams): TimelineWatchParams | undefined {
+  const watch = singleParam(query, 'watch');
+  if (watch === undefined || watch === 'false' || watch === '0') {
+    for (const field of ['resourceVersion', 'timeoutSeconds'])
+      if (singleParam(query, field) !== undefined) throw invalidParam(field, 'is for watch=true only');
+    return undefined;
+  }
+  if (watch !== 'true' && watch !== '1')
+    throw invalidParam('watch', `must be true or false (got "${printable(watch)}")`);
+  const version = singleParam(query, 'resourceVersion');
+  const seconds = singleParam(query, 'timeoutSeconds');
+  if (seconds !== undefined && !/^[0-9]{1,9}$/.test(seconds))
+    throw invalidParam('timeoutSeconds', `must be a whole number of seconds (got "${printable(seconds)}")`);
+  const timeoutSeconds = Math.min(
+    seconds === undefined ? MAX_WATCH_SECONDS : Number(seconds),
+    MAX_WATCH_SECONDS,
+  );
+  if (version === undefined || version === '' || version === '0') return { timeoutSeconds };
+  const match = /^([0-9]{1,9})\.([0-9]{1,9})\.([0-9]{1,9})$/.exec(version);
+  if (!match)
+    throw invalidParam(
+      'resourceVersion',
+      `must be a timeline list's or bookmark's metadata.resourceVersion (got "${printable(version)}")`,
+    );
+  return {
+    timeoutSeconds,
+    from: { changes: Number(match[1]), reconciles: Number(match[2]), timeline: Number(match[3]) },
+  };
 }

@@ -1,12 +1,20 @@
 import type { ChangeItem, ReconcileItem, TimelineItem, TimelineKind } from '@ngx/nginx-api';
 import type { Prisma, TimelineEntry } from '../../generated/prisma-sqlite/index.js';
+import { ANY_NGINX } from '../audit/audit-gap.js';
+import { reconcileItem } from '../audit/audit-items.js';
 import { AuditReader } from '../audit/audit-reader.js';
+import type { AuditStream } from '../audit/chain/audit-chain.js';
 import type { AuditPrismaClient } from '../audit/prisma-client.js';
-import { SOURCE_RANKS, type TimelineFilters, type TimelinePosition } from './timeline-params.js';
+import {
+  SOURCE_RANKS,
+  type TimelineFilters,
+  type TimelinePosition,
+  type TimelineVersion,
+} from './timeline-params.js';
 import { linkCauses } from './timeline-causes.js';
 
-/** The kinds kept as evidence (the TimelineEntry table). */
-const EVIDENCE_KINDS: readonly TimelineKind[] = ['event', 'pod', 'condition', 'pod-write'];
+/** The kinds kept as evidence (the TimelineEntry table); gaps are what the audit knows it missed. */
+const EVIDENCE_KINDS: readonly TimelineKind[] = ['event', 'pod', 'condition', 'pod-write', 'gap'];
 
 export interface TimelinePage {
   items: TimelineItem[];
@@ -56,7 +64,7 @@ export class TimelineReader {
   ): Promise<Positioned[]> {
     const where: Prisma.ChangeRecordWhereInput = {
       AND: [
-        { namespace: filters.namespace, name: filters.name, ...(filters.uid ? { uid: filters.uid } : {}) },
+        changesOf(filters),
         window('at', filters),
         after ? afterPosition('at', SOURCE_RANKS.change, after) : {},
       ],
@@ -73,7 +81,7 @@ export class TimelineReader {
   ): Promise<Positioned[]> {
     const where: Prisma.ReconcileRecordWhereInput = {
       AND: [
-        { namespace: filters.namespace, name: filters.name, ...(filters.uid ? { uid: filters.uid } : {}) },
+        reconcilesOf(filters),
         window('startedAt', filters),
         after ? afterPosition('startedAt', SOURCE_RANKS.reconcile, after) : {},
       ],
@@ -88,18 +96,12 @@ export class TimelineReader {
     take: number,
     after?: TimelinePosition,
   ): Promise<Positioned[]> {
-    const kinds = EVIDENCE_KINDS.filter((kind) => !filters.kinds || filters.kinds.includes(kind));
     const rows = await (
       await this.prisma()
     ).timelineEntry.findMany({
       where: {
         AND: [
-          {
-            namespace: filters.namespace,
-            nginx: filters.name,
-            kind: { in: [...kinds] },
-            ...(filters.uid ? { nginxUid: filters.uid } : {}),
-          },
+          evidenceOf(filters),
           window('at', filters),
           after ? afterPosition('at', SOURCE_RANKS.evidence, after) : {},
         ],
@@ -108,6 +110,83 @@ export class TimelineReader {
       take,
     });
     return rows.map((row) => positioned(evidenceEntry(row), SOURCE_RANKS.evidence));
+  }
+
+  /** Where each store's chain ends now: a watch started from here misses nothing committed after. */
+  async version(): Promise<TimelineVersion> {
+    const heads = await (await this.prisma()).auditChainHead.findMany();
+    const seq = (stream: AuditStream) => heads.find((head) => head.stream === stream)?.seq ?? 0;
+    return { changes: seq('changes'), reconciles: seq('reconciles'), timeline: seq('timeline') };
+  }
+
+  /**
+   * What was committed after `from`, oldest first, as watch events, and the version to continue from. Records
+   * are found by their place in each store's hash chain, which is commit order (the chain heads are locked until
+   * commit), so an entry stored late with an early time is not missed. A record that completes an earlier change
+   * (kube-apiserver's event of a write we relayed) sends that change again, MODIFIED. At most `limit` records
+   * per store are read per call; the version says where the next call resumes.
+   */
+  async since(filters: TimelineFilters, from: TimelineVersion, limit: number): Promise<TimelineChanges> {
+    const wanted = (kind: TimelineKind) => !filters.kinds || filters.kinds.includes(kind);
+    const prisma = await this.prisma();
+    // Everything committed up to the heads read first is considered; a store read to its limit resumes after
+    // its last record instead.
+    const to = await this.version();
+    const between = (stream: AuditStream) => ({ chainSeq: { gt: from[stream], lte: to[stream] } });
+    const next = (stream: AuditStream, rows: readonly { chainSeq: number | null }[]) =>
+      rows.length === limit ? (rows.at(-1)!.chainSeq ?? to[stream]) : to[stream];
+    const order = { chainSeq: 'asc' } as const;
+    const version = { ...from };
+    const events: { type: TimelineWatchType; entry: Positioned }[] = [];
+
+    if (wanted('change')) {
+      const rows = await prisma.changeRecord.findMany({
+        where: { AND: [changesOf(filters), between('changes')] },
+        orderBy: order,
+        take: limit,
+        select: { id: true, completes: true, chainSeq: true },
+      });
+      version.changes = next('changes', rows);
+      const firstIds = [...new Set(rows.map((row) => row.completes ?? row.id))];
+      const added = new Set(rows.filter((row) => row.completes === null).map((row) => row.id));
+      const changes =
+        firstIds.length > 0 ? await this.audit.changeItems({ id: { in: firstIds } }, firstIds.length) : [];
+      for (const change of changes)
+        events.push({
+          type: added.has(change.id) ? 'ADDED' : 'MODIFIED',
+          entry: positioned(changeEntry(change), SOURCE_RANKS.change),
+        });
+    }
+    if (wanted('reconcile')) {
+      const rows = await prisma.reconcileRecord.findMany({
+        where: { AND: [reconcilesOf(filters), between('reconciles')] },
+        orderBy: order,
+        take: limit,
+      });
+      version.reconciles = next('reconciles', rows);
+      for (const row of rows)
+        events.push({
+          type: 'ADDED',
+          entry: positioned(reconcileEntry(reconcileItem(row)), SOURCE_RANKS.reconcile),
+        });
+    }
+    if (EVIDENCE_KINDS.some(wanted)) {
+      const rows = await prisma.timelineEntry.findMany({
+        where: { AND: [evidenceOf(filters), between('timeline')] },
+        orderBy: order,
+        take: limit,
+      });
+      version.timeline = next('timeline', rows);
+      for (const row of rows)
+        events.push({ type: 'ADDED', entry: positioned(evidenceEntry(row), SOURCE_RANKS.evidence) });
+    }
+    events.sort((a, b) => newestFirst(b.entry, a.entry));
+    await linkCauses(
+      events.map(({ entry }) => entry.item),
+      filters,
+      this.prisma,
+    );
+    return { events: events.map(({ type, entry }) => ({ type, item: entry.item })), version };
   }
 }
 
@@ -194,4 +273,42 @@ function afterPosition<Field extends string>(field: Field, rank: number, after: 
   if (rank < after.rank) return { [field]: { lte: after.at } } as Record<Field, Prisma.DateTimeFilter>;
   if (rank > after.rank) return { [field]: { lt: after.at } } as Record<Field, Prisma.DateTimeFilter>;
   return { OR: [{ [field]: { lt: after.at } }, { [field]: after.at, id: { lt: after.id } }] };
+}
+
+/** ADDED: a new entry; MODIFIED: a change sent before, completed since (its other identity, its specs). */
+export type TimelineWatchType = 'ADDED' | 'MODIFIED';
+
+export interface TimelineChanges {
+  /** Oldest first. */
+  events: { type: TimelineWatchType; item: TimelineItem }[];
+  version: TimelineVersion;
+}
+
+/** The change records of the Nginx (of one object, with `uid`). */
+function changesOf(filters: TimelineFilters): Prisma.ChangeRecordWhereInput {
+  return { namespace: filters.namespace, name: filters.name, ...(filters.uid ? { uid: filters.uid } : {}) };
+}
+
+function reconcilesOf(filters: TimelineFilters): Prisma.ReconcileRecordWhereInput {
+  return { namespace: filters.namespace, name: filters.name, ...(filters.uid ? { uid: filters.uid } : {}) };
+}
+
+/** Kept evidence of the Nginx of the wanted kinds; gaps of its name, and gaps of unknown Nginx, when wanted. */
+function evidenceOf(filters: TimelineFilters): Prisma.TimelineEntryWhereInput {
+  const kinds = EVIDENCE_KINDS.filter((kind) => !filters.kinds || filters.kinds.includes(kind));
+  const about: Prisma.TimelineEntryWhereInput[] = [
+    {
+      namespace: filters.namespace,
+      nginx: filters.name,
+      kind: { in: kinds.filter((kind) => kind !== 'gap') },
+      ...(filters.uid ? { nginxUid: filters.uid } : {}),
+    },
+  ];
+  // A gap may have cost any object of the name, and a gap of unknown Nginx any Nginx.
+  if (kinds.includes('gap'))
+    about.push(
+      { namespace: filters.namespace, nginx: filters.name, kind: 'gap' },
+      { namespace: ANY_NGINX, nginx: ANY_NGINX, kind: 'gap' },
+    );
+  return { OR: about };
 }

@@ -25,11 +25,12 @@ const KIND_LABELS: Record<TimelineKind, string> = {
   pod: 'Pods',
   condition: 'Conditions',
   'pod-write': 'Pod writes',
+  gap: 'Gaps',
 };
 
 /**
- * An Nginx's causal timeline, live: its changes (any door), reconciles, Events, pod transitions, condition changes
- * and pod writes in one order, newest first, bursts folded ("7 pods created"), each row linking to what caused it.
+ * An Nginx's causal timeline, live: its changes (any door), reconciles, Events, pod transitions, condition changes,
+ * pod writes and the audit's known gaps in one order, newest first, bursts folded ("7 pods created"), each row linking to what caused it.
  * Refetched (debounced) whenever `revision` moves — the object's resourceVersion and its pods' — as the Events
  * panel is. Filters by kind and actor.
  */
