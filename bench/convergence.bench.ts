@@ -50,6 +50,8 @@ const AUDIT_LOG =
   process.argv.includes('--no-audit-log') || SCALE
     ? undefined
     : join(CLUSTER_DIR, 'logs', 'convergence-audit.log');
+/** The port kube-apiserver's audit webhook posts to (tools/cluster/lib.sh's default). */
+const WEBHOOK_PORT = '3000';
 /** The benchmark's own User-Agent: it uses the admin kubeconfig like our controller, which sends "nginx-control-plane". */
 const BENCH_AGENT = 'nginx-bench';
 
@@ -115,6 +117,8 @@ interface Run {
   plural: string;
   limits: string;
   audit?: boolean;
+  /** The timeline's evidence and informer-observed changes (AUDIT_TIMELINE), with the audit trail on. */
+  timeline?: boolean;
   /** Ours with the web UI served from the same process (WEB_MODE=production), not the controller alone. */
   web?: boolean;
   phases: PhaseResult[];
@@ -145,13 +149,15 @@ async function ours(
   label: string,
   options: {
     audit?: boolean;
+    /** AUDIT_TIMELINE; on the audit webhook's port, so kube-apiserver's audit events of the run come in too. */
+    timeline?: boolean;
     web?: boolean;
     profiles?: PhaseProfiles;
     idle?: boolean;
     resync?: boolean;
   } = {},
 ): Promise<Run> {
-  const { audit = true, web = false, profiles, resync = false } = options;
+  const { audit = true, web = false, profiles, resync = false, timeline } = options;
   const idle = options.idle ?? (audit && !profiles && !web && label === 'equal');
   await restartComponents(['kube-controller-manager'], limitsEnv(limits));
   const namespace = await namespaceFor('ngx');
@@ -166,6 +172,7 @@ async function ours(
       INSTALL_CRD: 'false',
       LOG_FORMAT: 'json',
       AUDIT: String(audit),
+      ...(timeline === undefined ? {} : { AUDIT_TIMELINE: String(timeline), PORT: WEBHOOK_PORT }),
       DATABASE_URL: databaseUrl,
       KUBE_API_QPS: String(limits.qps),
       KUBE_API_BURST: String(limits.burst),
@@ -220,6 +227,7 @@ async function ours(
       plural: NGINX.plural,
       limits: label,
       audit,
+      ...(timeline === undefined ? {} : { timeline }),
       web,
       ...result,
       peakRssMb: Math.max(firstPeakRssMb, peakRssMb(controller.pid)),
@@ -260,7 +268,9 @@ async function replicaSets(limits: { qps: number; burst: number }, label: string
 
 const fmt = (n: number, digits = 1) => n.toFixed(digits);
 const runName = (run: Run) =>
-  `${run.controller}${run.audit === false ? ', audit off' : ''}${run.web ? ', with the web UI' : ''}`;
+  `${run.controller}${run.audit === false ? ', audit off' : ''}` +
+  `${run.timeline === undefined ? '' : `, timeline ${run.timeline ? 'on' : 'off'} (webhook port)`}` +
+  `${run.web ? ', with the web UI' : ''}`;
 
 /**
  * Of a sender's writes (audit log), those the "writes" column counts: pods (not their status, kwok's) and the
@@ -584,6 +594,8 @@ async function main(): Promise<void> {
       runs.push(logged(await replicaSets(limits, label), `ReplicaSets, ${label}`));
     }
     runs.push(logged(await ours(EQUAL, 'equal', { audit: false }), 'ours, audit off'));
+    runs.push(logged(await ours(EQUAL, 'equal', { timeline: true }), 'ours, timeline on'));
+    runs.push(logged(await ours(EQUAL, 'equal', { timeline: false }), 'ours, timeline off'));
     runs.push(logged(await ours(EQUAL, 'equal', { web: true }), 'ours, with the web UI'));
     // Profiled apart: the sampling costs CPU, which would blur the table's figures.
     logged(await ours(UNTHROTTLED, 'unthrottled', { profiles }), 'ours, profiled');
@@ -604,6 +616,9 @@ async function main(): Promise<void> {
   const create = (r: Run | undefined) => r?.phases.find((p) => p.phase === 'create')?.seconds ?? NaN;
   const auditOn = create(runs.find((r) => r.controller.includes('ours') && r.limits === 'equal' && r.audit));
   const auditOff = create(runs.find((r) => r.audit === false));
+  const timelineRun = (on: boolean) => runs.find((r) => r.timeline === on);
+  const cpu = (r: Run | undefined) => r?.phases.reduce((sum, p) => sum + p.cpuSeconds, 0) ?? NaN;
+  const [timelineOn, timelineOff] = [timelineRun(true), timelineRun(false)];
   const markdown = [
     `# Convergence: our Nginx controller next to the ReplicaSet controller`,
     '',
@@ -625,6 +640,12 @@ async function main(): Promise<void> {
     '',
     `Audit overhead: create phase ${fmt(auditOn)} s with the audit trail, ${fmt(auditOff)} s without ` +
       `(${fmt(((auditOn - auditOff) / auditOff) * 100)}%).`,
+    '',
+    `Timeline overhead (both runs on the audit webhook's port, so kube-apiserver's audit events of the run come in): ` +
+      `create phase ${fmt(create(timelineOn))} s with the timeline, ${fmt(create(timelineOff))} s without ` +
+      `(${fmt(((create(timelineOn) - create(timelineOff)) / create(timelineOff)) * 100)}%); CPU over all phases ` +
+      `${fmt(cpu(timelineOn), 2)} s and ${fmt(cpu(timelineOff), 2)} s ` +
+      `(${fmt(((cpu(timelineOn) - cpu(timelineOff)) / cpu(timelineOff)) * 100)}%).`,
     '',
     '![pods ready over time](convergence.svg)',
     '',
