@@ -1,4 +1,5 @@
 // npm run bench:convergence [-- --quick | --large | --scale] [-- --no-audit-log] [-- --ours-only [--profile]]
+// [-- --timeline-only]
 // — reports, never asserts. Needs the local cluster.
 // Our Nginx controller next to kube-controller-manager's ReplicaSet controller on the same cluster, in the same
 // run: N objects × R replicas created (timed until every status.readyReplicas == R), scaled to R/2, deleted;
@@ -460,6 +461,38 @@ function writeProfileResults(profiles: PhaseProfiles, stamp: ReturnType<typeof r
   console.log(`\n${markdown}`);
 }
 
+/** `--timeline-only`: ours with the timeline on, then off (both on the webhook's port), and the difference. */
+const TIMELINE_ONLY = process.argv.includes('--timeline-only');
+
+async function timelineOnly(): Promise<void> {
+  try {
+    await restartComponents(['kube-scheduler', 'kube-controller-manager'], limitsEnv(EQUAL));
+    await sleep(5000); // the restarted scheduler's caches
+    const runs = [
+      await ours(EQUAL, 'equal', { timeline: true }),
+      await ours(EQUAL, 'equal', { timeline: false }),
+    ];
+    const total = (run: Run, figure: 'seconds' | 'cpuSeconds') =>
+      run.phases.filter((p) => p.phase !== 'idle').reduce((sum, p) => sum + p[figure], 0);
+    for (const run of runs)
+      console.log(
+        `${runName(run)}: ` +
+          run.phases.map((p) => `${p.phase} ${fmt(p.seconds)} s, ${fmt(p.cpuSeconds, 2)} CPU s`).join('; ') +
+          `; peak RSS ${fmt(run.peakRssMb, 0)} MiB`,
+      );
+    const [on, off] = runs as [Run, Run];
+    console.log(
+      `timeline on vs off: convergence (create + scale down + delete) ${fmt(total(on, 'seconds'))} s vs ` +
+        `${fmt(total(off, 'seconds'))} s (${fmt((total(on, 'seconds') / total(off, 'seconds') - 1) * 100)}%), ` +
+        `CPU ${fmt(total(on, 'cpuSeconds'), 2)} s vs ${fmt(total(off, 'cpuSeconds'), 2)} s ` +
+        `(${fmt((total(on, 'cpuSeconds') / total(off, 'cpuSeconds') - 1) * 100)}%)`,
+    );
+  } finally {
+    await restartComponents(['kube-scheduler', 'kube-controller-manager'], {});
+    client.close();
+  }
+}
+
 /** `--ours-only`: one unthrottled run of ours, printed; with `--profile`, also its profile results (above). */
 async function oursOnly(): Promise<void> {
   const profiles: PhaseProfiles | undefined = PROFILE ? {} : undefined;
@@ -561,6 +594,7 @@ async function scale(): Promise<void> {
 
 async function main(): Promise<void> {
   if (OURS_ONLY) return oursOnly();
+  if (TIMELINE_ONLY) return timelineOnly();
   if (SCALE) return scale();
   const version = await client.request<{ gitVersion: string }>({ path: '/version' });
   const stamp = runStamp(version.gitVersion);
