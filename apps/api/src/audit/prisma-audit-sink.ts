@@ -69,6 +69,13 @@ export class PrismaAuditSink implements AuditSink {
   async write({ rows, changes, entries = [], noops }: AuditBatch): Promise<void> {
     if (rows.length + changes.length + entries.length + noops.length === 0) return;
     try {
+      // No-op counts alone (once a second while Nginxes converge) are counters, not records: no chain to extend.
+      if (rows.length + changes.length + entries.length === 0) {
+        await this.database.transaction(
+          insertStatements(RECONCILE_NOOP_TABLE, foldNoops(noops), ADD_TO_NOOP_COUNT),
+        );
+        return;
+      }
       await this.database.interactive(async (transaction) => {
         const chain = new ChainLinker(await lockChainHeads(transaction));
         const run = async (statements: SqlStatement[]) => {
