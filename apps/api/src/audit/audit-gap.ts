@@ -66,15 +66,16 @@ export class LossTally {
   private readonly perNginx = new Map<string, { namespace: string; nginx: string; count: number }>();
   private unnamed = 0;
   private from?: Date;
+  private counted = 0;
 
+  /** Records counted since the last drain. */
   get total(): number {
-    let total = this.unnamed;
-    for (const { count } of this.perNginx.values()) total += count;
-    return total;
+    return this.counted;
   }
 
   add(namespace: string, nginx: string, at = new Date()): void {
     this.from ??= at;
+    this.counted += 1;
     const key = `${namespace}\u0000${nginx}`;
     const known = this.perNginx.get(key);
     if (known) known.count += 1;
@@ -98,6 +99,7 @@ export class LossTally {
     if (this.unnamed > 0) gaps.push({ what, from, until, count: this.unnamed, detail });
     this.perNginx.clear();
     this.unnamed = 0;
+    this.counted = 0;
     this.from = undefined;
     return gaps;
   }

@@ -7,16 +7,15 @@ import type { AuditGap } from '../audit/audit-gap.js';
  * parser of the whole exposition format would be a dependency for two lines).
  */
 const LOSS_PLUGINS = new Set(['webhook', 'buffered']);
-const ERROR_LINE = /^apiserver_audit_error_total\{([^}]*)\}\s+([0-9.eE+-]+)/;
+/** Every sample line of the counter: kube-apiserver's /metrics runs to megabytes, so its lines are not split. */
+const ERROR_LINES = /^apiserver_audit_error_total\{([^}]*)\}\s+([0-9.eE+-]+)/gm;
 
 /** Events kube-apiserver failed to deliver to the audit webhook since it started (0 when the counter is absent). */
 export function webhookAuditLosses(metricsText: string): number {
   let total = 0;
-  for (const line of metricsText.split('\n')) {
-    const match = ERROR_LINE.exec(line);
-    if (!match) continue;
-    const plugin = /(?:^|,)plugin="([^"]*)"/.exec(match[1]!)?.[1] ?? '';
-    if (LOSS_PLUGINS.has(plugin.replace(/<.*$/, ''))) total += Number(match[2]);
+  for (const [, labels, value] of metricsText.matchAll(ERROR_LINES)) {
+    const plugin = /(?:^|,)plugin="([^"]*)"/.exec(labels!)?.[1] ?? '';
+    if (LOSS_PLUGINS.has(plugin.replace(/<.*$/, ''))) total += Number(value);
   }
   return total;
 }
