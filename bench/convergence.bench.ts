@@ -1,4 +1,5 @@
-// npm run bench:convergence [-- --quick | --large | --scale] [-- --no-audit-log] [-- --ours-only [--profile]]
+// npm run bench:convergence [-- --quick | --large | --scale] [-- --no-audit-log]
+// [-- --ours-only [--profile] [--equal] [--idle] [--timeline=on|off]]
 // [-- --timeline-only]
 // — reports, never asserts. Needs the local cluster.
 // Our Nginx controller next to kube-controller-manager's ReplicaSet controller on the same cluster, in the same
@@ -14,7 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readPid } from '../test/support/cluster-processes.js';
 import { HEADLESS, startApp, type AppProcess } from '../test/support/app-process.js';
-import { migrate } from '../test/support/database.js';
+import { migrate, postgresDatabase } from '../test/support/database.js';
 import { CLUSTER_DIR, ROOT } from '../test/support/paths.js';
 import { runtimeClient } from '../test/support/runtime.js';
 import { requestCounts } from '../test/support/apiserver-metrics.js';
@@ -22,7 +23,7 @@ import type { SenderWrites } from '../test/support/apiserver-audit-log.js';
 import { restartComponents } from './convergence/cluster-components.js';
 import { freePort, inspectorProfiler, type CpuProfile } from './convergence/cpu-profile.js';
 import { flameGraphSvg, selfTimes, timeByOrigin } from './convergence/flame-graph.js';
-import { peakRssMb, rssMb } from './convergence/process-stats.js';
+import { peakRssMb, postgresCpuSeconds, rssMb } from './convergence/process-stats.js';
 import { readyChart } from './convergence/svg-chart.js';
 import { RESULTS_DIR, runStamp, writeResults } from './results-file.js';
 import {
@@ -134,6 +135,8 @@ interface Run {
    */
   initialSync?: { seconds: number; afterListeningSeconds: number; rssMb: number; peakRssMb: number };
   readyOverTime: [number, number][];
+  /** With BENCH_AUDIT_DATABASE=postgresql: the PostgreSQL server's CPU over the whole run (idle stretch included). */
+  databaseCpuSeconds?: number;
 }
 
 /** CPU profiles of our controller by phase, from the profiled run. */
@@ -163,8 +166,12 @@ async function ours(
   await restartComponents(['kube-controller-manager'], limitsEnv(limits));
   const namespace = await namespaceFor('ngx');
   const inspectPort = profiles ? await freePort() : 0;
-  const databaseUrl = `file:${join(mkdtempSync(join(tmpdir(), 'ngx-bench-')), 'audit.db')}`;
+  const database = ON_POSTGRES
+    ? await postgresDatabase()
+    : { url: `file:${join(mkdtempSync(join(tmpdir(), 'ngx-bench-')), 'audit.db')}`, drop: async () => {} };
+  const databaseUrl = database.url;
   await migrate(databaseUrl);
+  const databaseCpuBefore = ON_POSTGRES ? postgresCpuSeconds() : undefined;
   const start = () =>
     startApp({
       ...HEADLESS,
@@ -232,12 +239,16 @@ async function ours(
       web,
       ...result,
       peakRssMb: Math.max(firstPeakRssMb, peakRssMb(controller.pid)),
+      ...(databaseCpuBefore === undefined
+        ? {}
+        : { databaseCpuSeconds: postgresCpuSeconds()! - databaseCpuBefore }),
       ...(initialSync ? { initialSync } : {}),
     };
   } finally {
     profiler?.close();
     await controller.terminate();
     await deleteNamespace(namespace);
+    await database.drop();
   }
 }
 
@@ -410,6 +421,13 @@ function deleteSequences(runs: Run[]): string {
 /** `--ours-only [--profile]`: one unthrottled run of our controller alone, printed (for working on it). */
 const OURS_ONLY = process.argv.includes('--ours-only');
 const PROFILE = process.argv.includes('--profile');
+/** `--timeline=on|off` with `--ours-only`: the timeline set on or off, on the webhook's port (as `--timeline-only`). */
+const TIMELINE_FLAG = process.argv.find((arg) => arg.startsWith('--timeline='))?.slice('--timeline='.length);
+const TIMELINE = TIMELINE_FLAG === undefined ? undefined : TIMELINE_FLAG === 'on';
+/** `--equal` with `--ours-only`: the same client limits as the ReplicaSet controller's instead of none. */
+const OURS_EQUAL = process.argv.includes('--equal');
+/** `--idle` with `--ours-only`: the idle stretch too (profiled like the phases under `--profile`). */
+const OURS_IDLE = process.argv.includes('--idle');
 
 /**
  * Writes bench/results/convergence-profile.md (each phase's largest costs, by origin and by function) with one flame
@@ -461,31 +479,58 @@ function writeProfileResults(profiles: PhaseProfiles, stamp: ReturnType<typeof r
   console.log(`\n${markdown}`);
 }
 
-/** `--timeline-only`: ours with the timeline on, then off (both on the webhook's port), and the difference. */
+/**
+ * `--timeline-only`: ours with the timeline on and off (both on the webhook's port), in pairs of alternating order
+ * (on, off, off, on, …; BENCH_TIMELINE_PAIRS, default 2) so neither side gains from going first, and the difference
+ * of the means. Run to run, the CPU of one run varies by about ±0.3 s; one pair alone does not tell 10 % apart.
+ */
 const TIMELINE_ONLY = process.argv.includes('--timeline-only');
+const TIMELINE_PAIRS = Number(process.env.BENCH_TIMELINE_PAIRS ?? 2);
+/**
+ * BENCH_AUDIT_DATABASE=postgresql: our runs store the audit trail in a throwaway database on the test PostgreSQL
+ * (TEST_POSTGRES_URL) instead of an SQLite file, and the server's CPU is measured next to the app's.
+ */
+const ON_POSTGRES = process.env.BENCH_AUDIT_DATABASE === 'postgresql';
 
 async function timelineOnly(): Promise<void> {
   try {
     await restartComponents(['kube-scheduler', 'kube-controller-manager'], limitsEnv(EQUAL));
     await sleep(5000); // the restarted scheduler's caches
-    const runs = [
-      await ours(EQUAL, 'equal', { timeline: true }),
-      await ours(EQUAL, 'equal', { timeline: false }),
-    ];
+    const runs: Run[] = [];
+    for (let pair = 0; pair < TIMELINE_PAIRS; pair++)
+      for (const timeline of pair % 2 === 0 ? [true, false] : [false, true]) {
+        const run = await ours(EQUAL, 'equal', { timeline });
+        runs.push(run);
+        console.log(
+          `${runName(run)}: ` +
+            run.phases
+              .map((p) => `${p.phase} ${fmt(p.seconds)} s, ${fmt(p.cpuSeconds, 2)} CPU s`)
+              .join('; ') +
+            `; peak RSS ${fmt(run.peakRssMb, 0)} MiB` +
+            (run.databaseCpuSeconds === undefined
+              ? ''
+              : `; PostgreSQL ${fmt(run.databaseCpuSeconds, 2)} CPU s`),
+        );
+      }
     const total = (run: Run, figure: 'seconds' | 'cpuSeconds') =>
       run.phases.filter((p) => p.phase !== 'idle').reduce((sum, p) => sum + p[figure], 0);
-    for (const run of runs)
-      console.log(
-        `${runName(run)}: ` +
-          run.phases.map((p) => `${p.phase} ${fmt(p.seconds)} s, ${fmt(p.cpuSeconds, 2)} CPU s`).join('; ') +
-          `; peak RSS ${fmt(run.peakRssMb, 0)} MiB`,
-      );
-    const [on, off] = runs as [Run, Run];
+    type Figure = 'seconds' | 'cpuSeconds' | 'peakRssMb' | 'databaseCpuSeconds';
+    const mean = (on: boolean, figure: Figure) => {
+      const values = runs
+        .filter((run) => run.timeline === on)
+        .map((run) =>
+          figure === 'peakRssMb' || figure === 'databaseCpuSeconds' ? (run[figure] ?? 0) : total(run, figure),
+        );
+      return values.reduce((sum, value) => sum + value, 0) / values.length;
+    };
+    const versus = (figure: Figure, digits: number, unit: string) =>
+      `${fmt(mean(true, figure), digits)} ${unit} vs ${fmt(mean(false, figure), digits)} ${unit} ` +
+      `(${fmt((mean(true, figure) / mean(false, figure) - 1) * 100)}%)`;
     console.log(
-      `timeline on vs off: convergence (create + scale down + delete) ${fmt(total(on, 'seconds'))} s vs ` +
-        `${fmt(total(off, 'seconds'))} s (${fmt((total(on, 'seconds') / total(off, 'seconds') - 1) * 100)}%), ` +
-        `CPU ${fmt(total(on, 'cpuSeconds'), 2)} s vs ${fmt(total(off, 'cpuSeconds'), 2)} s ` +
-        `(${fmt((total(on, 'cpuSeconds') / total(off, 'cpuSeconds') - 1) * 100)}%)`,
+      `timeline on vs off, mean of ${TIMELINE_PAIRS} runs each: convergence (create + scale down + delete) ` +
+        `${versus('seconds', 1, 's')}, CPU ${versus('cpuSeconds', 2, 's')}, peak RSS ${versus('peakRssMb', 0, 'MiB')}` +
+        (ON_POSTGRES ? `; PostgreSQL's CPU over each run ${versus('databaseCpuSeconds', 2, 's')}` : '') +
+        ` (audit on ${ON_POSTGRES ? 'PostgreSQL' : 'SQLite'})`,
     );
   } finally {
     await restartComponents(['kube-scheduler', 'kube-controller-manager'], {});
@@ -499,7 +544,11 @@ async function oursOnly(): Promise<void> {
   try {
     await restartComponents(['kube-scheduler', 'kube-controller-manager'], limitsEnv(EQUAL));
     await sleep(5000); // the restarted scheduler's caches
-    const run = await ours(UNTHROTTLED, 'unthrottled', { profiles });
+    const run = await ours(OURS_EQUAL ? EQUAL : UNTHROTTLED, OURS_EQUAL ? 'equal' : 'unthrottled', {
+      profiles,
+      idle: OURS_IDLE,
+      ...(TIMELINE === undefined ? {} : { timeline: TIMELINE }),
+    });
     console.log(
       run.phases
         .map((p) => `${p.phase} ${fmt(p.seconds)} s, ${fmt(p.cpuSeconds, 2)} CPU s, ${p.writes} writes`)

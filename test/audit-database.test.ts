@@ -15,6 +15,7 @@ import { databaseTarget } from '../apps/api/src/config/database-target.js';
 import { AuditRefusedError, AuditWriter } from '../apps/api/src/audit/audit-writer.js';
 import { PrismaAuditSink } from '../apps/api/src/audit/prisma-audit-sink.js';
 import { AuditDatabase } from '../apps/api/src/audit/audit-database.js';
+import { recordedWrites } from '../apps/api/src/audit/recorded-writes.js';
 import type { AuditPrismaClient } from '../apps/api/src/audit/prisma-client.js';
 import type { ChangeRecordRow } from '../apps/api/src/audit/change-record.js';
 import type { ReconcileRecordRow } from '../apps/api/src/audit/reconcile-record.js';
@@ -312,6 +313,38 @@ for (const provider of providers) {
       ]);
     });
 
+    it('answers which writes a successful change record of any door covers: by uid and resourceVersion, a delete by uid', async () => {
+      const sink = new PrismaAuditSink(audit);
+      const at = new Date('2026-11-26T08:00:00.000Z');
+      const covered = (uid: string, overrides: Partial<ChangeRecordRow>) =>
+        change('covered', at, { uid, ...overrides });
+      await sink.write({
+        rows: [],
+        changes: [
+          covered('uid-a', { verb: 'create', code: 201, resourceVersion: '10' }),
+          covered('uid-a', { verb: 'patch', code: 200, resourceVersion: '11' }),
+          covered('uid-a', { verb: 'patch', code: 409, resourceVersion: '12' }),
+          covered('uid-b', { verb: 'delete', code: 200, resourceVersion: '20' }),
+          covered('uid-c', { verb: 'deletecollection', code: 200, resourceVersion: null }),
+          covered('uid-d', { verb: 'update', code: 200, resourceVersion: '11' }),
+        ],
+        noops: [],
+      });
+      const found = await recordedWrites(audit, [
+        { uid: 'uid-a', resourceVersion: '10', key: 'a@10' },
+        { uid: 'uid-a', resourceVersion: '11', key: 'a@11' },
+        { uid: 'uid-a', resourceVersion: '12', key: 'a@12 refused' },
+        { uid: 'uid-a', resourceVersion: '20', key: 'a@20 is b' },
+        { uid: 'uid-a', deleted: true, key: 'a deleted' },
+        { uid: 'uid-b', deleted: true, key: 'b deleted' },
+        { uid: 'uid-c', deleted: true, key: 'c deleted' },
+        { uid: 'uid-d', resourceVersion: '10', key: 'd@10' },
+        { uid: 'uid-e', resourceVersion: '10', key: 'e unknown' },
+      ]);
+      expect([...found].sort()).toEqual(['a@10', 'a@11', 'b deleted', 'c deleted']);
+      expect(await recordedWrites(audit, [])).toEqual(new Set());
+    });
+
     it('stores a change record with NUL and lone surrogates through the writer, sanitised, and the rows after it', async () => {
       const { metrics, logger } = observed();
       const writer = new AuditWriter({
@@ -457,7 +490,7 @@ for (const provider of providers) {
       expect(await prisma.reconcileRecord.count({ where: { name: 'away-c' } })).toBe(1);
     });
 
-    it("writes, prunes and pings without loading Prisma's client, which reads what was written once asked for", async () => {
+    it("writes, prunes, pings and looks up recorded writes without loading Prisma's client, which reads what was written once asked for", async () => {
       // A process of its own, on the built app, so that what it loaded is its own: the client's generated module
       // and query compiler are what the app spares while nothing reads the audit trail.
       const script = `
@@ -465,6 +498,7 @@ for (const provider of providers) {
         import { AuditDatabase } from './apps/api/dist/audit/audit-database.js';
         import { PrismaAuditSink } from './apps/api/dist/audit/prisma-audit-sink.js';
         import { databaseTarget } from './apps/api/dist/config/database-target.js';
+        import { recordedWrites } from './apps/api/dist/audit/recorded-writes.js';
         const loaded = () => Object.keys(createRequire(import.meta.url).cache).some((path) => /generated[\\/]prisma-|@prisma[\\/]client/.test(path));
         const audit = await AuditDatabase.connect(databaseTarget(process.env.DATABASE_URL));
         const sink = new PrismaAuditSink(audit);
@@ -472,6 +506,7 @@ for (const provider of providers) {
         await sink.write({ rows: [], changes: [], noops: [{ namespace: 'default', name: 'lazy-client', count: 2, lastAt }] });
         await sink.prune(new Date(0));
         await audit.ping();
+        await recordedWrites(audit, [{ uid: 'lazy-client', resourceVersion: '1', key: 'lazy-client@1' }]);
         const before = loaded();
         const row = await (await audit.client()).reconcileNoop.findUnique({ where: { namespace_name: { namespace: 'default', name: 'lazy-client' } } });
         console.log(JSON.stringify({ before, after: loaded(), count: row.count, lastAt: row.lastAt.toISOString() }));

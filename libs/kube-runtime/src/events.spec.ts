@@ -68,4 +68,37 @@ describe('EventRecorder', () => {
     await settle();
     expect(held).toHaveLength(4);
   });
+
+  it('tells onWritten what the API server answered to each write that succeeded, the count patches too', async () => {
+    const requests: KubeRequest[] = [];
+    const client = {
+      request: async (req: KubeRequest) => {
+        requests.push(req);
+        if (requests.length === 3) throw new Error('connection reset'); // the third write fails
+        const body = (req.body ?? {}) as Record<string, unknown>;
+        return {
+          ...body,
+          metadata: { name: 'e', namespace: 'default', resourceVersion: String(requests.length) },
+        };
+      },
+    } as unknown as KubeClient;
+    const written: unknown[] = [];
+    const recorder = new EventRecorder({
+      client,
+      component: 'c',
+      instance: 'i',
+      onWritten: (event) => written.push(event),
+    });
+    for (let i = 0; i < 3; i++) recorder.event(pod(1), 'Warning', 'FailedCreate', 'quota');
+    await recorder.flush();
+    expect(requests.map((req) => req.method)).toEqual(['POST', 'PATCH', 'PATCH']);
+    expect(written).toEqual([
+      expect.objectContaining({
+        reason: 'FailedCreate',
+        count: 1,
+        metadata: expect.objectContaining({ resourceVersion: '1' }),
+      }),
+      expect.objectContaining({ count: 2, metadata: expect.objectContaining({ resourceVersion: '2' }) }),
+    ]);
+  });
 });

@@ -29,6 +29,11 @@ export interface EventRecorderOptions {
   maxQueued?: number;
   logger?: RuntimeLogger;
   clock?: Clock;
+  /**
+   * Called with the API server's answer to each Event write that succeeded (a new Event, or one whose count was
+   * raised), so what the recorder wrote can be kept without reading it back through a watch. Must not throw.
+   */
+  onWritten?: (event: KubeObject) => void;
 }
 
 interface Recorded {
@@ -137,7 +142,7 @@ export class EventRecorder {
     try {
       if (seen) {
         try {
-          await this.options.client.request({
+          const patched = await this.options.client.request<KubeObject>({
             method: 'PATCH',
             path: objectPath({ ...EVENTS, namespace: seen.namespace }, seen.name),
             contentType: 'application/merge-patch+json',
@@ -145,6 +150,7 @@ export class EventRecorder {
             priority: 'low',
           });
           seen.count += 1;
+          this.options.onWritten?.(patched);
           return;
         } catch (error) {
           if (!(error instanceof KubeApiError && error.code === 404)) throw error;
@@ -153,7 +159,7 @@ export class EventRecorder {
       }
       // Unique per process: milliseconds plus a sequence (client-go uses nanoseconds, which JavaScript lacks).
       const name = `${meta.name}.${Date.now().toString(16)}${(this.sequence++ % 0x10000).toString(16).padStart(4, '0')}`;
-      await this.options.client.request({
+      const created = await this.options.client.request<KubeObject>({
         method: 'POST',
         path: collectionPath({ ...EVENTS, namespace }),
         priority: 'low',
@@ -181,6 +187,7 @@ export class EventRecorder {
         },
       });
       this.recorded.set(key, { name, namespace, count: 1 });
+      this.options.onWritten?.(created);
       if (this.recorded.size > (this.options.cacheSize ?? 4096))
         this.recorded.delete(this.recorded.keys().next().value!);
     } catch (error) {

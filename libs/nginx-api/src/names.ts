@@ -23,6 +23,8 @@ export const DEFAULT_REVISION_HISTORY_LIMIT = 10;
 /** Labels on every pod the controller owns. */
 export const LABEL_APP_NAME = 'app.kubernetes.io/name';
 export const LABEL_MANAGED_BY = 'app.kubernetes.io/managed-by';
+/** The controller's name: its pods' LABEL_MANAGED_BY, and the reporting component of the Events it writes. */
+export const MANAGED_BY = 'nginx-control-plane';
 export const LABEL_NGINX = 'mycompany.com/nginx';
 /** The revision (pod template hash) of a pod, ConfigMap or ControllerRevision. */
 export const LABEL_REVISION = 'mycompany.com/revision';

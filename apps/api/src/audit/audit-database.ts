@@ -99,6 +99,11 @@ export class AuditDatabase {
     }
   }
 
+  /** Runs one query outside any transaction; resolves to its rows, values in the select list's order. */
+  async read(statement: SqlStatement): Promise<unknown[][]> {
+    return (await this.adapter.queryRaw(this.query(statement))).rows;
+  }
+
   /** Round-trips a trivial query; throws when the database cannot be reached. */
   async ping(): Promise<void> {
     await this.adapter.queryRaw(bare('SELECT 1'));

@@ -20,11 +20,6 @@ import {
 } from './audit-query.js';
 import type { AuditPrismaClient } from './prisma-client.js';
 
-/** A write looked up by recordedWrites: by uid and resourceVersion, or a delete by uid; `key` names it in the answer. */
-export type RecordedWrite = { uid: string; key: string } & (
-  { deleted: true; resourceVersion?: undefined } | { deleted?: false; resourceVersion: string }
-);
-
 /** A change's first record and the records that complete it, oldest first. */
 interface FoldedChange {
   row: ChangeRecord;
@@ -149,41 +144,6 @@ export class AuditReader {
       if (rows.length < size || last === undefined) return;
       after = { at: last.at, id: last.id };
     }
-  }
-
-  /**
-   * Which of `writes` a successful change record of any door covers: a write by the Nginx's uid and the
-   * resourceVersion it left, a delete by the uid. Answers their `key`s.
-   */
-  async recordedWrites(writes: readonly RecordedWrite[]): Promise<Set<string>> {
-    if (writes.length === 0) return new Set();
-    const rows = await (
-      await this.prisma()
-    ).changeRecord.findMany({
-      where: {
-        code: { gte: 200, lt: 300 },
-        OR: writes.map((write) =>
-          write.deleted
-            ? { uid: write.uid, verb: { in: ['delete', 'deletecollection'] } }
-            : { uid: write.uid, resourceVersion: write.resourceVersion },
-        ),
-      },
-      select: { uid: true, resourceVersion: true, verb: true },
-    });
-    const found = new Set(
-      rows.map((row) =>
-        row.verb === 'delete' || row.verb === 'deletecollection'
-          ? `${row.uid}/deleted`
-          : `${row.uid}@${row.resourceVersion}`,
-      ),
-    );
-    return new Set(
-      writes
-        .filter((write) =>
-          found.has(write.deleted ? `${write.uid}/deleted` : `${write.uid}@${write.resourceVersion}`),
-        )
-        .map((write) => write.key),
-    );
   }
 
   /** Changes (first records matching `where`, folded with their completions), newest first, at most `take`. */

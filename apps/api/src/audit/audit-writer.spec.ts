@@ -93,6 +93,39 @@ describe('AuditWriter', () => {
     expect(writer.queued).toBe(0);
   });
 
+  it('lets timeline entries wait entryFlushIntervalMs for a batch, unless a record is queued or a batch is full', async () => {
+    const sink = scriptedSink();
+    const entry = (pod: string): TimelineEntryRow => ({
+      at: new Date(0),
+      namespace: 'default',
+      nginx: 'web',
+      kind: 'pod',
+      what: 'created',
+      pod,
+    });
+    const writer = new AuditWriter({ sink, flushIntervalMs: 100, entryFlushIntervalMs: 1_000, maxBatch: 3 });
+    writer.entry(entry('p1'));
+    writer.entry(entry('p2'));
+    await vi.advanceTimersByTimeAsync(999);
+    expect(sink.write).not.toHaveBeenCalled();
+    await vi.advanceTimersByTimeAsync(1);
+    expect(sink.entries.map((e) => e.pod)).toEqual(['p1', 'p2']);
+
+    writer.entry(entry('p3'));
+    writer.record(row('a')); // a record brings the batch forward, entries included
+    await vi.advanceTimersByTimeAsync(100);
+    expect(sink.entries.map((e) => e.pod)).toEqual(['p1', 'p2', 'p3']);
+    expect(sink.rows()).toEqual(['a']);
+
+    writer.entry(entry('p4'));
+    await vi.advanceTimersByTimeAsync(500); // the record is gone: entries wait again
+    expect(sink.entries).toHaveLength(3);
+    writer.entry(entry('p5'));
+    writer.entry(entry('p6')); // a full batch goes within the flush interval
+    await vi.advanceTimersByTimeAsync(100);
+    expect(sink.entries.map((e) => e.pod)).toEqual(['p1', 'p2', 'p3', 'p4', 'p5', 'p6']);
+  });
+
   it('splits a long queue into batches of at most maxBatch rows, in order', async () => {
     const sink = scriptedSink();
     const writer = new AuditWriter({ sink, maxBatch: 2 });

@@ -54,8 +54,14 @@ export interface AuditWriterOptions {
   sink: AuditSink;
   /** Most rows held while the database is slow or away; beyond it new rows are dropped and counted. */
   limit?: number;
-  /** Longest a queued row waits before its batch is written. */
+  /** Longest a queued reconcile or change record waits before its batch is written. */
   flushIntervalMs?: number;
+  /**
+   * Longest a queued timeline entry waits (default 1 s) while no record is queued: entries come in bursts (a pod's
+   * transitions, its Events) and are read later, so collecting a second of them in one transaction costs the
+   * database about half the CPU per entry that a transaction every flushIntervalMs does.
+   */
+  entryFlushIntervalMs?: number;
   /**
    * Shortest time between two writes of no-op counts (default 1 s): while Nginxes converge, nearly every
    * reconcile is a no-op, and one upsert per Nginx per batch would cost more CPU than the reconciles themselves.
@@ -76,7 +82,8 @@ export interface AuditWriterOptions {
  * - Reconcile and change records share one queue, in order, and its bound (`limit`); beyond it new rows are
  *   dropped and counted (`dropped`), and once a batch is stored again, one `gap` timeline entry per Nginx says how
  *   many of its records were lost and when (audit-gap.ts).
- * - Queued rows are written in one transaction per batch within `flushIntervalMs`. No-op counts are folded per
+ * - Queued rows are written in one transaction per batch within `flushIntervalMs` of a reconcile or change
+ *   record, or `entryFlushIntervalMs` of a timeline entry (or as soon as `maxBatch` rows wait). No-op counts are folded per
  *   Nginx and written with a batch at most once per `noopFlushIntervalMs` (the first after a quiet spell within
  *   `flushIntervalMs`), so a converging Nginx costs the database one upsert a second, not one per batch.
  * - While the database is away (any failure but a refusal) the batch stays at the head of the queue and is
@@ -89,9 +96,12 @@ export interface AuditWriterOptions {
  */
 export class AuditWriter {
   private readonly queue: QueuedRow[] = [];
+  /** Reconcile and change records in `queue` (the rest are timeline entries). */
+  private recordsQueued = 0;
   private readonly noops = new Map<string, NoopCount>();
   private readonly limit: number;
   private readonly flushIntervalMs: number;
+  private readonly entryFlushIntervalMs: number;
   private readonly noopFlushIntervalMs: number;
   /** When no-op counts were last stored (epoch ms). */
   private noopsStoredAt = -Infinity;
@@ -112,6 +122,7 @@ export class AuditWriter {
   constructor(private readonly options: AuditWriterOptions) {
     this.limit = options.limit ?? 10_000;
     this.flushIntervalMs = options.flushIntervalMs ?? 100;
+    this.entryFlushIntervalMs = Math.max(this.flushIntervalMs, options.entryFlushIntervalMs ?? 1_000);
     this.noopFlushIntervalMs = options.noopFlushIntervalMs ?? 1_000;
     this.maxBatch = options.maxBatch ?? 500;
     this.maxRetryDelayMs = options.maxRetryDelayMs ?? 5_000;
@@ -189,8 +200,20 @@ export class AuditWriter {
       return;
     }
     this.queue.push(entry);
+    if (entry.kind !== 'entry') this.recordsQueued++;
     this.options.metrics?.depth(this.queue.length);
-    this.schedule(this.flushIntervalMs);
+    this.schedule(entry.kind === 'entry' ? this.queuedDelayMs() : this.flushIntervalMs);
+  }
+
+  /** How long the queue as it is may wait: the shorter interval if a record is queued or a batch is full. */
+  private queuedDelayMs(): number {
+    const urgent = this.queue.length >= this.maxBatch || this.recordsQueued > 0;
+    return urgent ? this.flushIntervalMs : this.entryFlushIntervalMs;
+  }
+
+  /** Takes the first `count` queued rows off the queue. */
+  private dequeue(count: number): void {
+    for (const row of this.queue.splice(0, count)) if (row.kind !== 'entry') this.recordsQueued--;
   }
 
   /** Flushes in `delayMs`, unless a flush is already due sooner. */
@@ -206,7 +229,7 @@ export class AuditWriter {
       this.timer = undefined;
       void this.flush().then((stored) => {
         if (!stored) this.schedule(this.retryDelayMs);
-        else if (this.queue.length > 0) this.schedule(this.flushIntervalMs);
+        else if (this.queue.length > 0) this.schedule(this.queuedDelayMs());
         else if (this.noops.size > 0) this.schedule(this.noopsDelayMs());
       });
     }, delayMs);
@@ -227,7 +250,7 @@ export class AuditWriter {
       this.keepForRetry(error, noops);
       return false;
     }
-    this.queue.splice(0, entries.length);
+    this.dequeue(entries.length);
     if (noops.length > 0) this.noopsStoredAt = Date.now();
     this.stored(entries.length);
     this.caughtUp(entries.length);
@@ -243,7 +266,7 @@ export class AuditWriter {
       const outcome = await this.writeAlone(batchOf([entry], []), noops);
       if (outcome === 'away') return false;
       // Only writeBatch takes rows off the head, and flushes do not overlap: the head is `entry`.
-      this.queue.shift();
+      this.dequeue(1);
       if (outcome === 'stored') this.stored(1);
       else this.reject(entry.kind, describeRow(entry), outcome.refused);
     }

@@ -7,6 +7,6 @@ import { auditDatabaseProvider, PrismaService } from './prisma.service.js';
 @Module({
   controllers: [AuditController],
   providers: [auditDatabaseProvider, PrismaService, AuditTrail],
-  exports: [PrismaService, AuditTrail],
+  exports: [auditDatabaseProvider, PrismaService, AuditTrail],
 })
 export class AuditModule {}

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { AuditTable } from './audit-tables.js';
 import { AuditRefusedError } from './audit-writer.js';
 import type { SqlStatement } from './audit-database.js';
-import { insertStatements } from './batch-statements.js';
+import { inList, insertStatements, joinedStatement } from './batch-statements.js';
 
 const table: AuditTable = {
   name: 'ReconcileNoop',
@@ -72,5 +72,24 @@ describe('insertStatements', () => {
     const attempt = () => insertStatements(table, [{ name: 'good', at }, bad]);
     expect(attempt).toThrow(AuditRefusedError);
     expect(attempt).toThrow(message);
+  });
+});
+
+describe('inList and joinedStatement', () => {
+  it('join SQL text and lists into one statement, each value with its type, in order', () => {
+    const statement = joinedStatement(
+      'SELECT 1 FROM "T" WHERE "a" IN ',
+      inList('(', ['x', 'y'], ')'),
+      ' AND "n" = ',
+      { strings: ['', ''], values: [3], types: ['Int'] },
+      ' AND "b" IN ',
+      inList('(', ['z'], ')'),
+    );
+    expect(statement).toEqual({
+      strings: ['SELECT 1 FROM "T" WHERE "a" IN (', ', ', ') AND "n" = ', ' AND "b" IN (', ')'],
+      values: ['x', 'y', 3, 'z'],
+      types: ['String', 'String', 'Int', 'String'],
+    });
+    expect(statement.strings).toHaveLength(statement.values.length + 1);
   });
 });

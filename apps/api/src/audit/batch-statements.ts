@@ -88,3 +88,26 @@ function checkedValue(table: AuditTable, column: AuditColumn, value: unknown): u
 function refused(why: string): AuditRefusedError {
   return new AuditRefusedError(`invalid value ${why}`);
 }
+
+/** `head` followed by one String placeholder per key, comma-separated, then `tail`: `… IN (?, ?, ?)`. */
+export function inList(head: string, keys: readonly string[], tail: string): SqlStatement {
+  return {
+    strings: [head, ...keys.map((_, index) => (index < keys.length - 1 ? ', ' : tail))],
+    values: [...keys],
+    types: keys.map(() => 'String' as const),
+  };
+}
+
+/** One statement of SQL text (the caller's own, never data) and statements, in order. */
+export function joinedStatement(...parts: readonly (string | SqlStatement)[]): SqlStatement {
+  const joined = { strings: [''], values: [] as unknown[], types: [] as SqlStatement['types'][number][] };
+  for (const part of parts) {
+    const { strings, values, types } =
+      typeof part === 'string' ? { strings: [part], values: [], types: [] } : part;
+    joined.strings[joined.strings.length - 1] += strings[0] ?? '';
+    joined.strings.push(...strings.slice(1));
+    joined.values.push(...values);
+    joined.types.push(...types);
+  }
+  return joined;
+}

@@ -7,7 +7,7 @@ import {
 } from './audit-tables.js';
 import { AuditRefusedError, type AuditBatch, type AuditSink } from './audit-writer.js';
 import type { AuditDatabase, AuditTransaction, SqlStatement } from './audit-database.js';
-import { insertStatements, storedRow } from './batch-statements.js';
+import { inList, insertStatements, storedRow } from './batch-statements.js';
 import {
   AUDIT_STREAMS,
   linkRows,
@@ -250,14 +250,6 @@ async function insertCompleting(
   }
   for (const statement of insertStatements(CHANGE_RECORD_TABLE, completes))
     await transaction.execute(statement);
-}
-
-function inList(head: string, keys: readonly string[], tail: string): SqlStatement {
-  return {
-    strings: [head, ...keys.map((_, index) => (index < keys.length - 1 ? ', ' : tail))],
-    values: [...keys],
-    types: keys.map(() => 'String' as const),
-  };
 }
 
 function whereSeq(head: string, operator: '=' | '<=', seq: number): SqlStatement {

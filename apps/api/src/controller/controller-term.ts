@@ -17,6 +17,8 @@ import {
 } from '@ngx/kube-runtime';
 import type { PrometheusWorkQueueMetrics } from '../metrics/runtime-metrics.js';
 import type { ClusterInformers } from '../kube/cluster-informers.js';
+import type { OwnEvents } from '../kube/own-events.js';
+import { MANAGED_BY } from '@ngx/nginx-api';
 import {
   auditedReconcile,
   ReconcileTriggers,
@@ -24,7 +26,6 @@ import {
   type ReconcileTrigger,
 } from './audited-reconcile.js';
 import type { ControllerMetrics } from './controller-metrics.js';
-import { MANAGED_BY } from './pod-template.js';
 import { NginxReconciler } from './reconciler.js';
 import type { StrayPods } from './stray-pods.js';
 
@@ -34,6 +35,8 @@ const RELIST_COSTS_FROM = 1000;
 export interface ControllerTermDeps {
   client: KubeClient;
   informers: ClusterInformers;
+  /** Where each Event the term wrote is told (the timeline keeps them from there). */
+  ownEvents: OwnEvents;
   strays: StrayPods;
   audit: AuditedReconcileDeps['audit'];
   identity: string;
@@ -89,6 +92,7 @@ export class ControllerTerm {
       component: MANAGED_BY,
       instance: deps.identity,
       logger: deps.logger,
+      onWritten: (event) => deps.ownEvents.written(event),
     });
   }
 

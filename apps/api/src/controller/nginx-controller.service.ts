@@ -21,6 +21,7 @@ import { AuditTrail } from '../audit/audit-trail.service.js';
 import { appConfig, type AppConfig } from '../config/app-config.js';
 import { PrometheusWorkQueueMetrics } from '../metrics/runtime-metrics.js';
 import { ClusterInformers } from '../kube/cluster-informers.js';
+import { OwnEvents } from '../kube/own-events.js';
 import { nestRuntimeLogger } from '../logging/runtime-logger.js';
 import { ControllerTerm } from './controller-term.js';
 import { controllerMetrics, type ControllerMetrics } from './controller-metrics.js';
@@ -76,6 +77,7 @@ export class NginxControllerService implements OnApplicationBootstrap, OnModuleD
     @Inject(Registry) registry: Registry,
     @Inject(AuditTrail) private readonly audit: AuditTrail,
     @Inject(ClusterInformers) private readonly informers: ClusterInformers,
+    @Inject(OwnEvents) private readonly ownEvents: OwnEvents,
   ) {
     this.queueMetrics = new PrometheusWorkQueueMetrics(registry, 'nginx');
     this.metrics = controllerMetrics(registry);
@@ -147,6 +149,7 @@ export class NginxControllerService implements OnApplicationBootstrap, OnModuleD
       {
         client: this.client,
         informers: this.informers,
+        ownEvents: this.ownEvents,
         strays: this.strays,
         audit: this.audit,
         identity: this.identity,

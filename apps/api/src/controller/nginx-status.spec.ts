@@ -1,8 +1,8 @@
 import type { V1Pod } from '@kubernetes/client-node';
-import { podTemplateOf, revisionOf, type Nginx } from '@ngx/nginx-api';
+import { MANAGED_BY, podTemplateOf, revisionOf, type Nginx } from '@ngx/nginx-api';
 import { describe, expect, it } from 'vitest';
 import { isSettled, nginxStatus, statusChanged } from './nginx-status.js';
-import { MANAGED_BY, podFor, selectorString } from './pod-template.js';
+import { podFor, selectorString } from './pod-template.js';
 
 const nginx = (replicas: number, status?: Nginx['status']): Nginx => ({
   apiVersion: 'mycompany.com/v1',

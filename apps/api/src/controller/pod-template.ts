@@ -17,15 +17,13 @@ import {
   LABEL_NGINX,
   LABEL_REVISION,
   NGINX_API_VERSION,
+  MANAGED_BY,
   NGINX_KIND,
   mountedConfig,
   shortHash,
   type Nginx,
   type NginxPodTemplate,
 } from '@ngx/nginx-api';
-
-/** The value of app.kubernetes.io/managed-by on every pod this controller creates. */
-export const MANAGED_BY = 'nginx-control-plane';
 
 /** The labels that select an Nginx's pods (also its scale subresource's selector). */
 export function podSelector(nginxName: string): Record<string, string> {

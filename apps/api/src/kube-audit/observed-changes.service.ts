@@ -8,9 +8,10 @@ import {
 } from '@nestjs/common';
 import { DeletedFinalStateUnknown, errorMessage } from '@ngx/kube-runtime';
 import { Counter, Registry } from 'prom-client';
-import { AuditReader, type RecordedWrite } from '../audit/audit-reader.js';
+import type { AuditDatabase } from '../audit/audit-database.js';
 import { AuditTrail } from '../audit/audit-trail.service.js';
-import { PrismaService } from '../audit/prisma.service.js';
+import { AUDIT_DATABASE } from '../audit/prisma.service.js';
+import { recordedWrites, type RecordedWrite } from '../audit/recorded-writes.js';
 import { appConfig, type AppConfig } from '../config/app-config.js';
 import { ClusterInformers } from '../kube/cluster-informers.js';
 import { lastWriter } from '../kube/last-writer.js';
@@ -55,17 +56,15 @@ export class ObservedChanges implements OnApplicationBootstrap, BeforeApplicatio
   private sweeping = false;
   private stopHandlers: (() => void) | undefined;
   private readonly metrics: ReturnType<typeof observedMetrics>;
-  private readonly audit: AuditReader;
 
   constructor(
     @Inject(AuditTrail) private readonly trail: AuditTrail,
     @Inject(ClusterInformers) private readonly informers: ClusterInformers,
-    @Inject(PrismaService) database: PrismaService,
+    @Inject(AUDIT_DATABASE) private readonly database: AuditDatabase,
     @Inject(appConfig.KEY) private readonly config: AppConfig,
     @Inject(Registry) registry: Registry,
   ) {
     this.metrics = observedMetrics(registry);
-    this.audit = new AuditReader(() => database.client());
   }
 
   onApplicationBootstrap(): void {
@@ -106,7 +105,10 @@ export class ObservedChanges implements OnApplicationBootstrap, BeforeApplicatio
       const now = Date.now();
       while (this.held.length > 0 && this.held[0]!.dueAt <= now) {
         const due = this.held.slice(0, LOOKUP_BATCH).filter((each) => each.dueAt <= now);
-        const covered = await this.audit.recordedWrites(due.map(({ change }) => recordedWrite(change)));
+        const covered = await recordedWrites(
+          this.database,
+          due.map(({ change }) => recordedWrite(change)),
+        );
         this.held = this.held.slice(due.length);
         for (const { change, seenAt } of due) {
           if (covered.has(recordedWrite(change).key)) continue;

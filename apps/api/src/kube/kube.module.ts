@@ -3,6 +3,7 @@ import { KubeClient } from '@ngx/kube-runtime';
 import { KubeConfig } from '@ngx/kube-runtime/kubeconfig';
 import { appConfig, type AppConfig } from '../config/app-config.js';
 import { ClusterInformers } from './cluster-informers.js';
+import { OwnEvents } from './own-events.js';
 
 /** Closes the shared client's connection pool when the app stops. */
 @Injectable()
@@ -45,7 +46,8 @@ class KubeClientCloser implements OnApplicationShutdown {
     },
     KubeClientCloser,
     ClusterInformers,
+    OwnEvents,
   ],
-  exports: [KubeConfig, KubeClient, ClusterInformers],
+  exports: [KubeConfig, KubeClient, ClusterInformers, OwnEvents],
 })
 export class KubeModule {}

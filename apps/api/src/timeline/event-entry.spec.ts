@@ -1,6 +1,6 @@
 import type { CoreV1Event } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
-import { eventEntry } from './event-entry.js';
+import { eventEntry, eventEntryFields } from './event-entry.js';
 
 const event = (overrides: Partial<CoreV1Event>): CoreV1Event => ({
   metadata: { name: 'e', namespace: 'shop', uid: 'e1' },
@@ -59,5 +59,45 @@ describe('eventEntry', () => {
     });
     expect(eventEntry(event({ involvedObject: { ...about, name: 'other' } }), owners)).toBeUndefined();
     expect(eventEntry(event({ involvedObject: { ...about, kind: 'Node' } }), owners)).toBeUndefined();
+  });
+
+  it('reads nothing eventEntryFields leaves out (the Events cache keeps only those fields)', () => {
+    const full = event({
+      metadata: {
+        name: 'e',
+        namespace: 'shop',
+        uid: 'e1',
+        resourceVersion: '7',
+        creationTimestamp: new Date('2026-11-26T10:00:00Z'),
+        labels: { a: 'b' },
+        managedFields: [{ manager: 'kube-scheduler' }],
+      },
+      involvedObject: {
+        kind: 'Pod',
+        apiVersion: 'v1',
+        name: 'web-1',
+        namespace: 'shop',
+        uid: 'p1',
+        fieldPath: 'spec',
+      },
+      source: { component: 'default-scheduler', host: 'node-1' },
+      series: { count: 4, lastObservedTime: new Date('2026-11-26T10:00:09Z') },
+      eventTime: new Date('2026-11-26T10:00:01Z'),
+      reportingInstance: 'scheduler-1',
+      action: 'Binding',
+    });
+    const kept = eventEntryFields(full);
+    expect(eventEntry(kept, owners)).toEqual(eventEntry(full, owners));
+    expect(kept.metadata).toEqual({
+      name: 'e',
+      namespace: 'shop',
+      uid: 'e1',
+      resourceVersion: '7',
+      creationTimestamp: new Date('2026-11-26T10:00:00Z'),
+    });
+    for (const at of [{ series: undefined }, { series: undefined, lastTimestamp: undefined }])
+      expect(eventEntry(eventEntryFields({ ...full, ...at }), owners)).toEqual(
+        eventEntry({ ...full, ...at }, owners),
+      );
   });
 });

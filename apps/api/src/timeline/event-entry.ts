@@ -50,6 +50,40 @@ export function eventEntry(event: CoreV1Event, podOwner: PodOwner): TimelineEntr
   };
 }
 
+/**
+ * The fields of an Event that eventEntry reads (and the informer keys it by), for the Events informer's transform:
+ * its cache then holds a few hundred bytes per Event instead of the whole object with its managed fields.
+ */
+export function eventEntryFields(event: CoreV1Event): CoreV1Event {
+  const { metadata, involvedObject, reason, message, source, reportingComponent, type, count, series } =
+    event;
+  return {
+    metadata: {
+      name: metadata?.name,
+      namespace: metadata?.namespace,
+      uid: metadata?.uid,
+      resourceVersion: metadata?.resourceVersion,
+      creationTimestamp: metadata?.creationTimestamp,
+    },
+    involvedObject: {
+      kind: involvedObject?.kind,
+      apiVersion: involvedObject?.apiVersion,
+      namespace: involvedObject?.namespace,
+      name: involvedObject?.name,
+      uid: involvedObject?.uid,
+    },
+    reason,
+    message,
+    source,
+    reportingComponent,
+    type,
+    count,
+    series,
+    lastTimestamp: event.lastTimestamp,
+    eventTime: event.eventTime,
+  };
+}
+
 function time(value: unknown): Date | undefined {
   if (value === undefined || value === null || value === '') return undefined;
   const date = value instanceof Date ? value : new Date(String(value));

@@ -6,20 +6,16 @@ import {
   type BeforeApplicationShutdown,
   type OnApplicationBootstrap,
 } from '@nestjs/common';
-import {
-  DeletedFinalStateUnknown,
-  KubeClient,
-  SharedInformer,
-  stripManagedFields,
-  type KubeObject,
-} from '@ngx/kube-runtime';
+import { DeletedFinalStateUnknown, KubeClient, SharedInformer, type KubeObject } from '@ngx/kube-runtime';
+import { MANAGED_BY } from '@ngx/nginx-api';
 import { AuditTrail } from '../audit/audit-trail.service.js';
 import type { TimelineEntryRow } from '../audit/timeline-entry.js';
 import { appConfig, type AppConfig } from '../config/app-config.js';
 import { ClusterInformers } from '../kube/cluster-informers.js';
+import { OwnEvents } from '../kube/own-events.js';
 import { nestRuntimeLogger } from '../logging/runtime-logger.js';
 import { conditionChanges } from './condition-changes.js';
-import { eventEntry } from './event-entry.js';
+import { eventEntry, eventEntryFields } from './event-entry.js';
 import { PodDirectory } from './pod-directory.js';
 import { podTransitions } from './pod-transitions.js';
 
@@ -28,9 +24,11 @@ type EventObject = CoreV1Event & KubeObject;
 /**
  * Keeps what the cluster forgets, for the timeline (audit/timeline-entry.ts): each owned pod's transitions and the
  * Nginx's condition changes from the informers, and the Kubernetes Events about an Nginx or its pods from an Events
- * informer of its own (the cluster keeps Events for an hour; these are kept with the audit's retention). Entries
- * are keyed, so a replica that sees the same thing again (or another replica) stores it once. What the informers
- * list at start is not taken for transitions (what happened before is not known); Events listed at start are kept.
+ * informer of its own (the cluster keeps Events for an hour; these are kept with the audit's retention). The Events
+ * our own controller writes are kept as kube-apiserver answered each write (OwnEvents) and left out of the watch,
+ * which saves reading back hundreds of them per rollout. Entries are keyed, so a replica that sees the same thing
+ * again (or another replica) stores it once. What the informers list at start is not taken for transitions (what
+ * happened before is not known); Events listed at start are kept.
  */
 @Injectable()
 export class TimelineCollector implements OnApplicationBootstrap, BeforeApplicationShutdown {
@@ -45,6 +43,7 @@ export class TimelineCollector implements OnApplicationBootstrap, BeforeApplicat
     @Inject(ClusterInformers) private readonly informers: ClusterInformers,
     @Inject(PodDirectory) private readonly pods: PodDirectory,
     @Inject(KubeClient) private readonly client: KubeClient,
+    @Inject(OwnEvents) private readonly ownEvents: OwnEvents,
     @Inject(appConfig.KEY) private readonly config: AppConfig,
   ) {}
 
@@ -75,7 +74,9 @@ export class TimelineCollector implements OnApplicationBootstrap, BeforeApplicat
       client: this.client,
       resource: { group: '', version: 'v1', plural: 'events', namespace: this.config.watchNamespace },
       kind: 'Event',
-      transform: stripManagedFields,
+      // Our controller's own Events come from OwnEvents as they are written, not read back.
+      fieldSelector: `reportingComponent!=${MANAGED_BY}`,
+      transform: (event) => eventEntryFields(event) as EventObject,
       logger: this.logger,
     });
     const keepEvent = (event: EventObject) => {
@@ -83,6 +84,7 @@ export class TimelineCollector implements OnApplicationBootstrap, BeforeApplicat
       if (entry) this.trail.entry(entry);
     };
     this.events.addEventHandler({ add: keepEvent, update: (_previous, current) => keepEvent(current) });
+    this.unsubscribe.push(this.ownEvents.listen((event) => keepEvent(event as EventObject)));
     // After the pods are known, so the Events listed at start find the Nginx of the pod they are about.
     const events = this.events;
     this.running = this.informers.pods

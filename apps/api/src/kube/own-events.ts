@@ -1,0 +1,29 @@
+import { Injectable } from '@nestjs/common';
+import type { KubeObject } from '@ngx/kube-runtime';
+
+type Listener = (event: KubeObject) => void;
+
+/**
+ * The Kubernetes Events this process wrote (its controller's Event recorder), as kube-apiserver answered each
+ * write, told to whoever listens: the timeline keeps them from here instead of reading them back through its
+ * Events watch. Listeners are called in order, synchronously; one that throws does not stop the others.
+ */
+@Injectable()
+export class OwnEvents {
+  private readonly listeners = new Set<Listener>();
+
+  /** Calls `listener` with every Event written from now on; returns how to stop. */
+  listen(listener: Listener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  written(event: KubeObject): void {
+    for (const listener of this.listeners)
+      try {
+        listener(event);
+      } catch {
+        // a listener's failure is its own; the recorder must not see it
+      }
+  }
+}
