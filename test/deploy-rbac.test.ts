@@ -295,6 +295,7 @@ describe('deploy/ RBAC for the nginx-controller service account', () => {
       ['list', 'events'],
       ['watch', 'events', '--all-namespaces'],
       ['get', '/metrics'],
+      ['create', 'tokenreviews.authentication.k8s.io'],
       ['create', 'leases.coordination.k8s.io', '-n', CONTROL_PLANE_NAMESPACE],
       ['get', 'leases.coordination.k8s.io/nginx-controller', '-n', CONTROL_PLANE_NAMESPACE],
       ['update', 'leases.coordination.k8s.io/nginx-controller', '-n', CONTROL_PLANE_NAMESPACE],

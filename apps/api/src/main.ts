@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { AppModule } from './app.module.js';
+import { PolicySource } from './auth/policy-source.js';
 import { checkTokenSettings } from './auth/token-store.js';
 import { ConfigError, loadAppConfig } from './config/app-config.js';
 import { CrdInstallError } from './controller/crd-installer.js';
@@ -25,6 +26,7 @@ async function bootstrap(): Promise<void> {
   // Validated here first so a bad setting ends the process with one clear line instead of a DI stack trace.
   const config = loadAppConfig();
   checkTokenSettings(config.auth);
+  new PolicySource(config.auth.policyFile); // a bad policy file is a bad setting too
   // No body parser: the REST layer reads raw bodies itself, with its size limit and Kubernetes' media types.
   const app = await NestFactory.create(AppModule, {
     logger: new AppLogger(config.logFormat),

@@ -1,7 +1,13 @@
 import { Global, Logger, Module } from '@nestjs/common';
+import { KubeClient } from '@ngx/kube-runtime';
 import { APP_GUARD } from '@nestjs/core';
 import { appConfig, type AppConfig } from '../config/app-config.js';
+import { Authenticator } from './authenticator.js';
 import { BearerAuthGuard } from './bearer-auth.guard.js';
+import { OidcTokenVerifier } from './oidc/oidc-token-verifier.js';
+import { PolicySource } from './policy-source.js';
+import { ServiceAccountTokens } from './service-account-tokens.js';
+import { nestRuntimeLogger } from '../logging/runtime-logger.js';
 import { RateLimitGuard } from './rate-limit.guard.js';
 import { RequestBudget } from './request-budget.js';
 import { SelfReviewController } from './self-review.controller.js';
@@ -9,8 +15,10 @@ import { TokenStore, bootstrapAdminToken, configuredTokens } from './token-store
 
 /**
  * Bearer-token authentication and one request budget per token (or, without a valid token, per client address)
- * across every route and the live gateway. Tokens come from AUTH_TOKENS_FILE and/or AUTH_TOKENS; with neither,
- * an admin token is generated once into .data/admin-token (mode 0600). The guards run in the order listed: how
+ * across every route and the live gateway. Static tokens come from AUTH_TOKENS_FILE and/or AUTH_TOKENS; with
+ * neither, an admin token is generated once into .data/admin-token (mode 0600). ID tokens of the OpenID provider
+ * (OIDC_*) and ServiceAccount tokens for TOKEN_AUDIENCE are taken too, with the roles AUTH_POLICY_FILE grants
+ * their users and groups (Authenticator). The guards run in the order listed: how
  * often (so a flood of bad tokens is bounded too), then who is calling.
  */
 @Global()
@@ -36,9 +44,22 @@ import { TokenStore, bootstrapAdminToken, configuredTokens } from './token-store
         return new TokenStore(entries);
       },
     },
+    {
+      provide: Authenticator,
+      inject: [TokenStore, KubeClient, appConfig.KEY],
+      useFactory: (tokens: TokenStore, client: KubeClient, config: AppConfig) => {
+        const logger = nestRuntimeLogger(new Logger('Auth'));
+        const { oidc, policyFile, tokenAudience } = config.auth;
+        return new Authenticator(tokens, new PolicySource(policyFile, logger), {
+          ...(oidc ? { oidc: { verifier: new OidcTokenVerifier(oidc), issuer: oidc.issuerUrl } } : {}),
+          ...(tokenAudience ? { serviceAccounts: new ServiceAccountTokens(client, tokenAudience) } : {}),
+          logger,
+        });
+      },
+    },
     { provide: APP_GUARD, useClass: RateLimitGuard },
     { provide: APP_GUARD, useClass: BearerAuthGuard },
   ],
-  exports: [TokenStore, RequestBudget],
+  exports: [TokenStore, Authenticator, RequestBudget],
 })
 export class AuthModule {}

@@ -3,8 +3,8 @@ import { Reflector } from '@nestjs/core';
 import type { Request } from 'express';
 import { StatusError } from '../http/kube-status.js';
 import { NAMESPACE_SCOPED, PUBLIC, REQUIRED_ROLE, type NamespaceSource } from './auth.decorators.js';
+import { Authenticator } from './authenticator.js';
 import { accessRefusal, type Caller, type Role } from './roles.js';
-import { TokenStore } from './token-store.js';
 
 const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
@@ -15,44 +15,37 @@ function namespaceOf(request: Request, source: NamespaceSource): string | undefi
   return typeof given === 'string' && given !== '' ? given : undefined;
 }
 
-/** The token of an `Authorization: Bearer <token>` header, if that is what it is. */
-export function bearerToken(authorization: string | undefined): string | undefined {
-  return /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '')?.[1];
-}
-
-/** The caller an `Authorization` header names: its bearer token's, if the token is known. */
-export function callerFor(tokens: TokenStore, authorization: string | undefined): Caller | undefined {
-  const token = bearerToken(authorization);
-  return token ? tokens.identify(token) : undefined;
-}
-
 /** The caller a request was authenticated as (set by BearerAuthGuard). */
 export function callerOf(request: Request): Caller | undefined {
   return (request as Request & { caller?: Caller }).caller;
 }
 
 /**
- * Every route needs `Authorization: Bearer <token>` unless marked @Public: 401 without a known token, 403 when
- * the token's role is below what the route needs. Both answered as Kubernetes `Status` objects.
+ * Every route needs `Authorization: Bearer <token>` unless marked @Public: 401 without a token we take (static,
+ * an ID token of the OpenID provider, a ServiceAccount token for our audience: Authenticator), 403 when the
+ * caller holds no role the route needs there (or, for an identity, none at all). Both answered as Kubernetes
+ * `Status` objects.
  */
 @Injectable()
 export class BearerAuthGuard implements CanActivate {
   constructor(
     private readonly reflector: Reflector,
-    @Inject(TokenStore) private readonly tokens: TokenStore,
+    @Inject(Authenticator) private readonly authenticator: Authenticator,
   ) {}
 
-  canActivate(context: ExecutionContext): boolean {
+  async canActivate(context: ExecutionContext): Promise<boolean> {
     // socket.io connections are authenticated once, in their handshake (see LiveGateway).
     if (context.getType() !== 'http') return true;
     const targets = [context.getHandler(), context.getClass()];
     if (this.reflector.getAllAndOverride<boolean>(PUBLIC, targets)) return true;
     const request = context.switchToHttp().getRequest<Request>();
-    const caller = callerFor(this.tokens, request.headers.authorization);
-    if (!caller)
-      throw new StatusError(401, 'Unauthorized: a valid bearer token is required', undefined, {
+    const authentication = await this.authenticator.authenticate(request.headers.authorization);
+    if ('refused' in authentication)
+      throw new StatusError(401, `Unauthorized: ${authentication.refused}`, undefined, {
         'WWW-Authenticate': 'Bearer realm="nginx-control-plane"',
       });
+    if ('forbidden' in authentication) throw new StatusError(403, authentication.forbidden);
+    const { caller } = authentication;
     (request as Request & { caller?: Caller }).caller = caller;
     const needed: Role =
       this.reflector.getAllAndOverride<Role>(REQUIRED_ROLE, targets) ??

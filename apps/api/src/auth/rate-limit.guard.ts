@@ -3,9 +3,8 @@ import { Reflector } from '@nestjs/core';
 import type { Request } from 'express';
 import { StatusError } from '../http/kube-status.js';
 import { UNMETERED } from './auth.decorators.js';
-import { callerFor } from './bearer-auth.guard.js';
+import { Authenticator } from './authenticator.js';
 import { RequestBudget, type BudgetAnswer } from './request-budget.js';
-import { TokenStore } from './token-store.js';
 
 /**
  * The first guard: every HTTP request spends from its caller's budget (RequestBudget) before anything else
@@ -16,7 +15,7 @@ import { TokenStore } from './token-store.js';
 export class RateLimitGuard implements CanActivate {
   constructor(
     private readonly reflector: Reflector,
-    @Inject(TokenStore) private readonly tokens: TokenStore,
+    @Inject(Authenticator) private readonly authenticator: Authenticator,
     @Inject(RequestBudget) private readonly budget: RequestBudget,
   ) {}
 
@@ -25,7 +24,7 @@ export class RateLimitGuard implements CanActivate {
     if (this.reflector.getAllAndOverride<boolean>(UNMETERED, [context.getHandler(), context.getClass()]))
       return true;
     const request = context.switchToHttp().getRequest<Request>();
-    const caller = callerFor(this.tokens, request.headers.authorization);
+    const caller = this.authenticator.known(request.headers.authorization);
     const answer = this.budget.take(
       caller ? { token: caller.name } : { address: request.ip ?? request.socket.remoteAddress ?? 'unknown' },
     );

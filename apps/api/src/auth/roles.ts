@@ -1,3 +1,5 @@
+import type { Identity } from './identity.js';
+
 /** What a token may do: `viewer` reads, watches and reads the audit; `editor` also writes Nginxes; `admin` all. */
 export const ROLES = ['viewer', 'editor', 'admin'] as const;
 export type Role = (typeof ROLES)[number];
@@ -11,12 +13,66 @@ export function allows(role: Role, needed: Role): boolean {
   return ROLES.indexOf(role) >= ROLES.indexOf(needed);
 }
 
-/** Who made a request: the token's name (never the token itself), its role, and where it may act. */
+/** A role held in some namespaces, or in all of them. */
+export interface Grant {
+  role: Role;
+  /** The namespaces the grant is limited to; all of them when absent. */
+  namespaces?: readonly string[];
+}
+
+/**
+ * Who made a request: the token's name (never the token itself) or the person's username, the highest role it
+ * holds and where it holds any. A static token holds that one role there; an identity named by a policy may hold
+ * different roles in different namespaces (`grants`), and is allowed what any of its grants allows.
+ */
 export interface Caller {
   name: string;
   role: Role;
-  /** The namespaces the token is limited to; undefined for all of them. */
+  /** The namespaces it is limited to; undefined for all of them. */
   namespaces?: readonly string[];
+  /** Its roles namespace by namespace, when they differ; absent: `role` in `namespaces`. */
+  grants?: readonly Grant[];
+  /** Who the identity provider, the cluster or the token file says it is (absent for a token file's token). */
+  identity?: Identity;
+}
+
+/** `caller`'s grants: its own, or its one role where it may act. */
+export function grantsOf(caller: Caller): readonly Grant[] {
+  if (caller.grants) return caller.grants;
+  return [caller.namespaces ? { role: caller.role, namespaces: caller.namespaces } : { role: caller.role }];
+}
+
+/** Whether `grants` allow a request needing `needed` in `namespace` (undefined: all namespaces at once). */
+export function grantsAllow(grants: readonly Grant[], needed: Role, namespace: string | undefined): boolean {
+  return grants.some(
+    (grant) =>
+      allows(grant.role, needed) &&
+      (grant.namespaces === undefined || (namespace !== undefined && grant.namespaces.includes(namespace))),
+  );
+}
+
+/**
+ * A caller holding `grants` (a policy's, for an identity): its role the highest of them, its namespaces all of
+ * them unless one grant holds everywhere. Undefined when it holds nothing.
+ */
+export function callerWithGrants(
+  name: string,
+  grants: readonly Grant[],
+  identity?: Identity,
+): Caller | undefined {
+  if (grants.length === 0) return undefined;
+  const role = grants.reduce<Role>((best, grant) => (allows(grant.role, best) ? grant.role : best), 'viewer');
+  const everywhere = grants.some((grant) => grant.namespaces === undefined);
+  const namespaces = everywhere
+    ? undefined
+    : [...new Set(grants.flatMap((grant) => grant.namespaces!))].sort();
+  return {
+    name,
+    role,
+    ...(namespaces ? { namespaces } : {}),
+    ...(grants.length > 1 ? { grants } : {}),
+    ...(identity ? { identity } : {}),
+  };
 }
 
 /**
@@ -24,8 +80,7 @@ export interface Caller {
  * or watch), which only an unlimited token may.
  */
 export function mayAccessNamespace(caller: Caller, namespace: string | undefined): boolean {
-  if (!caller.namespaces) return true;
-  return namespace !== undefined && caller.namespaces.includes(namespace);
+  return grantsAllow(grantsOf(caller), 'viewer', namespace);
 }
 
 /**
@@ -38,8 +93,9 @@ export function accessRefusal(
   needed: Role,
   scope?: { namespace: string | undefined },
 ): 'role' | 'namespace' | undefined {
-  if (!allows(caller.role, needed)) return 'role';
-  if (scope && !mayAccessNamespace(caller, scope.namespace)) return 'namespace';
+  const grants = grantsOf(caller);
+  if (!grants.some((grant) => allows(grant.role, needed))) return 'role';
+  if (scope && !grantsAllow(grants, needed, scope.namespace)) return 'namespace';
   return undefined;
 }
 

@@ -1,5 +1,5 @@
 import { NGINX_GROUP, NGINX_PLURAL } from '@ngx/nginx-api';
-import { allows, mayAccessNamespace, roleNeeded, type Caller } from './roles.js';
+import { accessRefusal, roleNeeded, type Caller } from './roles.js';
 
 /** The `resourceAttributes` of a SelfSubjectAccessReview, as kubectl sends them. */
 export interface ResourceAttributes {
@@ -28,12 +28,15 @@ export function reviewAccess(
   const needed = roleNeeded(verb, subresource || undefined);
   if (!needed)
     return { allowed: false, reason: `the control plane does not serve ${verb} on ${NGINX_PLURAL}` };
-  if (!allows(caller.role, needed))
+  const refusal = accessRefusal(caller, needed, { namespace: namespace || undefined });
+  if (refusal === 'role')
     return { allowed: false, reason: `${caller.name} has role ${caller.role}; ${verb} needs ${needed}` };
-  if (!mayAccessNamespace(caller, namespace || undefined))
+  if (refusal === 'namespace')
     return {
       allowed: false,
-      reason: `${caller.name} is limited to the namespaces ${caller.namespaces!.join(', ')}`,
+      reason: caller.grants
+        ? `${caller.name} holds no role allowing ${verb} in ${namespace || 'every namespace'}`
+        : `${caller.name} is limited to the namespaces ${caller.namespaces!.join(', ')}`,
     };
   return { allowed: true, reason: `${caller.name} has role ${caller.role}` };
 }

@@ -5,6 +5,8 @@ import { namespaceError, parseImageAllowlist, type ImageAllowlist } from '@ngx/n
 import { databaseTarget, type DatabaseTarget } from './database-target.js';
 import { ephemeralSqliteStorage } from './sqlite-storage.js';
 import { hostPatternError } from '../http/host-check.js';
+import { ConfigError } from './config-error.js';
+import { oidcSettings, type OidcSettings } from './oidc-settings.js';
 import { PLAIN_HTTP_POLICIES, isPlainHttpPolicy, type PlainHttpPolicy } from '../http/plain-http-policy.js';
 import type { LogFormat } from '../logging/app-logger.js';
 
@@ -52,6 +54,16 @@ export interface AppConfig {
     rateLimitPerSecond: number;
     /** The same for requests without a valid token, per client address (401s, the public readiness probe). */
     anonymousRateLimitPerSecond: number;
+    /** AUTH_POLICY_FILE: which role each user or group of an identity holds where (re-read when it changes). */
+    policyFile: string | undefined;
+    /** The OpenID provider whose tokens sign people in (OIDC_*); undefined when OIDC_ISSUER_URL is not set. */
+    oidc: OidcSettings | undefined;
+    /**
+     * The audience a Kubernetes ServiceAccount token must be minted for to be accepted (TOKEN_AUDIENCE, default
+     * nginx-control-plane: `kubectl create token SA --audience nginx-control-plane`); checked by a TokenReview.
+     * `-` turns ServiceAccount tokens off.
+     */
+    tokenAudience: string | undefined;
   };
   /** What one caller may hold open: relayed watches per token, and how long a client may stall a stream. */
   limits: { watchesPerToken: number; stallMs: number };
@@ -110,9 +122,7 @@ export interface AppConfig {
   };
 }
 
-export class ConfigError extends Error {
-  override name = 'ConfigError';
-}
+export { ConfigError } from './config-error.js';
 
 type Environment = Record<string, string | undefined>;
 
@@ -345,6 +355,10 @@ export function loadAppConfig(
       adminTokenPath: resolve(cwd, '.data/admin-token'),
       rateLimitPerSecond: parsePositive('RATE_LIMIT_RPS', env.RATE_LIMIT_RPS, 20),
       anonymousRateLimitPerSecond: parsePositive('ANON_RATE_LIMIT_RPS', env.ANON_RATE_LIMIT_RPS, 10),
+      policyFile: env.AUTH_POLICY_FILE?.trim() ? resolve(cwd, env.AUTH_POLICY_FILE.trim()) : undefined,
+      oidc: oidcSettings(env, cwd),
+      tokenAudience:
+        env.TOKEN_AUDIENCE?.trim() === '-' ? undefined : env.TOKEN_AUDIENCE?.trim() || 'nginx-control-plane',
     },
     limits: {
       watchesPerToken: Math.ceil(parsePositive('MAX_WATCHES_PER_TOKEN', env.MAX_WATCHES_PER_TOKEN, 10)),

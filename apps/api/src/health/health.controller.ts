@@ -2,8 +2,7 @@ import { Controller, Get, Headers, HttpCode, Inject, Res } from '@nestjs/common'
 import type { Response } from 'express';
 import { Registry } from 'prom-client';
 import { Public, Unmetered } from '../auth/auth.decorators.js';
-import { callerFor } from '../auth/bearer-auth.guard.js';
-import { TokenStore } from '../auth/token-store.js';
+import { Authenticator } from '../auth/authenticator.js';
 import { HealthService } from './health.service.js';
 import { publicReadiness, type PublicReadiness, type Readiness } from './readiness.js';
 
@@ -16,7 +15,7 @@ export class HealthController {
   constructor(
     private readonly health: HealthService,
     @Inject(Registry) private readonly registry: Registry,
-    @Inject(TokenStore) private readonly tokens: TokenStore,
+    @Inject(Authenticator) private readonly authenticator: Authenticator,
   ) {}
 
   /** Prometheus metrics: workqueue, reconciles, pods created and deleted, informers, leadership, process. */
@@ -45,6 +44,6 @@ export class HealthController {
   ): Promise<Readiness | PublicReadiness> {
     const readiness = await this.health.readiness();
     response.status(readiness.ready ? 200 : 503);
-    return callerFor(this.tokens, authorization) ? readiness : publicReadiness(readiness);
+    return this.authenticator.known(authorization) ? readiness : publicReadiness(readiness);
   }
 }

@@ -25,7 +25,7 @@ import { Gauge, Registry } from 'prom-client';
 import type { Server, Socket } from 'socket.io';
 import { RequestBudget } from '../auth/request-budget.js';
 import { mayAccessNamespace, type Caller } from '../auth/roles.js';
-import { TokenStore } from '../auth/token-store.js';
+import { Authenticator } from '../auth/authenticator.js';
 import { ClusterInformers } from '../kube/cluster-informers.js';
 import { liveParser } from './change-encoder.js';
 import { corkFlushes } from './cork-writes.js';
@@ -56,7 +56,7 @@ export class LiveGateway implements OnGatewayInit, OnGatewayConnection, OnGatewa
   private readonly connections: Gauge;
 
   constructor(
-    @Inject(TokenStore) private readonly tokens: TokenStore,
+    @Inject(Authenticator) private readonly authenticator: Authenticator,
     @Inject(RequestBudget) private readonly budget: RequestBudget,
     @Inject(ClusterInformers) private readonly informers: ClusterInformers,
     @Inject(Registry) registry: Registry,
@@ -100,19 +100,23 @@ export class LiveGateway implements OnGatewayInit, OnGatewayConnection, OnGatewa
     );
   }
 
-  /** Handshakes spend from the same request budget as HTTP requests: the token's, or the address's. */
+  /**
+   * Handshakes spend from the same request budget as HTTP requests, before a token new to the app is verified
+   * (so a flood of unknown tokens is bounded before it costs a verification): a known token's, or the address's.
+   */
   afterInit(server: Server): void {
     server.use((socket, next) => {
-      const caller = this.authenticate(socket);
-      const answer = this.budget.take(
-        caller ? { token: caller.name } : { address: socket.handshake.address },
-      );
+      const authorization = authorizationOf(socket);
+      const known = this.authenticator.known(authorization);
+      const answer = this.budget.take(known ? { token: known.name } : { address: socket.handshake.address });
       if (!answer.allowed) return next(new Error('too many requests'));
-      if (!caller) return next(new Error('unauthorized'));
-      if ((this.connectionsByToken.get(caller.name) ?? 0) >= MAX_CONNECTIONS_PER_TOKEN)
-        return next(new Error('too many connections'));
-      (socket as LiveSocket).data.caller = caller;
-      next();
+      void this.authenticate(authorization, socket).then((caller) => {
+        if (!caller) return next(new Error('unauthorized'));
+        if ((this.connectionsByToken.get(caller.name) ?? 0) >= MAX_CONNECTIONS_PER_TOKEN)
+          return next(new Error('too many connections'));
+        (socket as LiveSocket).data.caller = caller;
+        next();
+      });
     });
   }
 
@@ -185,15 +189,21 @@ export class LiveGateway implements OnGatewayInit, OnGatewayConnection, OnGatewa
     this.server?.disconnectSockets(true);
   }
 
-  private authenticate(socket: Socket): Caller | undefined {
-    const fromAuth = (socket.handshake.auth as { token?: unknown } | undefined)?.token;
-    const header = /^Bearer\s+(\S+)\s*$/i.exec(socket.handshake.headers.authorization ?? '')?.[1];
-    const token = typeof fromAuth === 'string' ? fromAuth : header;
-    const caller = token ? this.tokens.identify(token) : undefined;
-    if (!caller)
-      this.logger.warn(`refused a live connection without a valid token from ${socket.handshake.address}`);
-    return caller;
+  private async authenticate(authorization: string | undefined, socket: Socket): Promise<Caller | undefined> {
+    const authentication = await this.authenticator.authenticate(authorization);
+    if ('caller' in authentication) return authentication.caller;
+    this.logger.warn(
+      `refused a live connection from ${socket.handshake.address}: ` +
+        ('refused' in authentication ? authentication.refused : authentication.forbidden),
+    );
+    return undefined;
   }
+}
+
+/** The handshake's token (socket.io's `auth.token`, or an `Authorization` header) as an Authorization value. */
+function authorizationOf(socket: Socket): string | undefined {
+  const fromAuth = (socket.handshake.auth as { token?: unknown } | undefined)?.token;
+  return typeof fromAuth === 'string' ? `Bearer ${fromAuth}` : socket.handshake.headers.authorization;
 }
 
 function refusal(code: number, reason: string, message: string): SubscribeAck {

@@ -3,7 +3,7 @@ import { NGINX_GROUP } from '@ngx/nginx-api';
 import type { Request, Response } from 'express';
 import type { ChangeRecordRow } from '../audit/change-record.js';
 import { callerOf } from '../auth/bearer-auth.guard.js';
-import { allows, roleNeeded, type Caller } from '../auth/roles.js';
+import { accessRefusal, roleNeeded, type Caller } from '../auth/roles.js';
 import { appConfig, type AppConfig } from '../config/app-config.js';
 import { ApiServerRelay, type RelayedAnswer } from './api-server-relay.js';
 import { StatusError } from '../http/kube-status.js';
@@ -200,10 +200,11 @@ export class NginxWrites implements RevisionWrites {
     // Checked here rather than by the guard (the routes admit viewers) so a refused write is audited too.
     const kubeVerb = write.verb === 'apply' || write.verb === 'rollback' ? 'patch' : write.verb;
     const needed = roleNeeded(kubeVerb, write.subresource)!;
-    if (!allows(caller.role, needed))
+    if (accessRefusal(caller, needed, { namespace: write.namespace }) !== undefined)
       throw new StatusError(
         403,
-        `${caller.name} (role ${caller.role}) may not ${write.verb} ${describe(write)}: needs ${needed}` +
+        `${caller.name} (role ${caller.role}${caller.grants ? ` in some namespaces` : ''}) may not ${write.verb} ` +
+          `${describe(write)}: needs ${needed}` +
           (needed === 'admin' ? ' (status belongs to the controller)' : ''),
       );
     const query = kubeQuery(req);

@@ -1,3 +1,5 @@
+import { Authenticator } from '../auth/authenticator.js';
+import { PolicySource } from '../auth/policy-source.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { KubeRequest } from '@ngx/kube-runtime';
 import { describe, expect, it } from 'vitest';
@@ -32,7 +34,11 @@ function lane(perWindow: number, fail?: Error) {
     auth: { rateLimitPerSecond: perWindow / 10, anonymousRateLimitPerSecond: 1 },
   } as AppConfig;
   const budget = new RequestBudget(config);
-  return { lane: new RelayedReadLane(tokens, budget, relay), relayed, budget };
+  return {
+    lane: new RelayedReadLane(new Authenticator(tokens, new PolicySource(undefined)), budget, relay),
+    relayed,
+    budget,
+  };
 }
 
 function request(url: string, token?: string) {

@@ -1,9 +1,8 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { ServerResponse } from 'node:http';
-import { callerFor } from '../auth/bearer-auth.guard.js';
+import { Authenticator } from '../auth/authenticator.js';
 import { RequestBudget } from '../auth/request-budget.js';
 import { accessRefusal, roleNeeded } from '../auth/roles.js';
-import { TokenStore } from '../auth/token-store.js';
 import type { FirstHandler } from '../http/first-handler.js';
 import { statusAnswer } from '../http/status-exception.filter.js';
 import { ApiServerRelay } from './api-server-relay.js';
@@ -24,7 +23,7 @@ export class RelayedReadLane {
   private readonly logger = new Logger('Rest');
 
   constructor(
-    @Inject(TokenStore) private readonly tokens: TokenStore,
+    @Inject(Authenticator) private readonly authenticator: Authenticator,
     @Inject(RequestBudget) private readonly budget: RequestBudget,
     @Inject(ApiServerRelay) private readonly relay: ApiServerRelay,
   ) {}
@@ -32,7 +31,7 @@ export class RelayedReadLane {
   readonly handle: FirstHandler = (request, response) => {
     const read = relayedReadOf(request);
     if (!read) return false;
-    const caller = callerFor(this.tokens, request.headers.authorization);
+    const caller = this.authenticator.known(request.headers.authorization);
     const needed = roleNeeded(read.name === undefined ? 'list' : 'get', undefined)!;
     if (!caller || accessRefusal(caller, needed, { namespace: read.namespace }) !== undefined) return false;
     if (!this.budget.take({ token: caller.name }).allowed) return false;
