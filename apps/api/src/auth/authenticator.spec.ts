@@ -136,4 +136,16 @@ describe('Authenticator', () => {
     await authenticator.authenticate(bearer);
     expect(review).toHaveBeenCalledTimes(2);
   });
+
+  it('refuses (401) while kube-apiserver cannot be asked, and asks again on the next request', async () => {
+    const { authenticator, review } = setup('- {group: "system:serviceaccounts:ci", role: viewer}');
+    const bearer = `Bearer ${jwt({ iss: 'https://kubernetes.default.svc', aud: 'nginx-control-plane' })}`;
+    review.mockRejectedValueOnce(new Error('connect ECONNREFUSED 127.0.0.1:6443'));
+    expect(await authenticator.authenticate(bearer)).toEqual({
+      refused: 'the cluster cannot be asked about the token now: connect ECONNREFUSED 127.0.0.1:6443',
+    });
+    expect(authenticator.known(bearer)).toBeUndefined();
+    expect(await authenticator.authenticate(bearer)).toMatchObject({ caller: { role: 'viewer' } });
+    expect(review).toHaveBeenCalledTimes(2);
+  });
 });
