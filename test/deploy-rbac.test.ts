@@ -237,6 +237,25 @@ describe('deploy/ RBAC for the nginx-controller service account', () => {
     ).toBe(SUBJECT);
   });
 
+  it('renders the Dex example of deploy/identity as Dex with a static client for the control plane', async () => {
+    const docs = parseAllDocuments(await kubectl('kustomize', join(DEPLOY, 'identity/dex'))).map(
+      (doc) => doc.toJS() as Manifest,
+    );
+    expect(docs.map((doc) => doc.kind).sort()).toEqual([
+      'ClusterRole',
+      'ClusterRoleBinding',
+      'ConfigMap',
+      'Deployment',
+      'Namespace',
+      'Service',
+      'ServiceAccount',
+    ]);
+    const config = docs.find((doc) => doc.kind === 'ConfigMap') as unknown as {
+      data: Record<string, string>;
+    };
+    expect(config.data['config.yaml']).toMatch(/id: nginx-control-plane/);
+  });
+
   it.each([['deploy/'], ['deploy/external-database/']])(
     'passes a server-side dry run of %s on the local cluster',
     async (dir) => {

@@ -5,7 +5,13 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CA_FILE, TOKENS, startControlPlane, type ControlPlane } from './support/control-plane.js';
+import {
+  CA_FILE,
+  TOKENS,
+  nginxManifest,
+  startControlPlane,
+  type ControlPlane,
+} from './support/control-plane.js';
 import { kubectl, runKubectl } from './support/kubectl.js';
 import { uniqueName, waitFor } from './support/wait.js';
 
@@ -29,13 +35,7 @@ async function call(path: string, token: string, init: RequestInit = {}) {
   return { status: response.status, body: (await response.json()) as Record<string, unknown> };
 }
 
-const nginx = (name: string) =>
-  JSON.stringify({
-    apiVersion: 'mycompany.com/v1',
-    kind: 'Nginx',
-    metadata: { name },
-    spec: { replicas: 0 },
-  });
+const nginx = (name: string) => JSON.stringify(nginxManifest(name, 0));
 
 beforeAll(async () => {
   for (const ns of [NS, OTHER_NS]) await kubectl('create', 'namespace', ns);

@@ -1,3 +1,4 @@
+import { createHash, X509Certificate } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -17,7 +18,17 @@ export interface TestBrowser {
 }
 
 /** A headless Chromium with a fresh profile, deleted again on close. */
-export async function launchBrowser(): Promise<TestBrowser> {
+/**
+ * `trustCertificates`: PEM files of serving certificates Chromium takes without a CA it knows (by the hash of
+ * their public key, `--ignore-certificate-errors-spki-list`), e.g. the app's and the OpenID provider's, signed
+ * by the local cluster's CA; every other certificate is checked as usual.
+ */
+export async function launchBrowser(options: { trustCertificates?: string[] } = {}): Promise<TestBrowser> {
+  const spkis = (options.trustCertificates ?? []).map((file) =>
+    createHash('sha256')
+      .update(new X509Certificate(readFileSync(file)).publicKey.export({ type: 'spki', format: 'der' }))
+      .digest('base64'),
+  );
   const profile = mkdtempSync(join(tmpdir(), 'ngx-chromium-'));
   // launchPersistentContext owns --user-data-dir, so the profile is fresh every run.
   const context = await chromium.launchPersistentContext(profile, {
@@ -33,6 +44,7 @@ export async function launchBrowser(): Promise<TestBrowser> {
       '--disable-background-networking',
       '--disable-component-update',
       '--disable-sync',
+      ...(spkis.length > 0 ? [`--ignore-certificate-errors-spki-list=${spkis.join(',')}`] : []),
     ],
   });
   return {

@@ -39,6 +39,14 @@ AUDIT_WEBHOOK_CONFIG="$CLUSTER_DIR/audit-webhook.kubeconfig"
 # The wait before kube-apiserver's first retry of a failed batch (then ×1.5, five tries in all): 10s, its
 # default, keeps events through an app restart of about 80 s; tests shorten it to see events given up quickly.
 AUDIT_WEBHOOK_BACKOFF="${CLUSTER_AUDIT_WEBHOOK_BACKOFF:-10s}"
+# The OpenID provider kube-apiserver also takes ID tokens from (structured authentication configuration), so one
+# identity works against kube-apiserver and the control plane app alike: the tests run a real provider there
+# (test/support/oidc-provider.ts), serving the app's certificate (cluster CA, 127.0.0.1). Its audience is the
+# app's client ID; usernames and groups get the prefix `oidc:`. kube-apiserver retries discovery until the issuer
+# answers; `off` starts it without. Read when kube-apiserver starts.
+OIDC_ISSUER="${CLUSTER_OIDC_ISSUER:-https://127.0.0.1:5556}"
+OIDC_AUDIENCE="${CLUSTER_OIDC_AUDIENCE:-nginx-control-plane}"
+AUTHENTICATION_CONFIG="$CLUSTER_DIR/authentication-config.yaml"
 
 # Start order; stop order is the reverse.
 COMPONENTS=(etcd kube-apiserver kube-controller-manager kube-scheduler kwok)
@@ -106,6 +114,24 @@ contexts:
     user: kube-apiserver-audit
 current-context: webhook
 KUBECONFIG
+}
+
+# kube-apiserver's AuthenticationConfiguration: ID tokens of OIDC_ISSUER for OIDC_AUDIENCE (client certificates
+# and ServiceAccount tokens are authenticated as before).
+authentication_config() {
+  cat <<CONFIG
+apiVersion: apiserver.config.k8s.io/v1
+kind: AuthenticationConfiguration
+jwt:
+- issuer:
+    url: $OIDC_ISSUER
+    audiences: [$OIDC_AUDIENCE]
+    certificateAuthority: |
+$(sed 's/^/      /' "$PKI/ca.crt")
+  claimMappings:
+    username: {claim: sub, prefix: "oidc:"}
+    groups: {claim: groups, prefix: "oidc:"}
+CONFIG
 }
 
 # A pid file is trusted only while its process is alive and is running our own binary for that component:

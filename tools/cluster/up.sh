@@ -9,6 +9,8 @@ if [ -n "$AUDIT_LOG" ]; then
   [ ! -d "$AUDIT_LOG" ] || die "CLUSTER_AUDIT_LOG must be a file, not the directory '$AUDIT_LOG'"
 fi
 
+[[ "$OIDC_ISSUER" == off || "$OIDC_ISSUER" =~ ^https://[^[:space:]/]+(/[^[:space:]]*[^/[:space:]])?$ ]] ||
+  die "CLUSTER_OIDC_ISSUER must be an https:// URL without a trailing slash, or off, not '$OIDC_ISSUER'"
 [[ "$AUDIT_WEBHOOK" == off || "$AUDIT_WEBHOOK" =~ ^https://[^[:space:]]+$ ]] ||
   die "CLUSTER_AUDIT_WEBHOOK must be an https:// URL or off, not '$AUDIT_WEBHOOK'"
 
@@ -32,6 +34,7 @@ args_for() {
       --service-account-key-file="$PKI/sa.pub" --service-account-signing-key-file="$PKI/sa.key" \
       --service-cluster-ip-range=10.0.0.0/24 --authorization-mode="Node,RBAC" --allow-privileged=true \
       --cert-dir="$PKI/apiserver-generated" --endpoint-reconciler-type=none --shutdown-watch-termination-grace-period=2s --profiling=false --v=1)
+      [ "$OIDC_ISSUER" = off ] || args+=(--authentication-config="$AUTHENTICATION_CONFIG")
       [ -z "$AUDIT_LOG" ] && [ "$AUDIT_WEBHOOK" = off ] || args+=(--audit-policy-file="$AUDIT_POLICY")
       # Batch mode: events are written by a background worker, not on the request's path; a large buffer so a
       # burst of writes is not dropped; no rotation (maxsize 0), so one file holds a whole benchmark.
@@ -83,6 +86,10 @@ start() {
   fi
   if [ "$name" = kube-apiserver ]; then
     audit_policy >"$AUDIT_POLICY"
+    if [ "$OIDC_ISSUER" != off ]; then
+      authentication_config >"$AUTHENTICATION_CONFIG"
+      log "kube-apiserver takes ID tokens of $OIDC_ISSUER (audience $OIDC_AUDIENCE)"
+    fi
     if [ -n "$AUDIT_LOG" ]; then
       mkdir -p "$(dirname "$AUDIT_LOG")"
       log "kube-apiserver audit log: $AUDIT_LOG (policy $AUDIT_POLICY)"

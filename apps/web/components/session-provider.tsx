@@ -2,21 +2,35 @@
 
 import { useRouter } from 'next/navigation';
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
-import { ApiClient, StatusError } from '../lib/api-client';
+import {
+  ApiClient,
+  browserSession,
+  StatusError,
+  type BrowserSession,
+  type Credential,
+} from '../lib/api-client';
 import { LiveClient } from '../lib/live-client';
 import { clearToken, useToken, type Identity } from '../lib/session';
 
 const REFUSED = 'Your token is no longer accepted. Sign in again.';
+const ENDED = 'Your sign-in has ended. Sign in again.';
 
 export type SessionState =
   | { status: 'loading' }
   | { status: 'signed-out' }
   | { status: 'error'; error: StatusError; retry: () => void }
-  | { status: 'ready'; token: string; identity: Identity; api: ApiClient; live: LiveClient | undefined };
+  | {
+      status: 'ready';
+      /** The pasted token; null for a sign-in with the identity provider (its session cookie). */
+      token: string | null;
+      identity: Identity;
+      api: ApiClient;
+      live: LiveClient | undefined;
+    };
 
 interface SessionContext {
   session: SessionState;
-  /** Forgets the token, closes the live connection and goes to the sign-in page. */
+  /** Ends the session (here, and at the provider when it signs out there too) and goes to the sign-in page. */
   signOut: () => void;
 }
 
@@ -32,63 +46,109 @@ export function useReadySession() {
 }
 
 type Check =
-  | { token: string; identity: Identity; error?: undefined }
-  | { token: string; identity?: undefined; error: StatusError };
+  | { key: string; identity: Identity; error?: undefined }
+  | { key: string; identity?: undefined; error: StatusError };
+
+const errorOf = (error: unknown) =>
+  error instanceof StatusError ? error : new StatusError(0, 'Error', (error as Error).message);
 
 /**
- * Holds the session: the token from sessionStorage, the identity the server gives it (whoami, checked on every
- * page load), a REST client and the live connection. A 401 anywhere ends the session.
+ * Holds the session: a pasted token from sessionStorage, or else the browser session of a sign-in with the
+ * identity provider (asked of the server on every page load); the identity the server gives it (whoami), a REST
+ * client and the live connection. A 401 anywhere ends the session.
  */
 export function SessionProvider({ children }: { children: ReactNode }) {
   const token = useToken();
   const router = useRouter();
+  /** The provider sign-in's session: undefined while asked, null when there is none. */
+  const [browser, setBrowser] = useState<BrowserSession | null | undefined>(undefined);
   const [check, setCheck] = useState<Check | undefined>();
   const [attempt, setAttempt] = useState(0);
   const [live, setLive] = useState<LiveClient | undefined>();
 
-  const api = useMemo(() => (token ? new ApiClient(token, () => clearToken(REFUSED)) : undefined), [token]);
+  useEffect(() => {
+    if (token !== null) return;
+    const abort = new AbortController();
+    setBrowser(undefined);
+    browserSession(abort.signal)
+      .then(setBrowser)
+      .catch((error: unknown) => {
+        if (!abort.signal.aborted) setCheck({ key: 'browser', error: errorOf(error) });
+      });
+    return () => abort.abort();
+  }, [token, attempt]);
+
+  const credential = useMemo<Credential | undefined>(
+    () => (token ? { token } : browser ? { csrfToken: browser.csrfToken } : undefined),
+    [token, browser],
+  );
+  const key = token ?? (browser ? `browser:${browser.csrfToken}` : undefined);
+
+  const endBrowserSession = useCallback(() => {
+    setBrowser(null);
+    clearToken(ENDED);
+  }, []);
+  const api = useMemo(
+    () =>
+      credential
+        ? new ApiClient(credential, 'token' in credential ? () => clearToken(REFUSED) : endBrowserSession)
+        : undefined,
+    [credential, endBrowserSession],
+  );
 
   useEffect(() => {
-    if (!api || !token) return;
+    if (!api || !key) return;
     const abort = new AbortController();
     api
       .whoami(abort.signal)
-      .then((identity) => setCheck({ token, identity }))
+      .then((identity) => setCheck({ key, identity }))
       .catch((error: unknown) => {
         if (abort.signal.aborted) return;
         if (error instanceof StatusError && error.code === 401) return; // the client already signed out
-        setCheck({
-          token,
-          error: error instanceof StatusError ? error : new StatusError(0, 'Error', (error as Error).message),
-        });
+        setCheck({ key, error: errorOf(error) });
       });
     return () => abort.abort();
-  }, [api, token, attempt]);
+  }, [api, key, attempt]);
 
-  const ready = check?.token === token && check?.identity !== undefined;
+  const ready = check?.key === key && check?.identity !== undefined;
   useEffect(() => {
-    if (!ready || !token) return;
-    const client = new LiveClient(token, () => clearToken(REFUSED));
+    if (!ready || !key) return;
+    const client = new LiveClient(token ?? null, token ? () => clearToken(REFUSED) : endBrowserSession);
     setLive(client);
     return () => {
       client.close();
       setLive(undefined);
     };
-  }, [ready, token]);
+  }, [ready, key, token, endBrowserSession]);
 
   const retry = useCallback(() => setAttempt((n) => n + 1), []);
   const signOut = useCallback(() => {
-    clearToken();
-    router.push('/sign-in');
-  }, [router]);
+    if (token || !api) {
+      clearToken();
+      router.push('/sign-in');
+      return;
+    }
+    api
+      .signOut()
+      .catch(() => null)
+      .then((providerSignOutUrl) => {
+        setBrowser(null);
+        if (providerSignOutUrl) window.location.assign(providerSignOutUrl);
+        else router.push('/sign-in');
+      });
+  }, [token, api, router]);
 
   const session = useMemo<SessionState>(() => {
     if (token === undefined) return { status: 'loading' };
-    if (token === null) return { status: 'signed-out' };
-    if (!check || check.token !== token) return { status: 'loading' };
+    if (token === null && browser === undefined) {
+      if (check?.key === 'browser' && check.error) return { status: 'error', error: check.error, retry };
+      return { status: 'loading' };
+    }
+    if (!key) return { status: 'signed-out' };
+    if (!check || check.key !== key) return { status: 'loading' };
     if (check.error) return { status: 'error', error: check.error, retry };
-    return { status: 'ready', token, identity: check.identity, api: api!, live };
-  }, [token, check, api, live, retry]);
+    return { status: 'ready', token: token ?? null, identity: check.identity, api: api!, live };
+  }, [token, browser, key, check, api, live, retry]);
 
   const value = useMemo(() => ({ session, signOut }), [session, signOut]);
   return <Context.Provider value={value}>{children}</Context.Provider>;

@@ -2,15 +2,19 @@
 
 import { useRouter, useSearchParams } from 'next/navigation';
 import { useEffect, useState, type FormEvent } from 'react';
-import { ApiClient, errorMessage, StatusError } from '../lib/api-client';
-import { safeNextPath } from '../lib/next-path';
+import { ApiClient, errorMessage, signInOptions, StatusError, type SignInOptions } from '../lib/api-client';
+import { safeNextPath } from '@ngx/nginx-api';
 import { saveToken, takeSignOutNotice } from '../lib/session';
 import { useSession } from './session-provider';
 
 /** Where to go once signed in, checked against the page's own origin (so only in the browser, when leaving). */
 const destination = (next: string | null) => safeNextPath(next, window.location.origin);
 
-/** Paste a token; it is checked with /controlplane/v1/whoami and kept in sessionStorage for this tab only. */
+/**
+ * "Sign in with your identity provider" when one is configured (the server runs the authorization code flow and
+ * keeps the session in an HttpOnly cookie), and the token form: a pasted token is checked with
+ * /controlplane/v1/whoami and kept in sessionStorage for this tab only.
+ */
 export function SignInForm() {
   const router = useRouter();
   const next = useSearchParams().get('next');
@@ -19,8 +23,20 @@ export function SignInForm() {
   const [error, setError] = useState<string | undefined>();
   const [notice, setNotice] = useState<string | null>(null);
   const [checking, setChecking] = useState(false);
+  const [options, setOptions] = useState<SignInOptions | undefined>();
 
   useEffect(() => setNotice(takeSignOutNotice()), []);
+  useEffect(() => {
+    const abort = new AbortController();
+    signInOptions(abort.signal)
+      .then(setOptions)
+      .catch(() => setOptions({ tokens: true, oidc: null }));
+    return () => abort.abort();
+  }, []);
+  const oidc = options?.oidc;
+  const providerHref = oidc
+    ? `${oidc.signInPath}?next=${encodeURIComponent(next && next.startsWith('/') ? next : '/')}`
+    : undefined;
   useEffect(() => {
     if (session.status === 'ready') router.replace(destination(next));
   }, [session.status, next, router]);
@@ -35,7 +51,7 @@ export function SignInForm() {
     setChecking(true);
     setError(undefined);
     try {
-      await new ApiClient(value).whoami();
+      await new ApiClient({ token: value }).whoami();
       saveToken(value);
       router.replace(destination(next));
     } catch (e) {
@@ -53,11 +69,29 @@ export function SignInForm() {
       <div className="panel">
         <div className="panel-body">
           <h1>Sign in</h1>
-          <p className="subtitle">Paste an API token of the Nginx control plane.</p>
+          <p className="subtitle">
+            {oidc
+              ? 'Sign in with your company account, or paste an API token.'
+              : 'Paste an API token of the Nginx control plane.'}
+          </p>
           {notice && (
             <p className="alert info" role="status">
               {notice}
             </p>
+          )}
+          {oidc && (
+            <div className="form-actions" style={{ marginTop: '1.25rem' }}>
+              {oidc.available ? (
+                <a className="button primary" href={providerHref}>
+                  Sign in with your identity provider
+                </a>
+              ) : (
+                <p className="alert error" role="alert">
+                  The identity provider ({oidc.issuer}) cannot be reached, so signing in with it is not
+                  possible now. Try again later, or sign in with a token.
+                </p>
+              )}
+            </div>
           )}
           <form onSubmit={submit} noValidate style={{ marginTop: '1.25rem' }}>
             <div className="field">

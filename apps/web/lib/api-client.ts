@@ -108,26 +108,34 @@ interface RequestOptions {
 }
 
 /**
- * The control plane's REST API on this origin, with the session's bearer token. Every failure is a
- * `StatusError`; a 401 also calls `onUnauthorized` (the token was revoked or the server restarted with others).
+ * How requests are authenticated: a pasted token (sent as a bearer token), or the browser session of a sign-in
+ * with the identity provider (its HttpOnly cookie goes by itself; writes carry the session's CSRF token).
+ */
+export type Credential = { token: string } | { csrfToken: string };
+
+/**
+ * The control plane's REST API on this origin, with the session's credential. Every failure is a
+ * `StatusError`; a 401 also calls `onUnauthorized` (the token was revoked, the session ended, or the server
+ * restarted with other tokens).
  */
 export class ApiClient {
   constructor(
-    private readonly token: string,
+    private readonly credential: Credential,
     private readonly onUnauthorized: (error: StatusError) => void = () => {},
   ) {}
 
   private async send(path: string, options: RequestOptions = {}): Promise<Response> {
-    const headers: Record<string, string> = {
-      Authorization: `Bearer ${this.token}`,
-      Accept: options.accept ?? 'application/json',
-    };
+    const method = options.method ?? 'GET';
+    const headers: Record<string, string> = { Accept: options.accept ?? 'application/json' };
+    if ('token' in this.credential) headers.Authorization = `Bearer ${this.credential.token}`;
+    else if (method !== 'GET') headers['X-CSRF-Token'] = this.credential.csrfToken;
     if (options.contentType) headers['Content-Type'] = options.contentType;
     let response: Response;
     try {
       response = await fetch(path, {
-        method: options.method ?? 'GET',
+        method,
         headers,
+        credentials: 'same-origin',
         body: options.body,
         cache: 'no-store',
         signal: options.signal,
@@ -152,6 +160,14 @@ export class ApiClient {
 
   whoami(signal?: AbortSignal): Promise<Identity> {
     return this.json<Identity>(`${CONTROLPLANE}/whoami`, { signal });
+  }
+
+  /** Ends the browser session; answers where to end the sign-in at the provider too, if anywhere. */
+  async signOut(): Promise<string | null> {
+    const answer = await this.json<{ providerSignOutUrl: string | null }>(`${CONTROLPLANE}/auth/sign-out`, {
+      method: 'POST',
+    });
+    return answer.providerSignOutUrl;
   }
 
   getNginx(namespace: string, name: string): Promise<Nginx> {
@@ -312,4 +328,48 @@ export async function statusErrorOf(response: Response): Promise<StatusError> {
     response.statusText,
     text.trim().slice(0, 300) || `${response.status} ${response.statusText}`,
   );
+}
+
+/** The browser session of a sign-in with the identity provider, as `/controlplane/v1/auth/session` answers it. */
+export interface BrowserSession {
+  username: string;
+  groups: string[];
+  email: string | null;
+  authenticatedBy: string;
+  expiresAt: string;
+  csrfToken: string;
+}
+
+/** This browser's session with the provider's sign-in, or null when it has none (a 401). */
+export async function browserSession(signal?: AbortSignal): Promise<BrowserSession | null> {
+  let response: Response;
+  try {
+    response = await fetch(`${CONTROLPLANE}/auth/session`, {
+      credentials: 'same-origin',
+      cache: 'no-store',
+      signal,
+    });
+  } catch (error) {
+    if ((error as { name?: string }).name === 'AbortError') throw error;
+    throw new StatusError(
+      0,
+      'NetworkError',
+      'The control plane could not be reached. Check your connection.',
+    );
+  }
+  if (response.status === 401) return null;
+  if (!response.ok) throw await statusErrorOf(response);
+  return (await response.json()) as BrowserSession;
+}
+
+/** How one may sign in here, as `/controlplane/v1/auth/providers` answers it. */
+export interface SignInOptions {
+  tokens: boolean;
+  oidc: { issuer: string; signInPath: string; available: boolean; problem?: string } | null;
+}
+
+export async function signInOptions(signal?: AbortSignal): Promise<SignInOptions> {
+  const response = await fetch(`${CONTROLPLANE}/auth/providers`, { cache: 'no-store', signal });
+  if (!response.ok) throw await statusErrorOf(response);
+  return (await response.json()) as SignInOptions;
 }

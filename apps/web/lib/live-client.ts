@@ -51,7 +51,7 @@ const ACK_TIMEOUT_MS = 10_000;
 
 /**
  * The live-update connection of one session (socket.io on this origin, see libs/nginx-api/src/live.ts):
- * authenticates with the token, re-subscribes every registered subscription after each (re)connect and on
+ * authenticates with the token or the session cookie, re-subscribes every registered subscription after each (re)connect and on
  * `resync`, routes each change of a `changes` event to its subscription, and reports the connection state.
  */
 export class LiveClient {
@@ -64,13 +64,14 @@ export class LiveClient {
   private everConnected = false;
   private closed = false;
 
+  /** `token` null: the browser session's cookie authenticates the handshake (same origin). */
   constructor(
-    token: string,
+    token: string | null,
     private readonly onUnauthorized: () => void = () => {},
   ) {
     this.socket = io({
       path: '/socket.io',
-      auth: { token },
+      auth: token ? { token } : {},
       reconnectionDelay: 500,
       reconnectionDelayMax: 5_000,
     });

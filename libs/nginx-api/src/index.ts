@@ -12,3 +12,4 @@ export * from './int-or-percent.js';
 export * from './spec-rules.js';
 export * from './pod-template.js';
 export * from './nginx-config.js';
+export * from './next-path.js';

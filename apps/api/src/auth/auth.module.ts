@@ -6,6 +6,10 @@ import { Authenticator } from './authenticator.js';
 import { BearerAuthGuard } from './bearer-auth.guard.js';
 import { OidcTokenVerifier } from './oidc/oidc-token-verifier.js';
 import { PolicySource } from './policy-source.js';
+import { OidcSignIn } from './session/oidc-sign-in.js';
+import { PendingSignIns } from './session/pending-sign-ins.js';
+import { SessionController } from './session/session.controller.js';
+import { SessionStore } from './session/session-store.js';
 import { ServiceAccountTokens } from './service-account-tokens.js';
 import { nestRuntimeLogger } from '../logging/runtime-logger.js';
 import { RateLimitGuard } from './rate-limit.guard.js';
@@ -23,9 +27,32 @@ import { TokenStore, bootstrapAdminToken, configuredTokens } from './token-store
  */
 @Global()
 @Module({
-  controllers: [SelfReviewController],
+  controllers: [SelfReviewController, SessionController],
   providers: [
     RequestBudget,
+    { provide: PendingSignIns, useFactory: () => new PendingSignIns() },
+    {
+      provide: OidcTokenVerifier,
+      inject: [appConfig.KEY],
+      useFactory: (config: AppConfig) => (config.auth.oidc ? new OidcTokenVerifier(config.auth.oidc) : null),
+    },
+    {
+      provide: OidcSignIn,
+      inject: [appConfig.KEY, OidcTokenVerifier],
+      useFactory: (config: AppConfig, verifier: OidcTokenVerifier | null) =>
+        config.auth.oidc && verifier
+          ? new OidcSignIn(config.auth.oidc, (idToken) => verifier.verify(idToken))
+          : null,
+    },
+    {
+      provide: SessionStore,
+      inject: [appConfig.KEY, OidcSignIn],
+      useFactory: (config: AppConfig, signIn: OidcSignIn | null) =>
+        new SessionStore({
+          maxAgeMs: (config.auth.oidc?.sessionMaxAgeSeconds ?? 0) * 1000,
+          ...(signIn ? { renew: signIn.renew } : {}),
+        }),
+    },
     {
       provide: TokenStore,
       inject: [appConfig.KEY],
@@ -46,12 +73,19 @@ import { TokenStore, bootstrapAdminToken, configuredTokens } from './token-store
     },
     {
       provide: Authenticator,
-      inject: [TokenStore, KubeClient, appConfig.KEY],
-      useFactory: (tokens: TokenStore, client: KubeClient, config: AppConfig) => {
+      inject: [TokenStore, KubeClient, appConfig.KEY, OidcTokenVerifier, SessionStore],
+      useFactory: (
+        tokens: TokenStore,
+        client: KubeClient,
+        config: AppConfig,
+        verifier: OidcTokenVerifier | null,
+        sessions: SessionStore,
+      ) => {
         const logger = nestRuntimeLogger(new Logger('Auth'));
         const { oidc, policyFile, tokenAudience } = config.auth;
         return new Authenticator(tokens, new PolicySource(policyFile, logger), {
-          ...(oidc ? { oidc: { verifier: new OidcTokenVerifier(oidc), issuer: oidc.issuerUrl } } : {}),
+          ...(oidc && verifier ? { oidc: { verifier, issuer: oidc.issuerUrl } } : {}),
+          sessions,
           ...(tokenAudience ? { serviceAccounts: new ServiceAccountTokens(client, tokenAudience) } : {}),
           logger,
         });
@@ -60,6 +94,6 @@ import { TokenStore, bootstrapAdminToken, configuredTokens } from './token-store
     { provide: APP_GUARD, useClass: RateLimitGuard },
     { provide: APP_GUARD, useClass: BearerAuthGuard },
   ],
-  exports: [TokenStore, Authenticator, RequestBudget],
+  exports: [TokenStore, Authenticator, RequestBudget, SessionStore],
 })
 export class AuthModule {}

@@ -5,6 +5,8 @@ import type { Identity } from './identity.js';
 import type { OidcTokenVerifier } from './oidc/oidc-token-verifier.js';
 import { TokenRefusedError } from './oidc/oidc-token-verifier.js';
 import type { PolicySource } from './policy-source.js';
+import { sessionIdOf } from './session/session-cookies.js';
+import type { SessionStore } from './session/session-store.js';
 import { callerWithGrants, type Caller } from './roles.js';
 import type { ServiceAccountTokens } from './service-account-tokens.js';
 import type { TokenStore } from './token-store.js';
@@ -50,13 +52,24 @@ export class Authenticator {
     private readonly options: {
       oidc?: { verifier: OidcTokenVerifier; issuer: string };
       serviceAccounts?: ServiceAccountTokens;
+      /** Browser sessions of the UI's sign-in with the provider (credential `Session <id>`, from the cookie). */
+      sessions?: SessionStore;
       logger?: RuntimeLogger;
       now?: () => number;
     } = {},
   ) {}
 
-  /** The caller of a static token, or of a bearer token authenticated moments ago; undefined otherwise. */
+  /**
+   * The caller of a static token, of a bearer token authenticated moments ago or of a live session; undefined
+   * otherwise. `authorization` is a request's credential as credentialOf reads it.
+   */
   known(authorization: string | undefined): Caller | undefined {
+    const session = sessionIdOf(authorization);
+    if (session) {
+      const identity = this.options.sessions?.peek(session);
+      const answer = identity && this.authorize(identity);
+      return answer && 'caller' in answer ? answer.caller : undefined;
+    }
     const token = bearerToken(authorization);
     if (!token) return undefined;
     const fixed = this.tokens.identify(token);
@@ -67,6 +80,12 @@ export class Authenticator {
   }
 
   async authenticate(authorization: string | undefined): Promise<Authentication> {
+    const session = sessionIdOf(authorization);
+    if (session) {
+      if (!this.options.sessions) return { refused: 'sign-in with an identity provider is not configured' };
+      const answer = await this.options.sessions.identify(session);
+      return 'refused' in answer ? answer : this.authorize(answer.identity);
+    }
     const token = bearerToken(authorization);
     if (!token) return { refused: 'a valid bearer token is required' };
     const fixed = this.tokens.identify(token);
@@ -118,7 +137,8 @@ export class Authenticator {
     }
   }
 
-  private authorize(identity: Identity): Authentication {
+  /** What the access policy in force grants `identity` (on every request: a policy edit applies at once). */
+  authorize(identity: Identity): Authentication {
     const caller = callerWithGrants(identity.username, this.policy.current().grantsFor(identity), identity);
     return caller
       ? { caller }

@@ -5,6 +5,12 @@ import { StatusError } from '../http/kube-status.js';
 import { NAMESPACE_SCOPED, PUBLIC, REQUIRED_ROLE, type NamespaceSource } from './auth.decorators.js';
 import { Authenticator } from './authenticator.js';
 import { accessRefusal, type Caller, type Role } from './roles.js';
+import { crossSiteRefusal } from './session/request-origin.js';
+import { credentialOf, sessionIdOf } from './session/session-cookies.js';
+import { SessionStore } from './session/session-store.js';
+
+/** The header a cookie-authenticated write carries its session's CSRF token in. */
+export const CSRF_HEADER = 'x-csrf-token';
 
 const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
@@ -15,6 +21,9 @@ function namespaceOf(request: Request, source: NamespaceSource): string | undefi
   return typeof given === 'string' && given !== '' ? given : undefined;
 }
 
+const stringHeader = (value: string | string[] | undefined) =>
+  typeof value === 'string' ? value : undefined;
+
 /** The caller a request was authenticated as (set by BearerAuthGuard). */
 export function callerOf(request: Request): Caller | undefined {
   return (request as Request & { caller?: Caller }).caller;
@@ -24,13 +33,16 @@ export function callerOf(request: Request): Caller | undefined {
  * Every route needs `Authorization: Bearer <token>` unless marked @Public: 401 without a token we take (static,
  * an ID token of the OpenID provider, a ServiceAccount token for our audience: Authenticator), 403 when the
  * caller holds no role the route needs there (or, for an identity, none at all). Both answered as Kubernetes
- * `Status` objects.
+ * `Status` objects. A browser session (the cookie of the sign-in with the provider) is taken as a bearer token
+ * is, but a write made with it must come from this site: its Origin (when sent) must be this host, and it must
+ * carry the session's CSRF token in X-CSRF-Token (which another site's page can neither read nor send), else 403.
  */
 @Injectable()
 export class BearerAuthGuard implements CanActivate {
   constructor(
     private readonly reflector: Reflector,
     @Inject(Authenticator) private readonly authenticator: Authenticator,
+    @Inject(SessionStore) private readonly sessions: SessionStore,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -39,11 +51,21 @@ export class BearerAuthGuard implements CanActivate {
     const targets = [context.getHandler(), context.getClass()];
     if (this.reflector.getAllAndOverride<boolean>(PUBLIC, targets)) return true;
     const request = context.switchToHttp().getRequest<Request>();
-    const authentication = await this.authenticator.authenticate(request.headers.authorization);
+    const credential = credentialOf(request.headers);
+    const session = sessionIdOf(credential);
+    const write = session !== undefined && !READS.has(request.method);
+    const crossSite = write ? crossSiteRefusal(request.headers) : undefined;
+    if (crossSite) throw new StatusError(403, `Forbidden: ${crossSite}`);
+    const authentication = await this.authenticator.authenticate(credential);
     if ('refused' in authentication)
       throw new StatusError(401, `Unauthorized: ${authentication.refused}`, undefined, {
         'WWW-Authenticate': 'Bearer realm="nginx-control-plane"',
       });
+    if (write && !this.sessions.csrfMatches(session, stringHeader(request.headers[CSRF_HEADER])))
+      throw new StatusError(
+        403,
+        'Forbidden: a write with the session cookie needs its CSRF token in X-CSRF-Token',
+      );
     if ('forbidden' in authentication) throw new StatusError(403, authentication.forbidden);
     const { caller } = authentication;
     (request as Request & { caller?: Caller }).caller = caller;

@@ -5,6 +5,7 @@ import { StatusError } from '../http/kube-status.js';
 import { UNMETERED } from './auth.decorators.js';
 import { Authenticator } from './authenticator.js';
 import { RequestBudget, type BudgetAnswer } from './request-budget.js';
+import { credentialOf } from './session/session-cookies.js';
 
 /**
  * The first guard: every HTTP request spends from its caller's budget (RequestBudget) before anything else
@@ -24,7 +25,7 @@ export class RateLimitGuard implements CanActivate {
     if (this.reflector.getAllAndOverride<boolean>(UNMETERED, [context.getHandler(), context.getClass()]))
       return true;
     const request = context.switchToHttp().getRequest<Request>();
-    const caller = this.authenticator.known(request.headers.authorization);
+    const caller = this.authenticator.known(credentialOf(request.headers));
     const answer = this.budget.take(
       caller ? { token: caller.name } : { address: request.ip ?? request.socket.remoteAddress ?? 'unknown' },
     );

@@ -44,3 +44,21 @@ describe('reviewAccess', () => {
     expect(userInfo(viewer)).not.toHaveProperty('extra');
   });
 });
+
+describe('userInfo of an identity', () => {
+  it('names a person as kube-apiserver does: username and groups, system:authenticated once', () => {
+    const caller = {
+      name: 'oidc:alice',
+      role: 'editor' as const,
+      identity: {
+        username: 'oidc:alice',
+        groups: ['oidc:team-a', 'system:authenticated'],
+        authenticatedBy: 'oidc' as const,
+      },
+    };
+    expect(userInfo(caller)).toEqual({
+      username: 'oidc:alice',
+      groups: ['oidc:team-a', 'system:authenticated'],
+    });
+  });
+});

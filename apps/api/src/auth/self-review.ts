@@ -41,8 +41,17 @@ export function reviewAccess(
   return { allowed: true, reason: `${caller.name} has role ${caller.role}` };
 }
 
-/** Who the caller is, as a SelfSubjectReview's userInfo says it (`kubectl auth whoami`). */
+/**
+ * Who the caller is, as a SelfSubjectReview's userInfo says it (`kubectl auth whoami`). A person or a
+ * ServiceAccount is named as kube-apiserver names them (their username and groups, and system:authenticated),
+ * so the same token gets the same answer from both APIs; a static token by its name and role.
+ */
 export function userInfo(caller: Caller) {
+  if (caller.identity)
+    return {
+      username: caller.identity.username,
+      groups: [...new Set([...caller.identity.groups, 'system:authenticated'])],
+    };
   return {
     username: caller.name,
     groups: [`nginx-control-plane:${caller.role}`, 'system:authenticated'],

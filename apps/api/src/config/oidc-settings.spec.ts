@@ -46,4 +46,17 @@ describe('oidcSettings', () => {
     ];
     for (const each of bad) expect(() => oidcSettings(each, dir)).toThrow(ConfigError);
   });
+
+  it('takes the UI sign-in’s redirect URL and session lifetime, and refuses bad ones', () => {
+    const env = { OIDC_ISSUER_URL: ISSUER, OIDC_CLIENT_ID: 'ngx' };
+    expect(oidcSettings(env)).toMatchObject({ sessionMaxAgeSeconds: 28_800 });
+    expect(oidcSettings(env)).not.toHaveProperty('redirectUrl');
+    expect(
+      oidcSettings({ ...env, OIDC_REDIRECT_URL: 'https://cp.example/controlplane/v1/auth/callback' })
+        ?.redirectUrl,
+    ).toBe('https://cp.example/controlplane/v1/auth/callback');
+    expect(() => oidcSettings({ ...env, OIDC_REDIRECT_URL: 'http://cp.example/cb' })).toThrow(/https/);
+    expect(() => oidcSettings({ ...env, OIDC_REDIRECT_URL: 'not a url' })).toThrow(/not a URL/);
+    expect(() => oidcSettings({ ...env, SESSION_MAX_AGE_SECONDS: '1e9' })).toThrow(/SESSION_MAX_AGE_SECONDS/);
+  });
 });

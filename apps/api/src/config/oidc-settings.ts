@@ -41,6 +41,13 @@ export interface OidcSettings {
   clockSkewSeconds: number;
   /** How long fetched signing keys are trusted before they are fetched again (OIDC_JWKS_CACHE_SECONDS). */
   jwksCacheSeconds: number;
+  /**
+   * Where the provider sends the browser back after sign-in (OIDC_REDIRECT_URL, registered at the provider);
+   * undefined: this server's own origin as the request names it, + /controlplane/v1/auth/callback.
+   */
+  redirectUrl?: string;
+  /** A browser session's lifetime, however often it is refreshed (SESSION_MAX_AGE_SECONDS, default 8 h). */
+  sessionMaxAgeSeconds: number;
 }
 
 type Environment = Record<string, string | undefined>;
@@ -81,7 +88,28 @@ export function oidcSettings(env: Environment, cwd = process.cwd()): OidcSetting
     caPem: readSecret('OIDC_CA_FILE', env.OIDC_CA_FILE, cwd),
     clockSkewSeconds: seconds('OIDC_CLOCK_SKEW_SECONDS', env.OIDC_CLOCK_SKEW_SECONDS, 30, 300),
     jwksCacheSeconds: seconds('OIDC_JWKS_CACHE_SECONDS', env.OIDC_JWKS_CACHE_SECONDS, 300, 86_400),
+    ...redirectUrl(env.OIDC_REDIRECT_URL),
+    sessionMaxAgeSeconds: seconds(
+      'SESSION_MAX_AGE_SECONDS',
+      env.SESSION_MAX_AGE_SECONDS,
+      8 * 3600,
+      7 * 86_400,
+    ),
   };
+}
+
+function redirectUrl(raw: string | undefined): { redirectUrl?: string } {
+  const value = raw?.trim();
+  if (!value) return {};
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new ConfigError(`OIDC_REDIRECT_URL is not a URL: ${value}`);
+  }
+  if (url.protocol !== 'https:' && url.hostname !== 'localhost' && url.hostname !== '127.0.0.1')
+    throw new ConfigError(`OIDC_REDIRECT_URL must be https (or on localhost): ${value}`);
+  return { redirectUrl: url.href };
 }
 
 function readSecret(name: string, raw: string | undefined, cwd: string): string | undefined {

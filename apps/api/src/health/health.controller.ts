@@ -1,8 +1,9 @@
-import { Controller, Get, Headers, HttpCode, Inject, Res } from '@nestjs/common';
-import type { Response } from 'express';
+import { Controller, Get, HttpCode, Inject, Req, Res } from '@nestjs/common';
+import type { Request, Response } from 'express';
 import { Registry } from 'prom-client';
 import { Public, Unmetered } from '../auth/auth.decorators.js';
 import { Authenticator } from '../auth/authenticator.js';
+import { credentialOf } from '../auth/session/session-cookies.js';
 import { HealthService } from './health.service.js';
 import { publicReadiness, type PublicReadiness, type Readiness } from './readiness.js';
 
@@ -39,11 +40,11 @@ export class HealthController {
    */
   @Get('readyz')
   async readyz(
-    @Headers('authorization') authorization: string | undefined,
+    @Req() request: Request,
     @Res({ passthrough: true }) response: Response,
   ): Promise<Readiness | PublicReadiness> {
     const readiness = await this.health.readiness();
     response.status(readiness.ready ? 200 : 503);
-    return this.authenticator.known(authorization) ? readiness : publicReadiness(readiness);
+    return this.authenticator.known(credentialOf(request.headers)) ? readiness : publicReadiness(readiness);
   }
 }

@@ -26,6 +26,8 @@ import type { Server, Socket } from 'socket.io';
 import { RequestBudget } from '../auth/request-budget.js';
 import { mayAccessNamespace, type Caller } from '../auth/roles.js';
 import { Authenticator } from '../auth/authenticator.js';
+import { credentialOf, sessionIdOf } from '../auth/session/session-cookies.js';
+import { crossSiteRefusal } from '../auth/session/request-origin.js';
 import { ClusterInformers } from '../kube/cluster-informers.js';
 import { liveParser } from './change-encoder.js';
 import { corkFlushes } from './cork-writes.js';
@@ -200,10 +202,16 @@ export class LiveGateway implements OnGatewayInit, OnGatewayConnection, OnGatewa
   }
 }
 
-/** The handshake's token (socket.io's `auth.token`, or an `Authorization` header) as an Authorization value. */
+/**
+ * The handshake's credential as an Authorization value: socket.io's `auth.token`, an `Authorization` header, or
+ * the browser's session cookie — the last only from a page of this site (a WebSocket is not bound by CORS, so a
+ * handshake another site's page starts must not ride on the cookie).
+ */
 function authorizationOf(socket: Socket): string | undefined {
   const fromAuth = (socket.handshake.auth as { token?: unknown } | undefined)?.token;
-  return typeof fromAuth === 'string' ? `Bearer ${fromAuth}` : socket.handshake.headers.authorization;
+  if (typeof fromAuth === 'string') return `Bearer ${fromAuth}`;
+  const credential = credentialOf(socket.handshake.headers);
+  return sessionIdOf(credential) && crossSiteRefusal(socket.handshake.headers) ? undefined : credential;
 }
 
 function refusal(code: number, reason: string, message: string): SubscribeAck {

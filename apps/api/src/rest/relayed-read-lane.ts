@@ -2,6 +2,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { ServerResponse } from 'node:http';
 import { Authenticator } from '../auth/authenticator.js';
 import { RequestBudget } from '../auth/request-budget.js';
+import { credentialOf } from '../auth/session/session-cookies.js';
 import { accessRefusal, roleNeeded } from '../auth/roles.js';
 import type { FirstHandler } from '../http/first-handler.js';
 import { statusAnswer } from '../http/status-exception.filter.js';
@@ -31,7 +32,7 @@ export class RelayedReadLane {
   readonly handle: FirstHandler = (request, response) => {
     const read = relayedReadOf(request);
     if (!read) return false;
-    const caller = this.authenticator.known(request.headers.authorization);
+    const caller = this.authenticator.known(credentialOf(request.headers));
     const needed = roleNeeded(read.name === undefined ? 'list' : 'get', undefined)!;
     if (!caller || accessRefusal(caller, needed, { namespace: read.namespace }) !== undefined) return false;
     if (!this.budget.take({ token: caller.name }).allowed) return false;

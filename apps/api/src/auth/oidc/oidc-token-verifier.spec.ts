@@ -21,6 +21,7 @@ const settings = (overrides: Partial<OidcSettings> = {}): OidcSettings => ({
   signingAlgorithms: ['RS256'],
   clockSkewSeconds: 30,
   jwksCacheSeconds: 300,
+  sessionMaxAgeSeconds: 28_800,
   ...overrides,
 });
 

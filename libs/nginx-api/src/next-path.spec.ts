@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { safeNextPath } from './next-path';
+import { safeNextPath } from './next-path.js';
 
 const ORIGIN = 'http://127.0.0.1:3000';
 

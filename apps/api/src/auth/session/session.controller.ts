@@ -1,0 +1,250 @@
+import { Controller, Get, HttpCode, Inject, Logger, Optional, Post, Req, Res } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import { safeNextPath } from '@ngx/nginx-api';
+import { CONTROLPLANE_API_VERSION } from '../../http/controlplane-api.js';
+import { StatusError } from '../../http/kube-status.js';
+import { appConfig, type AppConfig } from '../../config/app-config.js';
+import { Public } from '../auth.decorators.js';
+import { Authenticator } from '../authenticator.js';
+import { CSRF_HEADER } from '../bearer-auth.guard.js';
+import { ProviderUnavailableError } from '../oidc/oidc-token-verifier.js';
+import { OidcSignIn, SignInRefusedError } from './oidc-sign-in.js';
+import { PendingSignIns } from './pending-sign-ins.js';
+import { crossSiteRefusal } from './request-origin.js';
+import {
+  cookieValue,
+  credentialOf,
+  SESSION_COOKIE,
+  sessionIdOf,
+  setCookie,
+  SIGN_IN_COOKIE,
+} from './session-cookies.js';
+import { SessionStore } from './session-store.js';
+
+export const AUTH_PATH = `/${CONTROLPLANE_API_VERSION}/auth`;
+/** What a provider may add to its callback besides code and state (RFC 9207 `iss`, session management). */
+const CALLBACK_PARAMETERS = new Set([
+  'code',
+  'state',
+  'iss',
+  'session_state',
+  'scope',
+  'error',
+  'error_description',
+  'error_uri',
+]);
+/** How long the sign-in binding cookie lives: as long as a pending sign-in. */
+const SIGN_IN_COOKIE_SECONDS = 600;
+
+/**
+ * The UI's sign-in with the OpenID provider (authorization code with PKCE, OidcSignIn) and its browser session
+ * (SessionStore, an HttpOnly SameSite=Lax cookie, Secure over TLS): sign-in, the provider's callback, the session
+ * as the UI reads it (with its CSRF token), sign-out (here and, if the provider supports it, there). Every
+ * refusal is a Status (400 a malformed request, 401 a sign-in that does not hold, 403 an identity the policy
+ * grants nothing, 503 a provider that cannot be reached), nothing is kept for it, and it is logged.
+ */
+@Public()
+@Controller(`${CONTROLPLANE_API_VERSION}/auth`)
+export class SessionController {
+  private readonly logger = new Logger('SignIn');
+
+  constructor(
+    @Inject(SessionStore) private readonly sessions: SessionStore,
+    @Inject(PendingSignIns) private readonly pending: PendingSignIns,
+    @Inject(Authenticator) private readonly authenticator: Authenticator,
+    @Inject(appConfig.KEY) private readonly config: AppConfig,
+    @Optional() @Inject(OidcSignIn) private readonly oidc?: OidcSignIn | null,
+  ) {}
+
+  /** How one may sign in here: with a token (always), and with the provider when one is configured. */
+  @Get('providers')
+  async providers() {
+    const oidc = this.config.auth.oidc;
+    if (!oidc || !this.oidc) return { tokens: true, oidc: null };
+    const availability = await this.oidc.available();
+    return {
+      tokens: true,
+      oidc: {
+        issuer: oidc.issuerUrl,
+        signInPath: `${AUTH_PATH}/sign-in`,
+        available: availability.ok,
+        ...(availability.ok ? {} : { problem: availability.problem }),
+      },
+    };
+  }
+
+  @Get('sign-in')
+  async signIn(@Req() request: Request, @Res() response: Response): Promise<void> {
+    const oidc = this.signInFlow();
+    const next = this.nextPath(request);
+    let started: Awaited<ReturnType<OidcSignIn['start']>>;
+    try {
+      started = await oidc.start(this.callbackUrl(request), next);
+    } catch (error) {
+      throw this.refused(request, error);
+    }
+    const browser = this.pending.add(started.state, started.pending);
+    response.setHeader(
+      'Set-Cookie',
+      setCookie(SIGN_IN_COOKIE, browser, {
+        secure: this.secure(request),
+        maxAgeSeconds: SIGN_IN_COOKIE_SECONDS,
+      }),
+    );
+    response.setHeader('Cache-Control', 'no-store');
+    response.redirect(302, started.url);
+  }
+
+  @Get('callback')
+  async callback(@Req() request: Request, @Res() response: Response): Promise<void> {
+    const oidc = this.signInFlow();
+    const url = new URL(request.originalUrl, 'http://callback.invalid');
+    const extra = [...url.searchParams.keys()].filter((key) => !CALLBACK_PARAMETERS.has(key));
+    if (extra.length > 0)
+      throw this.refused(
+        request,
+        new StatusError(400, `the callback takes no ${extra.join(', ')} parameter`),
+      );
+    const state = url.searchParams.get('state');
+    if (!state) throw this.refused(request, new StatusError(400, 'the callback has no state'));
+    const browser =
+      cookieValue(request.headers.cookie, SIGN_IN_COOKIE.secure) ??
+      cookieValue(request.headers.cookie, SIGN_IN_COOKIE.plain);
+    const pending = this.pending.take(state, browser);
+    if (pending === 'unknown')
+      throw this.refused(
+        request,
+        new StatusError(401, 'Unauthorized: this sign-in is unknown, expired or already used'),
+      );
+    if (pending === 'other-browser')
+      throw this.refused(
+        request,
+        new StatusError(401, 'Unauthorized: this sign-in was started in another browser'),
+      );
+    const providerError = url.searchParams.get('error');
+    if (providerError)
+      throw this.refused(
+        request,
+        new StatusError(
+          401,
+          `Unauthorized: the identity provider answered ${providerError}: ${url.searchParams.get('error_description') ?? ''}`.trim(),
+        ),
+      );
+    let confirmed: Awaited<ReturnType<OidcSignIn['finish']>>;
+    try {
+      confirmed = await oidc.finish(url, state, pending);
+    } catch (error) {
+      throw this.refused(request, error);
+    }
+    const authorization = this.authenticator.authorize(confirmed.identity);
+    if ('forbidden' in authorization)
+      throw this.refused(request, new StatusError(403, `Forbidden: ${authorization.forbidden}`));
+    const session = this.sessions.create(confirmed);
+    const secure = this.secure(request);
+    response.setHeader('Set-Cookie', [
+      setCookie(SESSION_COOKIE, session.id, {
+        secure,
+        maxAgeSeconds: (session.expiresAt - Date.now()) / 1000,
+      }),
+      setCookie(SIGN_IN_COOKIE, '', { secure, maxAgeSeconds: 0 }),
+    ]);
+    response.setHeader('Cache-Control', 'no-store');
+    this.logger.log(`${confirmed.identity.username} signed in with ${this.config.auth.oidc!.issuerUrl}`);
+    response.redirect(303, pending.next);
+  }
+
+  /** The signed-in session as the UI reads it: who, until when, and the CSRF token its writes must carry. */
+  @Get('session')
+  session(@Req() request: Request, @Res({ passthrough: true }) response: Response) {
+    const id = sessionIdOf(credentialOf(request.headers));
+    const session = id ? this.sessions.describe(id) : undefined;
+    if (!session) throw new StatusError(401, 'Unauthorized: no signed-in session');
+    response.setHeader('Cache-Control', 'no-store');
+    const { identity, csrfToken, expiresAt } = session;
+    return {
+      apiVersion: CONTROLPLANE_API_VERSION,
+      kind: 'Session',
+      username: identity.username,
+      groups: identity.groups,
+      email: identity.email ?? null,
+      authenticatedBy: identity.authenticatedBy,
+      expiresAt: new Date(expiresAt).toISOString(),
+      csrfToken,
+    };
+  }
+
+  /**
+   * Ends the session (a write of this site only: same-site Origin and the CSRF token); answers where to send the
+   * browser to end the sign-in at the provider too, when it supports RP-initiated logout.
+   */
+  @Post('sign-out')
+  @HttpCode(200)
+  async signOut(@Req() request: Request, @Res({ passthrough: true }) response: Response) {
+    const id = sessionIdOf(credentialOf(request.headers));
+    if (!id || !this.sessions.describe(id)) throw new StatusError(401, 'Unauthorized: no signed-in session');
+    const crossSite = crossSiteRefusal(request.headers);
+    if (crossSite) throw new StatusError(403, `Forbidden: ${crossSite}`);
+    const csrf = request.headers[CSRF_HEADER];
+    if (!this.sessions.csrfMatches(id, typeof csrf === 'string' ? csrf : undefined))
+      throw new StatusError(403, 'Forbidden: signing out needs the session CSRF token in X-CSRF-Token');
+    const tokens = this.sessions.end(id);
+    response.setHeader(
+      'Set-Cookie',
+      setCookie(SESSION_COOKIE, '', { secure: this.secure(request), maxAgeSeconds: 0 }),
+    );
+    const providerSignOut =
+      tokens && this.oidc
+        ? await this.oidc.endSessionUrl(tokens.idToken, `${this.origin(request)}/sign-in`)
+        : undefined;
+    return {
+      apiVersion: CONTROLPLANE_API_VERSION,
+      kind: 'SignedOut',
+      providerSignOutUrl: providerSignOut ?? null,
+    };
+  }
+
+  private signInFlow(): OidcSignIn {
+    if (!this.oidc)
+      throw new StatusError(404, 'sign-in with an identity provider is not configured (OIDC_ISSUER_URL)');
+    return this.oidc;
+  }
+
+  /** The `next` parameter: a path on this site, or 400 for anything else (never a redirect elsewhere). */
+  private nextPath(request: Request): string {
+    const raw = request.query.next;
+    if (raw === undefined) return '/';
+    const origin = this.origin(request);
+    const path = typeof raw === 'string' ? safeNextPath(raw, origin) : undefined;
+    if (path === undefined || (path === '/' && raw !== '/'))
+      throw this.refused(request, new StatusError(400, 'next must be a path on this site'));
+    return path;
+  }
+
+  private callbackUrl(request: Request): string {
+    return this.config.auth.oidc?.redirectUrl ?? `${this.origin(request)}${AUTH_PATH}/callback`;
+  }
+
+  private origin(request: Request): string {
+    return `${this.secure(request) ? 'https' : 'http'}://${request.headers.host}`;
+  }
+
+  private secure(request: Request): boolean {
+    return request.secure;
+  }
+
+  /** The refusal as a Status, logged (who tried what, never a token). */
+  private refused(request: Request, error: unknown): StatusError {
+    const status =
+      error instanceof StatusError
+        ? error
+        : error instanceof ProviderUnavailableError
+          ? new StatusError(503, `the identity provider cannot be reached: ${error.message}`)
+          : error instanceof SignInRefusedError
+            ? new StatusError(401, `Unauthorized: ${error.message}`)
+            : new StatusError(500, `sign-in failed: ${(error as Error).message}`);
+    this.logger.warn(
+      `refused a sign-in from ${request.ip ?? 'unknown'} (${request.path}): ${status.message}`,
+    );
+    return status;
+  }
+}

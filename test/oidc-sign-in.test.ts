@@ -1,0 +1,403 @@
+// Signing in with a real OpenID provider (node-oidc-provider over TLS, test/support/oidc-provider.ts) at the
+// issuer kube-apiserver also trusts: kubectl with an ID token against both APIs, the UI's sign-in (authorization
+// code with PKCE) and its browser session as the API sees it, and every bad sign-in answered with a Status and
+// nothing kept (issue 32).
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { io } from 'socket.io-client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser, screenshot, type TestBrowser } from './support/browser.js';
+import { CA_FILE, nginxManifest, startControlPlane, type ControlPlane } from './support/control-plane.js';
+import { CLUSTER_DIR } from './support/paths.js';
+import { kubectl, runKubectl } from './support/kubectl.js';
+import { CookieJar, hop, idTokenFor, walkSignIn } from './support/oidc-login.js';
+import {
+  CLIENT_ID,
+  CLIENT_SECRET,
+  ISSUER,
+  startProvider,
+  type TestProvider,
+} from './support/oidc-provider.js';
+import { uniqueName, waitFor } from './support/wait.js';
+
+const NS = uniqueName('oidc');
+const AUTH = '/controlplane/v1/auth';
+const SESSION_COOKIE = '__Host-ngx-session';
+
+let app: ControlPlane;
+let provider: TestProvider;
+let scratch: string;
+
+const groups = { alice: ['team-a'], bob: ['team-b'] };
+
+async function startIdp(idTokenSeconds?: number) {
+  provider = await startProvider({
+    redirectUris: [`${app.httpsUrl}${AUTH}/callback`],
+    postLogoutRedirectUris: [`${app.httpsUrl}/sign-in`],
+    groups,
+    ...(idTokenSeconds ? { idTokenSeconds } : {}),
+  });
+}
+
+/** Signs in through the app as `login`; answers the jar holding the session cookie and the callback's answer. */
+async function signIn(login: string, next = '/nginxes') {
+  const jar = new CookieJar();
+  const callback = await walkSignIn(
+    jar,
+    `${app.httpsUrl}${AUTH}/sign-in?next=${encodeURIComponent(next)}`,
+    login,
+    (l) => l.startsWith(`${app.httpsUrl}${AUTH}/callback`),
+  );
+  const answer = await hop(jar, callback);
+  return { jar, callback, answer };
+}
+
+const sessionOf = async (jar: CookieJar) => {
+  const answer = await hop(jar, `${app.httpsUrl}${AUTH}/session`);
+  return { status: answer.status, body: JSON.parse(answer.body) as Record<string, unknown> };
+};
+
+const nginx = (name: string) => JSON.stringify(nginxManifest(name, 0));
+
+beforeAll(async () => {
+  await kubectl('create', 'namespace', NS);
+  scratch = mkdtempSync(join(tmpdir(), 'ngx-oidc-'));
+  const secret = join(scratch, 'client-secret');
+  writeFileSync(secret, CLIENT_SECRET);
+  const policy = join(scratch, 'policy.yaml');
+  writeFileSync(policy, `- group: "oidc:team-a"\n  role: editor\n  namespaces: [${NS}]\n`);
+  app = await startControlPlane(
+    {
+      OIDC_ISSUER_URL: ISSUER,
+      OIDC_CLIENT_ID: CLIENT_ID,
+      OIDC_CLIENT_SECRET_FILE: secret,
+      OIDC_CA_FILE: CA_FILE,
+      OIDC_USERNAME_PREFIX: 'oidc:',
+      OIDC_GROUPS_CLAIM: 'groups',
+      OIDC_GROUPS_PREFIX: 'oidc:',
+      AUTH_POLICY_FILE: policy,
+    },
+    { web: true },
+  );
+  await startIdp();
+}, 120_000);
+
+afterAll(async () => {
+  await provider?.stop();
+  await app?.stop();
+  await kubectl('delete', 'namespace', NS, '--wait=false').catch(() => {});
+});
+
+describe('one identity, both APIs', () => {
+  it('kubectl with an ID token: auth whoami gives the same user and groups from kube-apiserver and from us', async () => {
+    const { idToken } = await idTokenFor('alice');
+    const noConfig = { env: { ...process.env, KUBECONFIG: join(scratch, 'no-kubeconfig') } };
+    const whoami = async (server: string) =>
+      JSON.parse(
+        await runKubectl(
+          [
+            `--server=${server}`,
+            `--certificate-authority=${CA_FILE}`,
+            `--token=${idToken}`,
+            'auth',
+            'whoami',
+            '-o',
+            'json',
+          ],
+          noConfig,
+        ),
+      ) as { status: { userInfo: { username: string; groups: string[] } } };
+    // kube-apiserver reads the issuer's discovery document in the background, retrying until it answers.
+    const theirs = await waitFor(
+      'kube-apiserver to take the ID token',
+      () => whoami('https://127.0.0.1:6443').catch(() => undefined),
+      { timeoutMs: 60_000, intervalMs: 1000 },
+    );
+    const ours = await whoami(app.httpsUrl);
+    expect(theirs.status.userInfo).toEqual({
+      username: 'oidc:alice',
+      groups: ['oidc:team-a', 'system:authenticated'],
+    });
+    expect(ours.status.userInfo).toEqual(theirs.status.userInfo);
+  });
+});
+
+describe('the UI sign-in, as the API sees it', () => {
+  it('signs in with the provider: an HttpOnly, Secure, SameSite=Lax session cookie, then back to the page asked for', async () => {
+    const jar = new CookieJar();
+    const start = await hop(jar, `${app.httpsUrl}${AUTH}/sign-in?next=%2Fnginxes%3Fnamespace%3D${NS}`);
+    expect(start.status).toBe(302);
+    const authorize = new URL(start.location!);
+    expect(authorize.origin).toBe(ISSUER);
+    expect(authorize.searchParams.get('code_challenge_method')).toBe('S256');
+    expect(authorize.searchParams.get('state')).toBeTruthy();
+    expect(authorize.searchParams.get('nonce')).toBeTruthy();
+    const callback = await walkSignIn(jar, start.location!, 'alice', (l) =>
+      l.startsWith(`${app.httpsUrl}${AUTH}/callback`),
+    );
+    const cookieCheck = await fetchSetCookies(jar, callback);
+    expect(cookieCheck.status).toBe(303);
+    expect(cookieCheck.location).toBe(`/nginxes?namespace=${NS}`);
+    const session = cookieCheck.setCookies.find((c) => c.startsWith(`${SESSION_COOKIE}=`))!;
+    expect(session).toMatch(/; HttpOnly/);
+    expect(session).toMatch(/; Secure/);
+    expect(session).toMatch(/; SameSite=Lax/);
+    const described = await sessionOf(jar);
+    expect(described.status).toBe(200);
+    expect(described.body).toMatchObject({
+      username: 'oidc:alice',
+      groups: ['oidc:team-a'],
+      email: 'alice@example.test',
+      authenticatedBy: 'oidc',
+    });
+  });
+
+  it('reads and writes with the cookie; a write needs the CSRF token and this site as its Origin', async () => {
+    const { jar } = await signIn('alice');
+    const { body } = await sessionOf(jar);
+    const csrf = body.csrfToken as string;
+    const path = `${app.httpsUrl}/apis/mycompany.com/v1/namespaces/${NS}/nginxes`;
+    expect((await hop(jar, path)).status).toBe(200);
+    const write = (name: string, headers: Record<string, string>) =>
+      hop(jar, path, {
+        method: 'POST',
+        body: nginx(name),
+        headers: { 'content-type': 'application/json', ...headers },
+      });
+    const noCsrf = await write('no-csrf', { origin: app.httpsUrl });
+    expect(noCsrf.status).toBe(403);
+    expect(noCsrf.body).toMatch(/CSRF token/);
+    // A cross-site form POST: the browser names the other site; the token cannot be known there.
+    const crossSite = await hop(jar, path, {
+      method: 'POST',
+      body: 'apiVersion=mycompany.com/v1',
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        origin: 'https://evil.example',
+        'sec-fetch-site': 'cross-site',
+      },
+    });
+    expect(crossSite.status).toBe(403);
+    expect(crossSite.body).toMatch(/cross-site/);
+    const crossWithToken = await write('cross', { origin: 'https://evil.example', 'x-csrf-token': csrf });
+    expect(crossWithToken.status).toBe(403);
+    const made = await write('by-alice', { origin: app.httpsUrl, 'x-csrf-token': csrf });
+    expect(made.status).toBe(201);
+    const listed = JSON.parse((await hop(jar, path)).body) as { items: { metadata: { name: string } }[] };
+    expect(listed.items.map((i) => i.metadata.name)).toEqual(['by-alice']);
+    const change = await waitFor('the create in the audit', async () => {
+      const audit = await app.as('admin')(`/controlplane/v1/audit/changes?namespace=${NS}&name=by-alice`);
+      return ((await audit.json()) as { items?: { actor: string }[] }).items?.[0];
+    });
+    expect(change.actor).toBe('oidc:alice');
+  });
+
+  it('refuses a replayed, missing or foreign state, a foreign next or redirect, a tampered cookie', async () => {
+    const { jar, callback, answer } = await signIn('alice');
+    expect(answer.status).toBe(303);
+    // Replayed: the state was taken once.
+    const replay = await hop(jar, callback);
+    expect(replay.status).toBe(401);
+    expect(replay.body).toMatch(/unknown, expired or already used/);
+    // Another browser (no sign-in cookie) with a fresh callback's code and state.
+    const other = new CookieJar();
+    const fresh = await walkSignIn(other, `${app.httpsUrl}${AUTH}/sign-in`, 'alice', (l) =>
+      l.startsWith(`${app.httpsUrl}${AUTH}/callback`),
+    );
+    const stranger = await hop(new CookieJar(), fresh);
+    expect(stranger.status).toBe(401);
+    expect(stranger.body).toMatch(/another browser/);
+    const noState = await hop(jar, `${app.httpsUrl}${AUTH}/callback?code=abc`);
+    expect(noState.status).toBe(400);
+    const extra = await hop(other, `${fresh}&redirect=${encodeURIComponent('https://evil.example/')}`);
+    expect(extra.status).toBe(400);
+    for (const next of ['https://evil.example/', '//evil.example/x', '/\\evil.example'])
+      expect(
+        (await hop(new CookieJar(), `${app.httpsUrl}${AUTH}/sign-in?next=${encodeURIComponent(next)}`))
+          .status,
+      ).toBe(400);
+    const tampered = new CookieJar();
+    tampered.take(app.httpsUrl, [`${SESSION_COOKIE}=${'A'.repeat(43)}`]);
+    expect((await sessionOf(tampered)).status).toBe(401);
+    expect(
+      (await hop(tampered, `${app.httpsUrl}/apis/mycompany.com/v1/namespaces/${NS}/nginxes`)).status,
+    ).toBe(401);
+  });
+
+  it('opens a live connection with the cookie from this site only (a cross-site WebSocket is refused)', async () => {
+    const { jar } = await signIn('alice');
+    const cookie = jar.header(app.httpsUrl)!;
+    const handshake = (origin: string) =>
+      new Promise<string>((resolve) => {
+        const socket = io(app.url, {
+          path: '/socket.io',
+          transports: ['websocket'],
+          reconnection: false,
+          extraHeaders: { cookie, origin },
+        });
+        socket.once('connect', () => {
+          socket.close();
+          resolve('connected');
+        });
+        socket.once('connect_error', (error) => {
+          socket.close();
+          resolve(error.message);
+        });
+      });
+    expect(await handshake(app.url)).toBe('connected');
+    expect(await handshake('https://evil.example')).toBe('unauthorized');
+  });
+
+  it('signs nobody in whom the policy grants nothing', async () => {
+    const { answer, jar } = await signIn('bob');
+    expect(answer.status).toBe(403);
+    expect(answer.body).toMatch(/grants it nothing/);
+    expect(jar.get(app.httpsUrl, SESSION_COOKIE)).toBeUndefined();
+  });
+
+  it('signs out: the cookie is dead here, and the provider is told (RP-initiated logout)', async () => {
+    const { jar } = await signIn('alice');
+    const { body } = await sessionOf(jar);
+    const cookie = jar.get(app.httpsUrl, SESSION_COOKIE)!;
+    const noCsrf = await hop(jar, `${app.httpsUrl}${AUTH}/sign-out`, {
+      method: 'POST',
+      headers: { origin: app.httpsUrl },
+    });
+    expect(noCsrf.status).toBe(403);
+    const out = await hop(jar, `${app.httpsUrl}${AUTH}/sign-out`, {
+      method: 'POST',
+      headers: { origin: app.httpsUrl, 'x-csrf-token': body.csrfToken as string },
+    });
+    expect(out.status).toBe(200);
+    const url = new URL((JSON.parse(out.body) as { providerSignOutUrl: string }).providerSignOutUrl);
+    expect(url.origin).toBe(ISSUER);
+    expect(url.searchParams.get('post_logout_redirect_uri')).toBe(`${app.httpsUrl}/sign-in`);
+    const old = new CookieJar();
+    old.take(app.httpsUrl, [`${SESSION_COOKIE}=${cookie}`]);
+    expect((await sessionOf(old)).status).toBe(401);
+  });
+});
+
+describe('sessions and the provider over time', () => {
+  it('renews with the refresh token; a token revoked at the provider ends the session; a provider that is down does not', async () => {
+    await provider.stop();
+    await startIdp(2); // ID tokens of two seconds: sessions are renewed often
+    const { jar } = await signIn('alice');
+    const path = `${app.httpsUrl}/apis/mycompany.com/v1/namespaces/${NS}/nginxes`;
+    await new Promise((r) => setTimeout(r, 2500));
+    expect((await hop(jar, path)).status).toBe(200); // renewed
+    // The provider goes away: the session goes on (renewal is tried again later); sign-in says it is down.
+    await provider.stop();
+    await new Promise((r) => setTimeout(r, 2500));
+    expect((await hop(jar, path)).status).toBe(200);
+    const options = JSON.parse((await hop(new CookieJar(), `${app.httpsUrl}${AUTH}/providers`)).body) as {
+      oidc: { available: boolean; problem?: string };
+    };
+    expect(options.oidc.available).toBe(false);
+    const refused = await hop(new CookieJar(), `${app.httpsUrl}${AUTH}/sign-in`);
+    expect(refused.status).toBe(503);
+    expect(refused.body).toMatch(/identity provider cannot be reached/);
+    // Back, and the administrator revokes alice's refresh tokens: her session ends at its next renewal.
+    await startIdp(2);
+    await waitFor('the provider to be seen up again', async () => {
+      const answer = await hop(new CookieJar(), `${app.httpsUrl}${AUTH}/providers`);
+      return (JSON.parse(answer.body) as { oidc: { available: boolean } }).oidc.available || undefined;
+    });
+    const second = await signIn('alice');
+    expect(provider.revokeRefreshTokens('alice')).toBeGreaterThan(0);
+    await new Promise((r) => setTimeout(r, 2500));
+    const after = await hop(second.jar, path);
+    expect(after.status).toBe(401);
+    await provider.stop();
+    await startIdp();
+  }, 60_000);
+});
+
+/** The callback's answer with its Set-Cookie lines (hop keeps only the cookies). */
+async function fetchSetCookies(jar: CookieJar, url: string) {
+  const { fetch: undiciFetch, Agent } = await import('undici');
+  const { readFileSync } = await import('node:fs');
+  const response = await undiciFetch(url, {
+    redirect: 'manual',
+    dispatcher: new Agent({ connect: { ca: readFileSync(CA_FILE) } }),
+    headers: { cookie: jar.header(url) ?? '' },
+  });
+  const setCookies = response.headers.getSetCookie();
+  jar.take(url, setCookies);
+  return { status: response.status, location: response.headers.get('location'), setCookies };
+}
+
+describe('Chromium: sign in with the provider, scale, see yourself in the audit, sign out', () => {
+  let browser: TestBrowser;
+
+  beforeAll(async () => {
+    const created = await app.as('admin')(`/apis/mycompany.com/v1/namespaces/${NS}/nginxes`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: nginx('web-scaled'),
+    });
+    expect(created.status).toBe(201);
+    browser = await launchBrowser({ trustCertificates: [join(CLUSTER_DIR, 'pki/control-plane.crt')] });
+  }, 60_000);
+
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  it('goes through the login form and back, writes as alice, and the cookie dies with sign-out', async () => {
+    const page = await browser.context.newPage();
+    await page.goto(`${app.httpsUrl}/sign-in`);
+    await page.getByRole('link', { name: 'Sign in with your identity provider' }).click();
+    // The provider's own pages.
+    await page.waitForURL((url) => url.origin === ISSUER);
+    await page.locator('input[name="login"]').fill('alice');
+    await page.locator('input[name="password"]').fill('any password');
+    await page.getByRole('button', { name: 'Sign-in' }).click();
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await page.waitForURL((url) => url.origin === app.httpsUrl && url.pathname === '/');
+    await page.getByText('oidc:alice').first().waitFor();
+    const cookies = await browser.context.cookies(app.httpsUrl);
+    const session = cookies.find((c) => c.name === SESSION_COOKIE)!;
+    expect(session).toMatchObject({ httpOnly: true, secure: true, sameSite: 'Lax' });
+    expect(await page.evaluate(() => document.cookie)).not.toContain('ngx-session');
+
+    await page.goto(`${app.httpsUrl}/nginxes/${NS}/web-scaled`);
+    // The live connection's handshake is authenticated by the same session cookie.
+    await page.locator('[data-testid="connection-state"][data-state="live"]').waitFor();
+    const input = page.getByTestId('scale-input');
+    await input.fill('0');
+    await page.getByRole('button', { name: 'Increase replicas' }).click();
+    await page.getByRole('button', { name: 'Increase replicas' }).click();
+    await page.getByRole('button', { name: 'Scale', exact: true }).click();
+    await waitFor('the scale to land', async () => {
+      const got = (await (
+        await app.as('admin')(`/apis/mycompany.com/v1/namespaces/${NS}/nginxes/web-scaled`)
+      ).json()) as {
+        spec: { replicas: number };
+      };
+      return got.spec.replicas === 2 || undefined;
+    });
+    await page.goto(`${app.httpsUrl}/audit?namespace=${NS}&name=web-scaled`);
+    await page.getByRole('tab', { name: 'Changes' }).click();
+    await waitFor(
+      'the scale in the change log',
+      async () => (await page.getByTestId('change-row').count()) >= 2,
+    );
+    expect(await page.getByTestId('change-table').innerText()).toContain('oidc:alice');
+    await screenshot(page, 'oidc-signed-in-change-log');
+
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    // The provider asks whether to sign out there too; then back to our sign-in page.
+    await page.waitForURL((url) => url.origin === ISSUER);
+    const yes = page.getByRole('button', { name: /yes|sign.?out/i }).first();
+    if (await yes.count()) await yes.click();
+    await page.waitForURL((url) => url.origin === app.httpsUrl && url.pathname === '/sign-in');
+    const dead = new CookieJar();
+    dead.take(app.httpsUrl, [`${SESSION_COOKIE}=${session.value}`]);
+    expect((await sessionOf(dead)).status).toBe(401);
+    expect((await hop(dead, `${app.httpsUrl}/apis/mycompany.com/v1/namespaces/${NS}/nginxes`)).status).toBe(
+      401,
+    );
+  }, 120_000);
+});
