@@ -5,7 +5,7 @@ import type { Identity } from './identity.js';
 import type { OidcTokenVerifier } from './oidc/oidc-token-verifier.js';
 import { TokenRefusedError } from './oidc/oidc-token-verifier.js';
 import type { PolicySource } from './policy-source.js';
-import { callerWithGrants, type Caller } from './roles.js';
+import { callerWithGrants, rbacCaller, type Caller } from './roles.js';
 import type { ServiceAccountTokens } from './service-account-tokens.js';
 import type { TokenStore } from './token-store.js';
 
@@ -50,6 +50,11 @@ export class Authenticator {
     private readonly options: {
       oidc?: { verifier: OidcTokenVerifier; issuer: string };
       serviceAccounts?: ServiceAccountTokens;
+      /**
+       * The cluster's RBAC decides what callers may do (AUTHORIZATION=kubernetes): every token we take is a caller
+       * holding none of our roles (rbacCaller), the policy file is not read, and a static token's role is ignored.
+       */
+      rbac?: boolean;
       logger?: RuntimeLogger;
       now?: () => number;
     } = {},
@@ -59,7 +64,7 @@ export class Authenticator {
   known(authorization: string | undefined): Caller | undefined {
     const token = bearerToken(authorization);
     if (!token) return undefined;
-    const fixed = this.tokens.identify(token);
+    const fixed = this.identifyStatic(token);
     if (fixed) return fixed;
     const identity = this.cached(token);
     const answer = identity && this.authorize(identity);
@@ -69,7 +74,7 @@ export class Authenticator {
   async authenticate(authorization: string | undefined): Promise<Authentication> {
     const token = bearerToken(authorization);
     if (!token) return { refused: 'a valid bearer token is required' };
-    const fixed = this.tokens.identify(token);
+    const fixed = this.identifyStatic(token);
     if (fixed) return { caller: fixed };
     const identity = this.cached(token);
     if (identity) return this.authorize(identity);
@@ -118,7 +123,14 @@ export class Authenticator {
     }
   }
 
+  /** The caller of a static token: its role, or with the cluster's RBAC deciding, its name only. */
+  private identifyStatic(token: string): Caller | undefined {
+    const fixed = this.tokens.identify(token);
+    return fixed && this.options.rbac ? rbacCaller(fixed.name) : fixed;
+  }
+
   private authorize(identity: Identity): Authentication {
+    if (this.options.rbac) return { caller: rbacCaller(identity.username, identity) };
     const caller = callerWithGrants(identity.username, this.policy.current().grantsFor(identity), identity);
     return caller
       ? { caller }

@@ -1,4 +1,6 @@
 import { NGINX_GROUP, NGINX_PLURAL } from '@ngx/nginx-api';
+import { subjectOf } from './kubernetes/caller-subject.js';
+import type { NginxAccess } from './kubernetes/subject-access-reviews.js';
 import { accessRefusal, roleNeeded, type Caller } from './roles.js';
 
 /** The `resourceAttributes` of a SelfSubjectAccessReview, as kubectl sends them. */
@@ -41,8 +43,35 @@ export function reviewAccess(
   return { allowed: true, reason: `${caller.name} has role ${caller.role}` };
 }
 
-/** Who the caller is, as a SelfSubjectReview's userInfo says it (`kubectl auth whoami`). */
+/**
+ * The question to put to the cluster's RBAC (AUTHORIZATION=kubernetes) for a SelfSubjectAccessReview: the same
+ * request on Nginxes; or, for anything this control plane does not serve, the answer `not allowed` at once.
+ */
+export function clusterQuestion(
+  attributes: ResourceAttributes,
+): NginxAccess | { allowed: false; reason: string } {
+  const { verb = '', group = '', resource = '', subresource = '', namespace = '', name = '' } = attributes;
+  if (group !== NGINX_GROUP || resource !== NGINX_PLURAL || !SUBRESOURCES.has(subresource))
+    return { allowed: false, reason: `this control plane serves only ${NGINX_PLURAL}.${NGINX_GROUP}` };
+  if (!roleNeeded(verb, subresource || undefined))
+    return { allowed: false, reason: `the control plane does not serve ${verb} on ${NGINX_PLURAL}` };
+  return {
+    verb,
+    ...(namespace ? { namespace } : {}),
+    ...(name ? { name } : {}),
+    ...(subresource ? { subresource } : {}),
+  };
+}
+
+/**
+ * Who the caller is, as a SelfSubjectReview's userInfo says it (`kubectl auth whoami`): with our roles, its name
+ * and role; with the cluster's RBAC deciding, the user and groups it is asked about and writes as.
+ */
 export function userInfo(caller: Caller) {
+  if (caller.rbac) {
+    const { user, groups } = subjectOf(caller);
+    return { username: user, groups: [...groups] };
+  }
   return {
     username: caller.name,
     groups: [`nginx-control-plane:${caller.role}`, 'system:authenticated'],

@@ -1,4 +1,5 @@
 import { Authenticator } from '../auth/authenticator.js';
+import { Authorization } from '../auth/authorization.js';
 import { PolicySource } from '../auth/policy-source.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { KubeRequest } from '@ngx/kube-runtime';
@@ -35,7 +36,12 @@ function lane(perWindow: number, fail?: Error) {
   } as AppConfig;
   const budget = new RequestBudget(config);
   return {
-    lane: new RelayedReadLane(new Authenticator(tokens, new PolicySource(undefined)), budget, relay),
+    lane: new RelayedReadLane(
+      new Authenticator(tokens, new PolicySource(undefined)),
+      budget,
+      relay,
+      new Authorization(),
+    ),
     relayed,
     budget,
   };
