@@ -3,10 +3,10 @@ import { rbacCaller } from '../roles.js';
 import { impersonationOf, subjectOf } from './caller-subject.js';
 
 describe('subjectOf', () => {
-  it('is the identity’s user and groups, with system:authenticated as kube-apiserver adds it', () => {
+  it('is the identity’s user and groups, with system:authenticated as kube-apiserver adds it, and system: groups only from the cluster', () => {
     const caller = rbacCaller('alice', {
       username: 'oidc:alice',
-      groups: ['oidc:team-a'],
+      groups: ['oidc:team-a', 'system:masters'],
       authenticatedBy: 'oidc',
     });
     expect(subjectOf(caller)).toEqual({

@@ -15,11 +15,14 @@ const AUTHENTICATED = 'system:authenticated';
 /**
  * Who `caller` is to the cluster's RBAC: its identity's username and groups (with system:authenticated, as
  * kube-apiserver's authentication adds it), or for a static token its prefixed name and no group of its own.
+ * Groups named `system:…` are kept only from the cluster itself (a ServiceAccount's TokenReview): an identity
+ * provider's claim of `system:masters` is dropped, never asked about nor impersonated.
  */
 export function subjectOf(caller: Caller): AccessSubject {
   const identity = caller.identity;
   const user = identity ? identity.username : `${STATIC_TOKEN_USER_PREFIX}${caller.name}`;
-  const groups = identity ? identity.groups : [];
+  const fromCluster = identity?.authenticatedBy === 'serviceaccount';
+  const groups = (identity?.groups ?? []).filter((group) => fromCluster || !group.startsWith('system:'));
   return { user, groups: groups.includes(AUTHENTICATED) ? groups : [...groups, AUTHENTICATED] };
 }
 
