@@ -95,7 +95,7 @@ function keyOf(subject: AccessSubject, access: NginxAccess): string {
 /**
  * The refusal for kube-apiserver's `answer`, in kube-apiserver's own words for a forbidden request (`nginxes
  * "web" is forbidden: User "alice" cannot patch resource "nginxes" in API group "mycompany.com" in the namespace
- * "team-b"`) followed by its reason; undefined when it allowed the request.
+ * "team-b"`) followed by its reason when it gave one (RBAC gives none); undefined when it allowed the request.
  */
 export function refusalOf(
   subject: AccessSubject,
@@ -110,7 +110,7 @@ export function refusalOf(
   const message =
     `${object} is forbidden: User "${subject.user}" cannot ${access.verb} resource "${resource}" ` +
     `in API group "${NGINX_GROUP}" ${scope}` +
-    (answer.reason ? `: ${answer.reason}` : ': the cluster’s RBAC allows it nothing of the kind');
+    (answer.reason ? `: ${answer.reason}` : '');
   return { code: 403, message };
 }
 
