@@ -6,6 +6,13 @@ import { join } from 'node:path';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import type { SubscribeAck } from '@ngx/nginx-api';
+import { KubeApiError } from '../libs/kube-runtime/src/index.js';
+import {
+  controllerRevisionName,
+  podTemplateOf,
+  revisionOf,
+  type Nginx,
+} from '../libs/nginx-api/src/index.js';
 import { io, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -82,6 +89,51 @@ async function canIHere(...args: string[]): Promise<boolean> {
   }
 }
 let scratch = '';
+
+/** The ControllerRevision the controller would keep for the Nginx's template (the app runs without it here). */
+async function recordRevision(nginx: Nginx, revision: number): Promise<void> {
+  const template = podTemplateOf(nginx.spec);
+  const hash = revisionOf(template);
+  const { name = '', namespace = '', uid } = nginx.metadata;
+  try {
+    await client.request({
+      method: 'POST',
+      path: `/apis/apps/v1/namespaces/${namespace}/controllerrevisions`,
+      body: {
+        apiVersion: 'apps/v1',
+        kind: 'ControllerRevision',
+        metadata: {
+          name: controllerRevisionName(name, hash),
+          labels: { 'mycompany.com/nginx': name, 'mycompany.com/revision': hash },
+          ownerReferences: [
+            {
+              apiVersion: 'mycompany.com/v1',
+              kind: 'Nginx',
+              name,
+              uid,
+              controller: true,
+              blockOwnerDeletion: true,
+            },
+          ],
+        },
+        revision,
+        data: { template },
+      },
+    });
+  } catch (error) {
+    if (!(error instanceof KubeApiError && error.code === 409)) throw error;
+  }
+}
+
+/** kube-apiserver's audit events from `from` of writes to `namespace`'s Nginx "web". */
+const nginxWrites = (from: number, namespace: string) =>
+  (readAuditEvents(auditLog!.path, from) as ImpersonatedEvent[]).filter(
+    (e) =>
+      e.stage === 'ResponseComplete' &&
+      e.objectRef?.resource === 'nginxes' &&
+      e.objectRef.namespace === namespace &&
+      e.objectRef.name === 'web',
+  );
 
 function subscribe(request: unknown): Promise<SubscribeAck> {
   const socket = io(app.url, {
@@ -170,14 +222,7 @@ describe('AUTHORIZATION=kubernetes', () => {
     expect(patched.status).toBe(200);
     expect(await replicasIn(TEAM_A)).toBe(2);
     const event = await waitFor('the patch in kube-apiserver’s audit log', () =>
-      (readAuditEvents(auditLog!.path, from) as ImpersonatedEvent[]).find(
-        (e) =>
-          e.stage === 'ResponseComplete' &&
-          e.verb === 'patch' &&
-          e.objectRef?.resource === 'nginxes' &&
-          e.objectRef.namespace === TEAM_A &&
-          e.objectRef.name === 'web',
-      ),
+      nginxWrites(from, TEAM_A).find((e) => e.verb === 'patch'),
     );
     expect(event.impersonatedUser?.username).toBe(ALICE);
     expect(event.impersonatedUser?.groups).toEqual(
@@ -185,6 +230,35 @@ describe('AUTHORIZATION=kubernetes', () => {
     );
     expect(event.user?.username).not.toBe(ALICE); // the app's own identity, impersonating her
     expect(event.responseStatus?.code).toBe(200);
+  });
+
+  it('rolls back as alice in team-a (sent to kube-apiserver as her), and refuses her rollback in team-b', async () => {
+    const path = `${nginxes(TEAM_A)}/web`;
+    const v1 = await client.request<Nginx>({ path });
+    await recordRevision(v1, 1);
+    const changed = await call(path, {
+      method: 'PATCH',
+      headers: { 'Content-Type': 'application/merge-patch+json' },
+      body: JSON.stringify({ spec: { image: 'nginx:1.27' } }),
+    });
+    expect(changed.status).toBe(200);
+    await recordRevision(changed.body as unknown as Nginx, 2);
+    const from = auditOffset(auditLog!.path);
+    const rollback = (namespace: string) =>
+      call(`/controlplane/v1/namespaces/${namespace}/nginxes/web/revisions/1/rollback`, {
+        method: 'POST',
+        body: '{}',
+      });
+    const rolled = await rollback(TEAM_A);
+    expect(rolled.status, JSON.stringify(rolled.body)).toBe(200);
+    expect((await client.request<Nginx>({ path })).spec.image).toBe(v1.spec.image);
+    const event = await waitFor('the rollback in kube-apiserver’s audit log', () =>
+      nginxWrites(from, TEAM_A).find((e) => e.verb === 'patch'),
+    );
+    expect(event.impersonatedUser?.username).toBe(ALICE);
+    const refused = await rollback(TEAM_B);
+    expect(refused.status).toBe(403);
+    expect(refused.body.message).toMatch(/cannot patch resource "nginxes" .* in the namespace "team-b/);
   });
 
   it('answers kubectl auth can-i and whoami against our API from the same RBAC', async () => {
