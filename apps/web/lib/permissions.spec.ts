@@ -33,3 +33,24 @@ describe('writeRefusal', () => {
     expect(writeRefusal(undefined, 'team-a')).toBe('You are not signed in.');
   });
 });
+
+describe('writeRefusal with the cluster deciding (AUTHORIZATION=kubernetes)', () => {
+  const rbac = (
+    role: Identity['role'],
+    namespaces: string[] | null,
+    writableNamespaces: string[] | null,
+  ): Identity => ({ ...identity(role, namespaces), authorization: 'kubernetes', writableNamespaces });
+
+  it('writes where RBAC lets it patch, even where it sees more', () => {
+    const alice = rbac('editor', null, ['team-a']);
+    expect(writeRefusal(alice, 'team-a')).toBeNull();
+    expect(writeRefusal(alice, 'team-b')).toBe(
+      "Read-only here: the cluster's RBAC lets pat change Nginxes only in team-a, not in team-b.",
+    );
+    expect(canWrite(rbac('editor', ['team-a'], null), 'team-b')).toBe(true);
+  });
+
+  it('reads only when RBAC lets it patch nowhere', () => {
+    expect(writeRefusal(rbac('viewer', null, []), 'team-a')).toMatch(/RBAC does not let pat patch Nginxes/);
+  });
+});

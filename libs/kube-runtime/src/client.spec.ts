@@ -142,3 +142,33 @@ describe('KubeClient fences', () => {
     expect(seen).toEqual(['/first']);
   });
 });
+
+describe('KubeClient impersonation', () => {
+  it('sends Impersonate-User and one Impersonate-Group line per group, and none without `impersonate`', async () => {
+    const seen: string[][] = [];
+    const api = await server((req, res) => {
+      const lines: string[] = [];
+      for (let i = 0; i < req.rawHeaders.length; i += 2)
+        if (req.rawHeaders[i]!.toLowerCase().startsWith('impersonate-'))
+          lines.push(`${req.rawHeaders[i]!.toLowerCase()}: ${req.rawHeaders[i + 1]}`);
+      seen.push(lines);
+      res.writeHead(200, { 'Content-Type': 'application/json' }).end('{}');
+    });
+    cleanups.push(api.close);
+    const client = clientFor(api.url, 2000);
+    cleanups.push(() => client.close());
+    await client.request({
+      method: 'PATCH',
+      path: '/a',
+      body: {},
+      impersonate: { user: 'alice', groups: ['team-a', 'system:authenticated'] },
+    });
+    await client.request({ path: '/b', impersonate: { user: 'bob', groups: [] } });
+    await client.request({ path: '/c' });
+    expect(seen).toEqual([
+      ['impersonate-user: alice', 'impersonate-group: team-a', 'impersonate-group: system:authenticated'],
+      ['impersonate-user: bob'],
+      [],
+    ]);
+  });
+});

@@ -81,6 +81,25 @@ export interface KubeRequest {
    * cannot make a leader miss its renewal, and requests relayed for users, who have rate limits of their own.
    */
   priority?: 'normal' | 'low' | 'exempt';
+  /**
+   * Sent as `Impersonate-User` and one `Impersonate-Group` per group: kube-apiserver authorizes, admits and audits
+   * the request as that user (with `system:authenticated` added), once it allowed the client's own identity to
+   * `impersonate` them. Only for requests made on a person's behalf; never the controller's own.
+   */
+  impersonate?: Impersonation;
+}
+
+/** Whom a request is sent as: a username and its groups (none: kube-apiserver adds only system:authenticated). */
+export interface Impersonation {
+  user: string;
+  groups: readonly string[];
+}
+
+/** The impersonation headers for `who`, as kube-apiserver reads them. */
+export function impersonationHeaders(who: Impersonation): Record<string, string | string[]> {
+  return who.groups.length === 0
+    ? { 'Impersonate-User': who.user }
+    : { 'Impersonate-User': who.user, 'Impersonate-Group': [...who.groups] };
 }
 
 /** A request that was never sent because its `sendBy` moment had passed when it could have left. */
@@ -243,10 +262,11 @@ export class KubeClient implements KubeRequester {
         : typeof req.body === 'string' || Buffer.isBuffer(req.body)
           ? req.body
           : JSON.stringify(req.body);
-    const headers: Record<string, string> = {
+    const headers: Record<string, string | string[]> = {
       ...(credentials.headers as Record<string, string>),
       Accept: req.accept ?? 'application/json',
       'User-Agent': this.userAgent,
+      ...(req.impersonate ? impersonationHeaders(req.impersonate) : {}),
     };
     if (req.auditId !== undefined) headers['Audit-ID'] = req.auditId;
     // A kubeconfig user with username and password: client-node leaves it to node:https's `auth` option.

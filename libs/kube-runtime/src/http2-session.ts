@@ -63,7 +63,7 @@ export class Http2Session {
     if (signal?.aborted) return Promise.reject(abortReason(signal));
     let stream: ClientHttp2Stream;
     try {
-      const headers: Record<string, string> = {
+      const headers: Record<string, string | string[]> = {
         ':method': req.method,
         ':path': req.url.pathname + req.url.search,
       };

@@ -15,7 +15,8 @@ export interface KubeResponse extends Readable {
 export interface TransportRequest {
   url: URL;
   method: string;
-  headers: Record<string, string>;
+  /** A list is sent as one header line per value (Impersonate-Group). */
+  headers: Record<string, string | string[]>;
   body?: string | Buffer;
   /** Aborts the request whenever it fires, before or after the headers came; rejections carry its reason. */
   signal?: AbortSignal;

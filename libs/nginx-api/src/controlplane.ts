@@ -132,6 +132,16 @@ export interface Identity {
   watchNamespace: string | null;
   /** The normalised prefixes spec.image must fall under (IMAGE_ALLOWLIST); null: any image. Older servers omit it. */
   imageAllowlist?: string[] | null;
+  /**
+   * Who decides what the caller may do: our roles, or the cluster's RBAC (AUTHORIZATION=kubernetes; then `role`
+   * and both namespace lists summarise SubjectAccessReviews for the caller). Older servers omit it: `roles`.
+   */
+  authorization?: 'roles' | 'kubernetes';
+  /**
+   * Where the caller may change Nginxes, when that differs from where it may see them (`namespaces`); null for
+   * every namespace. Absent: the same as `namespaces`.
+   */
+  writableNamespaces?: string[] | null;
 }
 
 /** One revision of an Nginx, as `/controlplane/v1/namespaces/{ns}/nginxes/{name}/revisions` lists it. */

@@ -1,4 +1,4 @@
-import { SetMetadata } from '@nestjs/common';
+import { applyDecorators, SetMetadata } from '@nestjs/common';
 import type { Role } from './roles.js';
 
 export const PUBLIC = 'auth:public';
@@ -14,6 +14,16 @@ export const Unmetered = () => SetMetadata(UNMETERED, true);
 
 /** The least role a route needs; without it, reads need `viewer` and writes `editor`. */
 export const RequiresRole = (role: Role) => SetMetadata(REQUIRED_ROLE, role);
+
+export const HANDLER_AUTHORIZES = 'auth:handler-authorizes';
+
+/**
+ * Writes whose handler authorizes them itself, once it knows the whole write, so that a refusal is recorded in
+ * the change audit: the guard admits any signed-in caller (with our roles, any role: `viewer`; with the cluster's
+ * RBAC, no SubjectAccessReview) and the handler asks.
+ */
+export const HandlerAuthorizes = () =>
+  applyDecorators(SetMetadata(REQUIRED_ROLE, 'viewer'), SetMetadata(HANDLER_AUTHORIZES, true));
 
 export const NAMESPACE_SCOPED = 'auth:namespace-scoped';
 

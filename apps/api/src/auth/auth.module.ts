@@ -3,6 +3,10 @@ import { KubeClient } from '@ngx/kube-runtime';
 import { APP_GUARD } from '@nestjs/core';
 import { appConfig, type AppConfig } from '../config/app-config.js';
 import { Authenticator } from './authenticator.js';
+import { Authorization } from './authorization.js';
+import { AccessDecisions } from './kubernetes/access-decisions.js';
+import { KubernetesAuthorizer } from './kubernetes/kubernetes-authorizer.js';
+import { SubjectAccessReviews } from './kubernetes/subject-access-reviews.js';
 import { BearerAuthGuard } from './bearer-auth.guard.js';
 import { OidcTokenVerifier } from './oidc/oidc-token-verifier.js';
 import { PolicySource } from './policy-source.js';
@@ -22,7 +26,8 @@ import { TokenStore, bootstrapAdminToken, configuredTokens } from './token-store
  * across every route and the live gateway. Static tokens come from AUTH_TOKENS_FILE and/or AUTH_TOKENS; with
  * neither, an admin token is generated once into .data/admin-token (mode 0600). ID tokens of the OpenID provider
  * (OIDC_*) and ServiceAccount tokens for TOKEN_AUDIENCE are taken too, with the roles AUTH_POLICY_FILE grants
- * their users and groups (Authenticator). The guards run in the order listed: how
+ * their users and groups (Authenticator), or with AUTHORIZATION=kubernetes whatever the cluster's RBAC allows them
+ * (Authorization: SubjectAccessReviews). The guards run in the order listed: how
  * often (so a flood of bad tokens is bounded too), then who is calling.
  */
 @Global()
@@ -82,18 +87,31 @@ import { TokenStore, bootstrapAdminToken, configuredTokens } from './token-store
         sessions: SessionStore,
       ) => {
         const logger = nestRuntimeLogger(new Logger('Auth'));
-        const { oidc, policyFile, tokenAudience } = config.auth;
+        const { oidc, policyFile, tokenAudience, authorization } = config.auth;
+        const rbac = authorization.mode === 'kubernetes';
         return new Authenticator(tokens, new PolicySource(policyFile, logger), {
           ...(oidc && verifier ? { oidc: { verifier, issuer: oidc.issuerUrl } } : {}),
           sessions,
           ...(tokenAudience ? { serviceAccounts: new ServiceAccountTokens(client, tokenAudience) } : {}),
+          rbac,
           logger,
         });
+      },
+    },
+    {
+      provide: Authorization,
+      inject: [KubeClient, appConfig.KEY],
+      useFactory: (client: KubeClient, config: AppConfig) => {
+        const settings = config.auth.authorization;
+        if (settings.mode === 'roles') return new Authorization();
+        const reviews = new SubjectAccessReviews(client);
+        const decisions = new AccessDecisions(reviews.review, { ttlMs: settings.cacheMs });
+        return new Authorization(new KubernetesAuthorizer(decisions));
       },
     },
     { provide: APP_GUARD, useClass: RateLimitGuard },
     { provide: APP_GUARD, useClass: BearerAuthGuard },
   ],
-  exports: [TokenStore, Authenticator, RequestBudget, SessionStore],
+  exports: [TokenStore, Authenticator, Authorization, RequestBudget, SessionStore],
 })
 export class AuthModule {}

@@ -21,7 +21,7 @@ const jwt = (claims: object) =>
     .map((part) => Buffer.from(JSON.stringify(part)).toString('base64url'))
     .join('.') + '.c2ln';
 
-function setup(policy: string) {
+function setup(policy: string, rbac = false) {
   const dir = mkdtempSync(join(tmpdir(), 'ngx-authn-'));
   const file = join(dir, 'policy.yaml');
   writeFileSync(file, policy);
@@ -49,6 +49,7 @@ function setup(policy: string) {
     {
       oidc: { verifier: { verify } as unknown as OidcTokenVerifier, issuer: ISSUER },
       serviceAccounts: { review, audience: 'nginx-control-plane' } as unknown as ServiceAccountTokens,
+      rbac,
       now: () => now,
     },
   );
@@ -147,5 +148,25 @@ describe('Authenticator', () => {
     expect(authenticator.known(bearer)).toBeUndefined();
     expect(await authenticator.authenticate(bearer)).toMatchObject({ caller: { role: 'viewer' } });
     expect(review).toHaveBeenCalledTimes(2);
+  });
+});
+
+describe('Authenticator with the cluster’s RBAC deciding (AUTHORIZATION=kubernetes)', () => {
+  it('makes every token it takes a caller holding none of our roles: no policy, no static role', async () => {
+    const { authenticator } = setup('[]', true);
+    expect(await authenticator.authenticate(`Bearer ${STATIC}`)).toEqual({
+      caller: { name: 'ops', role: 'viewer', grants: [], rbac: true },
+    });
+    const saToken = jwt({ iss: 'https://kubernetes.default.svc', aud: 'nginx-control-plane' });
+    expect(await authenticator.authenticate(`Bearer ${saToken}`)).toMatchObject({
+      caller: {
+        name: 'system:serviceaccount:ci:deployer',
+        rbac: true,
+        grants: [],
+        identity: { authenticatedBy: 'serviceaccount' },
+      },
+    });
+    expect(authenticator.known(`Bearer ${saToken}`)).toMatchObject({ rbac: true });
+    expect(await authenticator.authenticate('Bearer nope')).toEqual({ refused: 'the token is not known' });
   });
 });

@@ -7,7 +7,7 @@ import { TokenRefusedError } from './oidc/oidc-token-verifier.js';
 import type { PolicySource } from './policy-source.js';
 import { sessionIdOf } from './session/session-cookies.js';
 import type { SessionStore } from './session/session-store.js';
-import { callerWithGrants, type Caller } from './roles.js';
+import { callerWithGrants, rbacCaller, type Caller } from './roles.js';
 import type { ServiceAccountTokens } from './service-account-tokens.js';
 import type { TokenStore } from './token-store.js';
 
@@ -54,6 +54,11 @@ export class Authenticator {
       serviceAccounts?: ServiceAccountTokens;
       /** Browser sessions of the UI's sign-in with the provider (credential `Session <id>`, from the cookie). */
       sessions?: SessionStore;
+      /**
+       * The cluster's RBAC decides what callers may do (AUTHORIZATION=kubernetes): every token we take is a caller
+       * holding none of our roles (rbacCaller), the policy file is not read, and a static token's role is ignored.
+       */
+      rbac?: boolean;
       logger?: RuntimeLogger;
       now?: () => number;
     } = {},
@@ -72,7 +77,7 @@ export class Authenticator {
     }
     const token = bearerToken(authorization);
     if (!token) return undefined;
-    const fixed = this.tokens.identify(token);
+    const fixed = this.identifyStatic(token);
     if (fixed) return fixed;
     const identity = this.cached(token);
     const answer = identity && this.authorize(identity);
@@ -88,7 +93,7 @@ export class Authenticator {
     }
     const token = bearerToken(authorization);
     if (!token) return { refused: 'a valid bearer token is required' };
-    const fixed = this.tokens.identify(token);
+    const fixed = this.identifyStatic(token);
     if (fixed) return { caller: fixed };
     const identity = this.cached(token);
     if (identity) return this.authorize(identity);
@@ -137,8 +142,15 @@ export class Authenticator {
     }
   }
 
+  /** The caller of a static token: its role, or with the cluster's RBAC deciding, its name only. */
+  private identifyStatic(token: string): Caller | undefined {
+    const fixed = this.tokens.identify(token);
+    return fixed && this.options.rbac ? rbacCaller(fixed.name) : fixed;
+  }
+
   /** What the access policy in force grants `identity` (on every request: a policy edit applies at once). */
   authorize(identity: Identity): Authentication {
+    if (this.options.rbac) return { caller: rbacCaller(identity.username, identity) };
     const caller = callerWithGrants(identity.username, this.policy.current().grantsFor(identity), identity);
     return caller
       ? { caller }

@@ -2,8 +2,17 @@ import { Inject, Injectable, type CanActivate, type ExecutionContext } from '@ne
 import { Reflector } from '@nestjs/core';
 import type { Request } from 'express';
 import { StatusError } from '../http/kube-status.js';
-import { NAMESPACE_SCOPED, PUBLIC, REQUIRED_ROLE, type NamespaceSource } from './auth.decorators.js';
+import {
+  HANDLER_AUTHORIZES,
+  NAMESPACE_SCOPED,
+  PUBLIC,
+  REQUIRED_ROLE,
+  type NamespaceSource,
+} from './auth.decorators.js';
 import { Authenticator } from './authenticator.js';
+import { Authorization } from './authorization.js';
+import type { KubernetesAuthorizer } from './kubernetes/kubernetes-authorizer.js';
+import { routeAccess } from './kubernetes/route-access.js';
 import { accessRefusal, type Caller, type Role } from './roles.js';
 import { crossSiteRefusal } from './session/request-origin.js';
 import { credentialOf, sessionIdOf } from './session/session-cookies.js';
@@ -29,6 +38,15 @@ export function callerOf(request: Request): Caller | undefined {
   return (request as Request & { caller?: Caller }).caller;
 }
 
+/** A string path or query parameter of the request (own properties only). */
+function param(values: unknown, name: string): string | undefined {
+  const given =
+    values && typeof values === 'object' && Object.hasOwn(values, name)
+      ? (values as Record<string, unknown>)[name]
+      : undefined;
+  return typeof given === 'string' && given !== '' ? given : undefined;
+}
+
 /**
  * Every route needs `Authorization: Bearer <token>` unless marked @Public: 401 without a token we take (static,
  * an ID token of the OpenID provider, a ServiceAccount token for our audience: Authenticator), 403 when the
@@ -36,6 +54,8 @@ export function callerOf(request: Request): Caller | undefined {
  * `Status` objects. A browser session (the cookie of the sign-in with the provider) is taken as a bearer token
  * is, but a write made with it must come from this site: its Origin (when sent) must be this host, and it must
  * carry the session's CSRF token in X-CSRF-Token (which another site's page can neither read nor send), else 403.
+ * With AUTHORIZATION=kubernetes the route is asked of the cluster's RBAC instead (routeAccess):
+ * 403 when it says no, 503 when it cannot be asked.
  */
 @Injectable()
 export class BearerAuthGuard implements CanActivate {
@@ -43,6 +63,7 @@ export class BearerAuthGuard implements CanActivate {
     private readonly reflector: Reflector,
     @Inject(Authenticator) private readonly authenticator: Authenticator,
     @Inject(SessionStore) private readonly sessions: SessionStore,
+    @Inject(Authorization) private readonly authorization: Authorization,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -69,10 +90,16 @@ export class BearerAuthGuard implements CanActivate {
     if ('forbidden' in authentication) throw new StatusError(403, authentication.forbidden);
     const { caller } = authentication;
     (request as Request & { caller?: Caller }).caller = caller;
+    const source = this.reflector.getAllAndOverride<NamespaceSource>(NAMESPACE_SCOPED, targets);
+    const kubernetes = this.authorization.kubernetes;
+    if (kubernetes) {
+      const handlerAuthorizes =
+        this.reflector.getAllAndOverride<boolean>(HANDLER_AUTHORIZES, targets) ?? false;
+      return this.askCluster(kubernetes, caller, request, source, handlerAuthorizes);
+    }
     const needed: Role =
       this.reflector.getAllAndOverride<Role>(REQUIRED_ROLE, targets) ??
       (READS.has(request.method) ? 'viewer' : 'editor');
-    const source = this.reflector.getAllAndOverride<NamespaceSource>(NAMESPACE_SCOPED, targets);
     const namespace = source ? namespaceOf(request, source) : undefined;
     const refusal = accessRefusal(caller, needed, source ? { namespace } : undefined);
     if (refusal === 'role')
@@ -86,6 +113,29 @@ export class BearerAuthGuard implements CanActivate {
         `${caller.name} is limited to the namespaces ${caller.namespaces!.join(', ')}: ` +
           (namespace ? `not ${namespace}` : 'name one of them'),
       );
+    return true;
+  }
+
+  private async askCluster(
+    kubernetes: KubernetesAuthorizer,
+    caller: Caller,
+    request: Request,
+    source: NamespaceSource | undefined,
+    handlerAuthorizes: boolean,
+  ): Promise<boolean> {
+    const watch = param(request.query, 'watch');
+    const access = routeAccess({
+      method: request.method,
+      source,
+      namespace: source ? namespaceOf(request, source) : undefined,
+      name: param(request.params, 'name'),
+      subresource: param(request.params, 'subresource'),
+      watch: watch === 'true' || watch === '1',
+      handlerAuthorizes,
+    });
+    if (!access) return true;
+    const refusal = await kubernetes.refusal(caller, access);
+    if (refusal) throw new StatusError(refusal.code, refusal.message);
     return true;
   }
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { accessRefusal, callerWithGrants, mayAccessNamespace, type Caller } from './roles.js';
+import { accessRefusal, callerWithGrants, mayAccessNamespace, rbacCaller, type Caller } from './roles.js';
 
 const viewer: Caller = { name: 'v', role: 'viewer' };
 const limited: Caller = { name: 'l', role: 'editor', namespaces: ['team-a'] };
@@ -49,5 +49,14 @@ describe('callers with grants (a policy names an identity)', () => {
       role: 'admin',
       namespaces: ['x'],
     });
+  });
+});
+
+describe('rbacCaller', () => {
+  it('holds none of our roles: every check of them refuses it', () => {
+    const caller = rbacCaller('alice');
+    expect(caller).toMatchObject({ name: 'alice', rbac: true, grants: [] });
+    expect(accessRefusal(caller, 'viewer')).toBe('role');
+    expect(mayAccessNamespace(caller, 'team-a')).toBe(false);
   });
 });

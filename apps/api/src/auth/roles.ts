@@ -34,6 +34,16 @@ export interface Caller {
   grants?: readonly Grant[];
   /** Who the identity provider, the cluster or the token file says it is (absent for a token file's token). */
   identity?: Identity;
+  /**
+   * Set when the cluster's RBAC decides what this caller may do (AUTHORIZATION=kubernetes), request by request:
+   * then `role` means nothing and `grants` is empty, so any check of our roles refuses it rather than allow.
+   */
+  rbac?: true;
+}
+
+/** A caller whose every request the cluster's RBAC decides (AUTHORIZATION=kubernetes): it holds none of our roles. */
+export function rbacCaller(name: string, identity?: Identity): Caller {
+  return { name, role: 'viewer', grants: [], rbac: true, ...(identity ? { identity } : {}) };
 }
 
 /** `caller`'s grants: its own, or its one role where it may act. */

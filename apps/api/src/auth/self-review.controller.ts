@@ -1,11 +1,13 @@
-import { Controller, HttpCode, Post, Req } from '@nestjs/common';
+import { Controller, HttpCode, Inject, Post, Req } from '@nestjs/common';
 import type { Request } from 'express';
 import { StatusError } from '../http/kube-status.js';
 import { BODY_TYPES, mediaType, parseBody, readRawBody } from '../http/request-body.js';
 import { RequiresRole } from './auth.decorators.js';
+import { Authorization } from './authorization.js';
 import { callerOf } from './bearer-auth.guard.js';
+import { unavailable } from './kubernetes/access-decisions.js';
 import { decodeReview, PROTOBUF } from './review-protobuf.js';
-import { reviewAccess, userInfo, type ResourceAttributes } from './self-review.js';
+import { clusterQuestion, reviewAccess, userInfo, type ResourceAttributes } from './self-review.js';
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -40,10 +42,13 @@ async function reviewBody(
 /**
  * `kubectl auth can-i` and `kubectl auth whoami` against the control plane: SelfSubjectAccessReview and
  * SelfSubjectReview answered from our own tokens and roles (the rules the REST layer enforces), not the app's
- * service account's. Any signed-in caller may ask about itself.
+ * service account's; with AUTHORIZATION=kubernetes, from the same SubjectAccessReviews (and their kept answers)
+ * that authorize the caller's requests. Any signed-in caller may ask about itself.
  */
 @Controller('apis')
 export class SelfReviewController {
+  constructor(@Inject(Authorization) private readonly authorization: Authorization) {}
+
   @Post('authorization.k8s.io/v1/selfsubjectaccessreviews')
   @RequiresRole('viewer')
   @HttpCode(201)
@@ -56,7 +61,16 @@ export class SelfReviewController {
     const attributes: ResourceAttributes = {};
     for (const field of ['namespace', 'verb', 'group', 'resource', 'subresource', 'name'] as const)
       if (Object.hasOwn(raw, field) && typeof raw[field] === 'string') attributes[field] = raw[field];
-    return { ...body, status: reviewAccess(callerOf(request)!, attributes) };
+    const caller = callerOf(request)!;
+    const kubernetes = this.authorization.kubernetes;
+    if (!kubernetes) return { ...body, status: reviewAccess(caller, attributes) };
+    const question = clusterQuestion(attributes);
+    if ('allowed' in question) return { ...body, status: question };
+    try {
+      return { ...body, status: await kubernetes.answer(caller, question) };
+    } catch (error) {
+      throw new StatusError(503, unavailable(error).message);
+    }
   }
 
   @Post('authentication.k8s.io/v1/selfsubjectreviews')

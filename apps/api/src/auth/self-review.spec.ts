@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { reviewAccess, userInfo } from './self-review.js';
+import { rbacCaller } from './roles.js';
+import { clusterQuestion, reviewAccess, userInfo } from './self-review.js';
 
 const viewer = { name: 'ada', role: 'viewer' as const };
 const editor = { name: 'eve', role: 'editor' as const, namespaces: ['team-a'] };
@@ -59,6 +60,27 @@ describe('userInfo of an identity', () => {
     expect(userInfo(caller)).toEqual({
       username: 'oidc:alice',
       groups: ['oidc:team-a', 'system:authenticated'],
+    });
+  });
+});
+
+describe('with the cluster’s RBAC deciding', () => {
+  it('puts the same request on Nginxes to the cluster, and answers anything else not allowed at once', () => {
+    expect(clusterQuestion({ ...nginx, verb: 'patch', namespace: 'team-a', subresource: 'scale' })).toEqual({
+      verb: 'patch',
+      namespace: 'team-a',
+      subresource: 'scale',
+    });
+    expect(clusterQuestion({ ...nginx, verb: 'list' })).toEqual({ verb: 'list' });
+    expect(clusterQuestion({ group: '', resource: 'pods', verb: 'get' })).toMatchObject({ allowed: false });
+    expect(clusterQuestion({ ...nginx, verb: 'escalate' })).toMatchObject({ allowed: false });
+    expect(clusterQuestion({ ...nginx, verb: 'get', subresource: 'exec' })).toMatchObject({ allowed: false });
+  });
+
+  it('says who the caller is to the cluster in whoami', () => {
+    expect(userInfo(rbacCaller('ci'))).toEqual({
+      username: 'nginx-control-plane:token:ci',
+      groups: ['system:authenticated'],
     });
   });
 });

@@ -1,4 +1,6 @@
 import { NGINX_GROUP, NGINX_PLURAL } from '@ngx/nginx-api';
+import { subjectOf } from './kubernetes/caller-subject.js';
+import type { NginxAccess } from './kubernetes/subject-access-reviews.js';
 import { accessRefusal, roleNeeded, type Caller } from './roles.js';
 
 /** The `resourceAttributes` of a SelfSubjectAccessReview, as kubectl sends them. */
@@ -42,11 +44,36 @@ export function reviewAccess(
 }
 
 /**
- * Who the caller is, as a SelfSubjectReview's userInfo says it (`kubectl auth whoami`). A person or a
- * ServiceAccount is named as kube-apiserver names them (their username and groups, and system:authenticated),
- * so the same token gets the same answer from both APIs; a static token by its name and role.
+ * The question to put to the cluster's RBAC (AUTHORIZATION=kubernetes) for a SelfSubjectAccessReview: the same
+ * request on Nginxes; or, for anything this control plane does not serve, the answer `not allowed` at once.
+ */
+export function clusterQuestion(
+  attributes: ResourceAttributes,
+): NginxAccess | { allowed: false; reason: string } {
+  const { verb = '', group = '', resource = '', subresource = '', namespace = '', name = '' } = attributes;
+  if (group !== NGINX_GROUP || resource !== NGINX_PLURAL || !SUBRESOURCES.has(subresource))
+    return { allowed: false, reason: `this control plane serves only ${NGINX_PLURAL}.${NGINX_GROUP}` };
+  if (!roleNeeded(verb, subresource || undefined))
+    return { allowed: false, reason: `the control plane does not serve ${verb} on ${NGINX_PLURAL}` };
+  return {
+    verb,
+    ...(namespace ? { namespace } : {}),
+    ...(name ? { name } : {}),
+    ...(subresource ? { subresource } : {}),
+  };
+}
+
+/**
+ * Who the caller is, as a SelfSubjectReview's userInfo says it (`kubectl auth whoami`). With the cluster's RBAC
+ * deciding, the user and groups it is asked about and writes as; a person or a ServiceAccount is named as
+ * kube-apiserver names them (their username and groups, and system:authenticated), so the same token gets the
+ * same answer from both APIs; a static token by its name and role.
  */
 export function userInfo(caller: Caller) {
+  if (caller.rbac) {
+    const { user, groups } = subjectOf(caller);
+    return { username: user, groups: [...groups] };
+  }
   if (caller.identity)
     return {
       username: caller.identity.username,

@@ -60,6 +60,28 @@ describe('loadAppConfig', () => {
     );
   });
 
+  it('authorizes with our roles unless AUTHORIZATION=kubernetes, whose answers are reused 10 s unless told otherwise', () => {
+    expect(loadAppConfig({}, emptyDir()).auth.authorization).toEqual({ mode: 'roles' });
+    expect(loadAppConfig({ AUTHORIZATION: 'kubernetes' }, emptyDir()).auth.authorization).toEqual({
+      mode: 'kubernetes',
+      cacheMs: 10_000,
+    });
+    expect(
+      loadAppConfig({ AUTHORIZATION: 'kubernetes', AUTHORIZATION_CACHE_SECONDS: '0' }, emptyDir()).auth
+        .authorization,
+    ).toEqual({ mode: 'kubernetes', cacheMs: 0 });
+    expect(() =>
+      loadAppConfig({ AUTHORIZATION: 'kubernetes', AUTH_POLICY_FILE: 'policy.yaml' }, emptyDir()),
+    ).toThrow(/AUTH_POLICY_FILE grants our roles, which AUTHORIZATION=kubernetes does not use/);
+    expect(() => loadAppConfig({ AUTHORIZATION: 'rbac' }, emptyDir())).toThrow(
+      new ConfigError('AUTHORIZATION must be roles or kubernetes (got "rbac")'),
+    );
+    for (const seconds of ['-1', 'soon', '301'])
+      expect(() =>
+        loadAppConfig({ AUTHORIZATION: 'kubernetes', AUTHORIZATION_CACHE_SECONDS: seconds }, emptyDir()),
+      ).toThrow(/AUTHORIZATION_CACHE_SECONDS must be a number of seconds from 0 to 300/);
+  });
+
   it('accepts PORT=0 (any free port) and PORT=8080', () => {
     expect(loadAppConfig({ PORT: '0' }, emptyDir()).port).toBe(0);
     expect(loadAppConfig({ PORT: '8080' }, emptyDir()).port).toBe(8080);

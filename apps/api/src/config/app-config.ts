@@ -64,6 +64,8 @@ export interface AppConfig {
      * `-` turns ServiceAccount tokens off.
      */
     tokenAudience: string | undefined;
+    /** AUTHORIZATION and AUTHORIZATION_CACHE_SECONDS: who decides what a caller may do. */
+    authorization: AuthorizationSettings;
   };
   /** What one caller may hold open: relayed watches per token, and how long a client may stall a stream. */
   limits: { watchesPerToken: number; stallMs: number };
@@ -123,6 +125,38 @@ export interface AppConfig {
 }
 
 export { ConfigError } from './config-error.js';
+
+export const AUTHORIZATION_MODES = ['roles', 'kubernetes'] as const;
+
+/**
+ * `roles`: our own roles (static tokens' roles, AUTH_POLICY_FILE for identities). `kubernetes`: the cluster's RBAC,
+ * asked with a SubjectAccessReview per request for the caller's user and groups, its answers reused for
+ * `cacheMs` (0: never), and writes sent to kube-apiserver impersonating the caller.
+ */
+export type AuthorizationSettings = { mode: 'roles' } | { mode: 'kubernetes'; cacheMs: number };
+
+/** Longest a SubjectAccessReview's answer may be reused: kube-apiserver's own default for denials (30 s) is 3× ours. */
+const MAX_AUTHORIZATION_CACHE_SECONDS = 300;
+
+function authorizationSettings(env: Environment): AuthorizationSettings {
+  const mode = env.AUTHORIZATION?.trim() || 'roles';
+  if (!(AUTHORIZATION_MODES as readonly string[]).includes(mode))
+    throw new ConfigError(
+      `AUTHORIZATION must be ${AUTHORIZATION_MODES.join(' or ')} (got "${env.AUTHORIZATION}")`,
+    );
+  const raw = env.AUTHORIZATION_CACHE_SECONDS;
+  const seconds = raw === undefined || raw.trim() === '' ? 10 : Number(raw);
+  if (!Number.isFinite(seconds) || seconds < 0 || seconds > MAX_AUTHORIZATION_CACHE_SECONDS)
+    throw new ConfigError(
+      `AUTHORIZATION_CACHE_SECONDS must be a number of seconds from 0 to ${MAX_AUTHORIZATION_CACHE_SECONDS} (got "${raw}")`,
+    );
+  if (mode === 'roles') return { mode };
+  if (env.AUTH_POLICY_FILE?.trim())
+    throw new ConfigError(
+      'AUTH_POLICY_FILE grants our roles, which AUTHORIZATION=kubernetes does not use: the cluster’s RBAC decides; unset one of them',
+    );
+  return { mode: 'kubernetes', cacheMs: Math.round(seconds * 1000) };
+}
 
 type Environment = Record<string, string | undefined>;
 
@@ -359,6 +393,7 @@ export function loadAppConfig(
       oidc: oidcSettings(env, cwd),
       tokenAudience:
         env.TOKEN_AUDIENCE?.trim() === '-' ? undefined : env.TOKEN_AUDIENCE?.trim() || 'nginx-control-plane',
+      authorization: authorizationSettings(env),
     },
     limits: {
       watchesPerToken: Math.ceil(parsePositive('MAX_WATCHES_PER_TOKEN', env.MAX_WATCHES_PER_TOKEN, 10)),

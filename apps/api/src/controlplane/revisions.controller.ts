@@ -12,7 +12,7 @@ import {
 import type { Request, Response } from 'express';
 import { AuditReader } from '../audit/audit-reader.js';
 import { PrismaService } from '../audit/prisma.service.js';
-import { NamespaceScoped, RequiresRole } from '../auth/auth.decorators.js';
+import { HandlerAuthorizes, NamespaceScoped } from '../auth/auth.decorators.js';
 import { CONTROLPLANE_API_VERSION } from '../http/controlplane-api.js';
 import { StatusError } from '../http/kube-status.js';
 import { nameParam, namespaceParam } from '../http/path-params.js';
@@ -82,9 +82,9 @@ export class RevisionsController {
     };
   }
 
-  /** Admits every signed-in caller: RevisionWrites checks the role, so a viewer's refusal is audited too. */
+  /** Admits every signed-in caller: RevisionWrites authorizes it, so a refusal is audited too. */
   @Post(`namespaces/:namespace/${NGINX_PLURAL}/:name/revisions/:revision/rollback`)
-  @RequiresRole('viewer')
+  @HandlerAuthorizes()
   rollback(
     @Param('namespace') namespace: string,
     @Param('name') name: string,

@@ -28,6 +28,7 @@ import { mayAccessNamespace, type Caller } from '../auth/roles.js';
 import { Authenticator } from '../auth/authenticator.js';
 import { credentialOf, sessionIdOf } from '../auth/session/session-cookies.js';
 import { crossSiteRefusal } from '../auth/session/request-origin.js';
+import { Authorization } from '../auth/authorization.js';
 import { ClusterInformers } from '../kube/cluster-informers.js';
 import { liveParser } from './change-encoder.js';
 import { corkFlushes } from './cork-writes.js';
@@ -62,6 +63,7 @@ export class LiveGateway implements OnGatewayInit, OnGatewayConnection, OnGatewa
     @Inject(RequestBudget) private readonly budget: RequestBudget,
     @Inject(ClusterInformers) private readonly informers: ClusterInformers,
     @Inject(Registry) registry: Registry,
+    @Inject(Authorization) private readonly authorization: Authorization,
   ) {
     this.connections = new Gauge({
       name: 'nginx_live_connections',
@@ -149,7 +151,10 @@ export class LiveGateway implements OnGatewayInit, OnGatewayConnection, OnGatewa
   }
 
   @SubscribeMessage(LIVE_EVENTS.subscribe)
-  subscribe(@ConnectedSocket() socket: LiveSocket, @MessageBody() body: unknown): SubscribeAck {
+  async subscribe(
+    @ConnectedSocket() socket: LiveSocket,
+    @MessageBody() body: unknown,
+  ): Promise<SubscribeAck> {
     const { caller, session } = socket.data;
     if (!caller || !session) return refusal(401, 'Unauthorized', 'not signed in');
     const spent = this.budget.take({ token: caller.name });
@@ -157,12 +162,9 @@ export class LiveGateway implements OnGatewayInit, OnGatewayConnection, OnGatewa
       return refusal(429, 'TooManyRequests', `too many requests: retry in ${spent.retryAfterSeconds} s`);
     const request = parseRequest(body);
     if (typeof request === 'string') return refusal(400, 'BadRequest', request);
-    if (!mayAccessNamespace(caller, request.namespace))
-      return refusal(
-        403,
-        'Forbidden',
-        `${caller.name} may not watch ${request.namespace ?? 'all namespaces'}`,
-      );
+    const denied = await this.watchRefusal(caller, request);
+    if (denied) return denied;
+    if (!this.sessions.has(session)) return refusal(401, 'Unauthorized', 'the connection closed');
     if (!this.informers.watches(request.namespace))
       return refusal(
         400,
@@ -174,6 +176,30 @@ export class LiveGateway implements OnGatewayInit, OnGatewayConnection, OnGatewa
     if (session.size >= MAX_SUBSCRIPTIONS)
       return refusal(429, 'TooManyRequests', `at most ${MAX_SUBSCRIPTIONS} subscriptions per connection`);
     return { ok: true, ...session.subscribe(request) };
+  }
+
+  /**
+   * Why `caller` may not watch what `request` asks for: with our roles, when it may not see the namespace; with the
+   * cluster's RBAC, unless it may `watch` Nginxes there (that one, for an Nginx's subscription).
+   */
+  private async watchRefusal(
+    caller: Caller,
+    request: SubscriptionRequest,
+  ): Promise<SubscribeAck | undefined> {
+    const kubernetes = this.authorization.kubernetes;
+    if (!kubernetes)
+      return mayAccessNamespace(caller, request.namespace)
+        ? undefined
+        : refusal(403, 'Forbidden', `${caller.name} may not watch ${request.namespace ?? 'all namespaces'}`);
+    const denied = await kubernetes.refusal(caller, {
+      verb: 'watch',
+      ...(request.namespace !== undefined ? { namespace: request.namespace } : {}),
+      ...(request.scope === 'nginx' ? { name: request.name } : {}),
+    });
+    if (!denied) return undefined;
+    return denied.code === 403
+      ? refusal(403, 'Forbidden', denied.message)
+      : refusal(503, 'ServiceUnavailable', denied.message);
   }
 
   @SubscribeMessage(LIVE_EVENTS.unsubscribe)

@@ -2,7 +2,9 @@ import { Inject, Injectable } from '@nestjs/common';
 import { NGINX_GROUP } from '@ngx/nginx-api';
 import type { Request, Response } from 'express';
 import type { ChangeRecordRow } from '../audit/change-record.js';
+import { Authorization } from '../auth/authorization.js';
 import { callerOf } from '../auth/bearer-auth.guard.js';
+import { impersonationOf } from '../auth/kubernetes/caller-subject.js';
 import { accessRefusal, roleNeeded, type Caller } from '../auth/roles.js';
 import { appConfig, type AppConfig } from '../config/app-config.js';
 import { ApiServerRelay, type RelayedAnswer } from './api-server-relay.js';
@@ -38,7 +40,9 @@ interface Write {
  * Writes to Nginx objects: the body is parsed and checked against the shared schema (a clear 4xx naming the
  * field, and nothing sent, when it is wrong), then relayed to the API server, which decides; its answer goes
  * back as it came. `fieldManager` is chosen as the API server chooses it (fieldManagerFor); the change record says
- * who the caller was.
+ * who the caller was. With AUTHORIZATION=kubernetes each write is first asked of the cluster's RBAC for the caller
+ * (a SubjectAccessReview), then sent impersonating the caller, so kube-apiserver's RBAC, admission and audit log
+ * see the person: this is the one place the REST layer's writes (rollbacks included) leave for kube-apiserver.
  * Every attempt, accepted or refused, is recorded in the change audit by ChangeAuditMiddleware, with what this
  * class adds to it: the spec before, the name of a create, the answer.
  */
@@ -48,6 +52,7 @@ export class NginxWrites implements RevisionWrites {
     @Inject(ApiServerRelay) private readonly relay: ApiServerRelay,
     @Inject(NginxReads) private readonly reads: NginxReads,
     @Inject(appConfig.KEY) private readonly config: AppConfig,
+    @Inject(Authorization) private readonly authorization: Authorization,
   ) {}
 
   create(namespace: string, req: Request, res: Response): Promise<void> {
@@ -199,14 +204,26 @@ export class NginxWrites implements RevisionWrites {
   ): Promise<RelayedAnswer> {
     // Checked here rather than by the guard (the routes admit viewers) so a refused write is audited too.
     const kubeVerb = write.verb === 'apply' || write.verb === 'rollback' ? 'patch' : write.verb;
-    const needed = roleNeeded(kubeVerb, write.subresource)!;
-    if (accessRefusal(caller, needed, { namespace: write.namespace }) !== undefined)
-      throw new StatusError(
-        403,
-        `${caller.name} (role ${caller.role}${caller.grants ? ` in some namespaces` : ''}) may not ${write.verb} ` +
-          `${describe(write)}: needs ${needed}` +
-          (needed === 'admin' ? ' (status belongs to the controller)' : ''),
-      );
+    const kubernetes = this.authorization.kubernetes;
+    if (kubernetes) {
+      const refusal = await kubernetes.refusal(caller, {
+        verb: kubeVerb,
+        namespace: write.namespace,
+        // A create names its object only in the body, and kube-apiserver authorizes it on the collection.
+        ...(write.verb !== 'create' && write.name !== undefined ? { name: write.name } : {}),
+        ...(write.subresource ? { subresource: write.subresource } : {}),
+      });
+      if (refusal) throw new StatusError(refusal.code, refusal.message);
+    } else {
+      const needed = roleNeeded(kubeVerb, write.subresource)!;
+      if (accessRefusal(caller, needed, { namespace: write.namespace }) !== undefined)
+        throw new StatusError(
+          403,
+          `${caller.name} (role ${caller.role}${caller.grants ? ` in some namespaces` : ''}) may not ${write.verb} ` +
+            `${describe(write)}: needs ${needed}` +
+            (needed === 'admin' ? ' (status belongs to the controller)' : ''),
+        );
+    }
     const query = kubeQuery(req);
     const attempt = attemptOf(req);
     if (write.method !== 'DELETE') {
@@ -227,6 +244,7 @@ export class NginxWrites implements RevisionWrites {
             contentType: write.method === 'PATCH' ? write.patchType : BODY_TYPES.json,
             accept: req.headers.accept,
             auditId: attempt?.auditId,
+            ...(kubernetes ? { impersonate: impersonationOf(caller) } : {}),
           });
     return answer;
   }

@@ -1,7 +1,7 @@
 import { All, Controller, Delete, Get, Inject, Param, Patch, Post, Put, Req, Res } from '@nestjs/common';
 import { NGINX_GROUP, NGINX_PLURAL, NGINX_VERSION } from '@ngx/nginx-api';
 import type { Request, Response } from 'express';
-import { NamespaceScoped, RequiresRole } from '../auth/auth.decorators.js';
+import { HandlerAuthorizes, NamespaceScoped } from '../auth/auth.decorators.js';
 import { StatusError } from '../http/kube-status.js';
 import { NginxReads } from './nginx-reads.js';
 import { SUBRESOURCES, type Subresource } from './nginx-paths.js';
@@ -17,8 +17,8 @@ function subresourceParam(value: string): Subresource {
   );
 }
 
-/** Writes admit every signed-in caller; NginxWrites checks the role, so refusals land in the change audit. */
-const WritesCheckRoles = () => RequiresRole('viewer');
+/** Writes admit every signed-in caller; NginxWrites authorizes them, so refusals land in the change audit. */
+const WritesCheckRoles = HandlerAuthorizes;
 
 /**
  * `/apis/mycompany.com/v1/…nginxes…`, the API server's paths for the Nginx resource, served with its semantics:

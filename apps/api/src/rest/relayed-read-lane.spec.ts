@@ -1,4 +1,7 @@
 import { Authenticator } from '../auth/authenticator.js';
+import { Authorization } from '../auth/authorization.js';
+import { AccessDecisions } from '../auth/kubernetes/access-decisions.js';
+import { KubernetesAuthorizer } from '../auth/kubernetes/kubernetes-authorizer.js';
 import { PolicySource } from '../auth/policy-source.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { KubeRequest } from '@ngx/kube-runtime';
@@ -16,7 +19,7 @@ const TOKENS = {
 };
 
 /** A lane whose relay records what it was asked (or fails as told), with a budget of `perWindow` requests. */
-function lane(perWindow: number, fail?: Error) {
+function lane(perWindow: number, fail?: Error, authorization = new Authorization()) {
   const relayed: KubeRequest[] = [];
   const relay = {
     pipe: (req: KubeRequest, res: ServerResponse) => {
@@ -35,7 +38,14 @@ function lane(perWindow: number, fail?: Error) {
   } as AppConfig;
   const budget = new RequestBudget(config);
   return {
-    lane: new RelayedReadLane(new Authenticator(tokens, new PolicySource(undefined)), budget, relay),
+    lane: new RelayedReadLane(
+      new Authenticator(tokens, new PolicySource(undefined), {
+        rbac: authorization.kubernetes !== undefined,
+      }),
+      budget,
+      relay,
+      authorization,
+    ),
     relayed,
     budget,
   };
@@ -120,5 +130,26 @@ describe('RelayedReadLane', () => {
     expect(handler.handle(request(ONE, TOKENS.viewer), res)).toBe(true);
     await new Promise((resolve) => setImmediate(resolve));
     expect(destroyed).toBe(true);
+  });
+});
+
+describe('RelayedReadLane with the cluster’s RBAC deciding', () => {
+  it('takes a read only on a kept answer that allows exactly it; anything else is left to the guard', async () => {
+    const decisions = new AccessDecisions(
+      async (_, access) => ({ allowed: access.namespace === 'team-a', reason: '' }),
+      { ttlMs: 10_000 },
+    );
+    const { lane: handler, relayed } = lane(
+      10,
+      undefined,
+      new Authorization(new KubernetesAuthorizer(decisions)),
+    );
+    const subject = { user: 'nginx-control-plane:token:viewer', groups: ['system:authenticated'] };
+    expect(handler.handle(request(ONE, TOKENS.viewer), response().res)).toBe(false); // nothing kept yet
+    await decisions.answer(subject, { verb: 'get', namespace: 'team-a', name: 'web' });
+    await decisions.answer(subject, { verb: 'list', namespace: 'team-b' });
+    expect(handler.handle(request(ONE, TOKENS.viewer), response().res)).toBe(true);
+    expect(handler.handle(request(OTHER, TOKENS.viewer), response().res)).toBe(false); // kept, but a denial
+    expect(relayed).toHaveLength(1);
   });
 });

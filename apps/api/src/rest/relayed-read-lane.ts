@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { ServerResponse } from 'node:http';
 import { Authenticator } from '../auth/authenticator.js';
+import { Authorization } from '../auth/authorization.js';
 import { RequestBudget } from '../auth/request-budget.js';
 import { credentialOf } from '../auth/session/session-cookies.js';
 import { accessRefusal, roleNeeded } from '../auth/roles.js';
@@ -14,7 +15,8 @@ import { relayedReadOf } from './relayed-read.js';
  * Relayed reads of Nginxes (relayedReadOf: a GET of one, or of a namespace's list, without query) answered
  * ahead of Express and Nest, whose routing, guards and middleware were most of what a relayed GET cost the
  * control plane beyond the hop itself (bench:api). The same checks as the guards, with the same effect: the
- * caller's token is known, may read, and may read that namespace, and then the request spends one from its
+ * caller's token is known, may read, and may read that namespace (with AUTHORIZATION=kubernetes: a kept
+ * SubjectAccessReview answer allows exactly this read), and then the request spends one from its
  * budget. A request that fails any of them is declined before it spends anything, and Express's routes answer
  * it with their Status (401, 403, 429) as they answer every other route; a request refused by the budget was
  * not counted, so declining it spends nothing twice. The answer is the relay's, as on Express's route.
@@ -27,14 +29,25 @@ export class RelayedReadLane {
     @Inject(Authenticator) private readonly authenticator: Authenticator,
     @Inject(RequestBudget) private readonly budget: RequestBudget,
     @Inject(ApiServerRelay) private readonly relay: ApiServerRelay,
+    @Inject(Authorization) private readonly authorization: Authorization,
   ) {}
 
   readonly handle: FirstHandler = (request, response) => {
     const read = relayedReadOf(request);
     if (!read) return false;
     const caller = this.authenticator.known(credentialOf(request.headers));
-    const needed = roleNeeded(read.name === undefined ? 'list' : 'get', undefined)!;
-    if (!caller || accessRefusal(caller, needed, { namespace: read.namespace }) !== undefined) return false;
+    if (!caller) return false;
+    const verb = read.name === undefined ? 'list' : 'get';
+    const kubernetes = this.authorization.kubernetes;
+    // The cluster's RBAC: only an answer still kept that allows it; anything else is asked on Express's route.
+    const allowed = kubernetes
+      ? kubernetes.knownAllowed(caller, {
+          verb,
+          namespace: read.namespace,
+          ...(read.name !== undefined ? { name: read.name } : {}),
+        })
+      : accessRefusal(caller, roleNeeded(verb, undefined)!, { namespace: read.namespace }) === undefined;
+    if (!allowed) return false;
     if (!this.budget.take({ token: caller.name }).allowed) return false;
     this.relay
       .pipe({ path: nginxPath(read.namespace, read.name), accept: request.headers.accept }, response)

@@ -161,7 +161,7 @@ export class WriteAttempt {
     return {
       at: new Date(),
       actor: caller.name,
-      role: caller.role,
+      role: caller.rbac ? '' : caller.role,
       verb: this.verb,
       namespace: this.namespace,
       name: this.name || (object?.metadata?.name ?? ''),
