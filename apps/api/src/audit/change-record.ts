@@ -1,4 +1,5 @@
 import { CHANGE_VERBS, type ChangeDoor, type ChangeVerb } from '@ngx/nginx-api';
+import type { ChangePerson } from './change-person.js';
 
 export { CHANGE_VERBS, type ChangeVerb };
 
@@ -14,10 +15,10 @@ export type ChangeSource = (typeof CHANGE_SOURCES)[number];
 
 /**
  * One record of a write to an Nginx, whatever its outcome: one row of the audit trail (the ChangeRecord model).
- * `actor` is the token's name (never the token) or the user kube-apiserver names. The fields after `userAgent`
- * are optional for the control-plane door (the schema's defaults apply).
+ * `actor` is the token's name (never the token), the person's username, or the user kube-apiserver names. The
+ * fields after `userAgent` are optional for the control-plane door (the schema's defaults apply).
  */
-export interface ChangeRecordRow {
+export interface ChangeRecordRow extends Partial<ChangePerson> {
   at: Date;
   actor: string;
   role: string;
