@@ -114,6 +114,12 @@ export interface ChangeItem {
   kubeGroups: string[] | null;
   /** Who impersonated the actor. */
   impersonator: string | null;
+  /**
+   * Who kube-apiserver's audit says the write was made as, from its own record of the change: the user, or for an
+   * impersonated write the impersonated user (then `impersonator` made the request). Null when kube-apiserver's
+   * audit has not recorded the change.
+   */
+  kubeActor: string | null;
   fieldManager: string | null;
   generation: number | null;
 }

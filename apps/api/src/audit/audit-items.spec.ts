@@ -61,6 +61,7 @@ describe('changeItem', () => {
       sources: ['controlplane', 'audit-webhook'],
       kubeUser: 'admin',
       kubeGroups: ['system:masters'],
+      kubeActor: 'admin',
       specBefore: { replicas: 1 },
     });
     expect(item).not.toHaveProperty('joinKey');
@@ -125,7 +126,9 @@ describe('changeItem', () => {
       kubeUser: 'system:serviceaccount:ngx:control-plane',
       kubeGroups: ['system:serviceaccounts'],
       impersonator: 'system:serviceaccount:ngx:control-plane',
+      kubeActor: 'oidc:alice',
     });
+    expect(changeItem(ours)).toMatchObject({ kubeActor: null, impersonator: null });
   });
 
   it('answers null for a record stored before the audit named people, and for a way of signing in it does not know', () => {
@@ -160,17 +163,18 @@ describe('changeItem', () => {
     });
   });
 
-  it('exports the person: CSV ends with the address, the groups as JSON text and how they signed in', () => {
+  it('exports the person: the address, the groups as JSON text and how they signed in, at the end of the CSV', () => {
     const item = changeItem(
       record({ actorEmail: 'alice@example.com', actorGroups: '["platform"]', authenticatedBy: 'oidc' }),
     );
     const csv = exportSerializer('csv', CHANGE_COLUMNS, JSON_COLUMNS);
-    expect(csv.header.trimEnd().split(',').slice(-3)).toEqual([
+    expect(csv.header.trimEnd().split(',').slice(-4)).toEqual([
       'actorEmail',
       'actorGroups',
       'authenticatedBy',
+      'kubeActor',
     ]);
-    expect(csv.lines([item]).trimEnd().endsWith(',alice@example.com,"[""platform""]",oidc')).toBe(true);
+    expect(csv.lines([item]).trimEnd().endsWith(',alice@example.com,"[""platform""]",oidc,')).toBe(true);
     expect(JSON.parse(exportSerializer('ndjson', CHANGE_COLUMNS).lines([item]))).toMatchObject({
       actorEmail: 'alice@example.com',
       actorGroups: ['platform'],

@@ -1,4 +1,5 @@
 import type { ChangeRecord, ReconcileNoop, ReconcileRecord } from '../../generated/prisma-sqlite/index.js';
+import type { ChangeSource } from './change-record.js';
 
 /**
  * Audit rows as the read endpoints answer them: times as RFC 3339 strings and JSON columns parsed back, the same
@@ -67,6 +68,7 @@ export const CHANGE_COLUMNS = [
   'actorEmail',
   'actorGroups',
   'authenticatedBy',
+  'kubeActor',
 ] as const satisfies readonly (keyof ChangeItem)[];
 
 /** Columns stored as JSON text: parsed in items, written back as JSON text in CSV. */
@@ -131,6 +133,7 @@ export function changeItem(row: ChangeRecord, completions: readonly ChangeRecord
   } = row;
   const groups = first('kubeGroups');
   const person = knowing ?? row;
+  const kubes = [row, ...completions].find((each) => KUBE_AUDIT_SOURCES.has(each.source));
   return {
     ...fields,
     at: row.at.toISOString(),
@@ -148,12 +151,19 @@ export function changeItem(row: ChangeRecord, completions: readonly ChangeRecord
     kubeUser: first('kubeUser'),
     kubeGroups: groupsOf(groups),
     impersonator: first('impersonator'),
+    kubeActor: kubes?.actor || null,
     fieldManager: first('fieldManager'),
     generation: first('generation'),
     uid: first('uid'),
     resourceVersion: first('resourceVersion'),
   };
 }
+
+/** The sources that are kube-apiserver's audit of a write (its record names who it acted as). */
+const KUBE_AUDIT_SOURCES: ReadonlySet<string> = new Set([
+  'audit-webhook',
+  'audit-log',
+] satisfies ChangeSource[]);
 
 /** A stored way of signing in, or null for none (or one this version does not know). */
 function authenticatedByOf(text: string | null): AuthenticatedBy | null {

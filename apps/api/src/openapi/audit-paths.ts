@@ -180,6 +180,11 @@ const changeRecord = {
     }),
     kubeGroups: nullable('array', { items: { type: 'string' } }),
     impersonator: nullable('string', { description: 'Who impersonated the actor.' }),
+    kubeActor: nullable('string', {
+      description:
+        "Who kube-apiserver's audit says the write was made as (for an impersonated write, the impersonated " +
+        "user); null when kube-apiserver's audit has not recorded the change.",
+    }),
     fieldManager: nullable('string'),
     generation: nullable('integer', { description: 'metadata.generation after the write.' }),
   },
