@@ -18,7 +18,7 @@ export type ChangeSource = (typeof CHANGE_SOURCES)[number];
  * `actor` is the token's name (never the token), the person's username, or the user kube-apiserver names. The
  * fields after `userAgent` are optional for the control-plane door (the schema's defaults apply).
  */
-export interface ChangeRecordRow extends Partial<ChangePerson> {
+export interface ChangeRecordRow {
   at: Date;
   actor: string;
   role: string;
@@ -41,6 +41,10 @@ export interface ChangeRecordRow extends Partial<ChangePerson> {
   /** resourceVersion after the write. */
   resourceVersion: string | null;
   userAgent: string | null;
+  /** The person behind `actor` for the control-plane door (changePerson); absent or null for the other doors. */
+  actorEmail?: ChangePerson['actorEmail'];
+  actorGroups?: ChangePerson['actorGroups'];
+  authenticatedBy?: ChangePerson['authenticatedBy'] | null;
   door?: ChangeDoor;
   source?: ChangeSource;
   /** kube-apiserver's audit ID of the request. */
