@@ -210,7 +210,7 @@ export const auditPaths = {
       tags: ['audit'],
       parameters: [
         ...keyParameters,
-        query('actor', 'Only writes by the token of this name.'),
+        query('actor', 'Only writes by the token, person or user of this name.'),
         query('verb', 'Only this verb.', { type: 'string', enum: [...CHANGE_VERBS] }),
         query('result', '`success`: a 2xx answer; `failure`: any other.', {
           type: 'string',
