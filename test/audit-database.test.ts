@@ -104,6 +104,9 @@ const change = (name: string, at: Date, overrides: Partial<ChangeRecordRow> = {}
   at,
   actor: 'alice',
   role: 'editor',
+  actorEmail: null,
+  actorGroups: null,
+  authenticatedBy: null,
   verb: 'patch',
   namespace: 'default',
   name,
@@ -229,6 +232,9 @@ for (const provider of providers) {
       const sink = new PrismaAuditSink(audit);
       const at = new Date('2026-11-22T12:00:00.000Z');
       const create = change('change-web', at, {
+        actorEmail: 'alice@example.com',
+        actorGroups: '["dev","system:authenticated"]',
+        authenticatedBy: 'oidc',
         verb: 'create',
         patchType: null,
         specBefore: null,
@@ -618,6 +624,83 @@ for (const provider of providers) {
         expect(result.output).toContain(`changes: BROKEN at 2 (altered): record ${changes[1]!.id}:`);
         expect(result.output).toContain('timeline: BROKEN at 2 (missing): no record at 2');
         expect(result.output).toContain('reconciles: BROKEN at 2 (tail-removed)');
+      });
+
+      it('stores the person behind a change in the chain: read back, audit:verify holds, and changing who is seen', async () => {
+        const { audit: mine, prisma: read, url } = await own();
+        const sink = new PrismaAuditSink(mine);
+        const at = new Date('2026-11-28T09:00:00.000Z');
+        await sink.write({
+          rows: [],
+          changes: [
+            change('person', at, { actor: 'ci', authenticatedBy: 'static-token' }),
+            change('person', at, {
+              actor: 'oidc:alice',
+              actorEmail: 'alice@example.com',
+              actorGroups: '["oidc:platform","system:authenticated"]',
+              authenticatedBy: 'oidc',
+            }),
+            // Another door names no person (as records stored before these columns).
+            change('person', at, {
+              door: 'kube-apiserver',
+              source: 'audit-webhook',
+              dedupeKey: 'kube:person',
+            }),
+          ],
+          entries: [],
+          noops: [],
+        });
+        const stored = await read.changeRecord.findMany({ orderBy: { chainSeq: 'asc' } });
+        expect(
+          stored.map((row) => [row.actor, row.actorEmail, row.actorGroups, row.authenticatedBy]),
+        ).toEqual([
+          ['ci', null, null, 'static-token'],
+          ['oidc:alice', 'alice@example.com', '["oidc:platform","system:authenticated"]', 'oidc'],
+          ['alice', null, null, null],
+        ]);
+        expect(await verify(url)).toMatchObject({ code: 0 });
+
+        await read.$executeRawUnsafe(
+          `UPDATE "ChangeRecord" SET "actorGroups" = '["system:masters"]' WHERE "chainSeq" = 2`,
+        );
+        const result = await verify(url);
+        expect(result.code).toBe(1);
+        expect(result.output).toContain(`changes: BROKEN at 2 (altered): record ${stored[1]!.id}:`);
+      });
+
+      it('verifies a chain stored before the person columns (left NULL by their migration), and continues it', async () => {
+        const { audit: mine, prisma: read, url } = await own();
+        // A change record as the chain of commit 4215f4a stored it, with the hash that version computed.
+        const before = '79503a8212fcbc7a5a0dc19f34434bb688eada3146861dd31d9515cd23675705';
+        await read.changeRecord.create({
+          data: {
+            ...withoutCompletesKeys(
+              change('before-people', new Date('2026-11-26T10:00:00.000Z'), {
+                actor: 'eve',
+                specBefore: '{"replicas":1}',
+                specAfter: '{"replicas":2}',
+                uid: null,
+                resourceVersion: '5',
+                userAgent: 'curl/8',
+              }),
+            ),
+            chainSeq: 1,
+            hash: before,
+          },
+        });
+        await read.auditChainHead.create({ data: { stream: 'changes', seq: 1, hash: before } });
+        expect((await verify(url)).output).toContain('changes: 1 records intact (1…1)');
+
+        await new PrismaAuditSink(mine).write({
+          rows: [],
+          changes: [
+            change('after-people', new Date(), { authenticatedBy: 'serviceaccount', actorGroups: '[]' }),
+          ],
+          noops: [],
+        });
+        const result = await verify(url);
+        expect(result).toMatchObject({ code: 0 });
+        expect(result.output).toContain('changes: 2 records intact (1…2)');
       });
 
       it('keeps one gapless chain per stream while two processes write at once', async () => {

@@ -282,6 +282,9 @@ for (const provider of providers) {
         at: t(400).toISOString(),
         actor: 'alice',
         role: 'editor',
+        actorEmail: null,
+        actorGroups: null,
+        authenticatedBy: null,
         verb: 'create',
         namespace: 'changes',
         name: 'web',
@@ -301,6 +304,7 @@ for (const provider of providers) {
         kubeUser: null,
         kubeGroups: null,
         impersonator: null,
+        kubeActor: null,
         fieldManager: null,
         generation: null,
       });

@@ -83,9 +83,37 @@ describe('ServiceAccount tokens (TokenReview for our audience)', () => {
     // The audit names the ServiceAccount (written within the writer's flush interval).
     const change = await waitFor('the create in the audit', async () => {
       const audit = await call(`/controlplane/v1/audit/changes?namespace=${NS}&name=by-ci`, ADMIN);
-      return (audit.body.items as { actor: string; verb: string; role: string }[] | undefined)?.[0];
+      return (audit.body.items as Record<string, unknown>[] | undefined)?.[0];
     });
-    expect(change).toMatchObject({ actor: CI_USER, verb: 'create', role: 'editor' });
+    expect(change).toMatchObject({
+      actor: CI_USER,
+      verb: 'create',
+      role: 'editor',
+      authenticatedBy: 'serviceaccount',
+      actorEmail: null,
+    });
+    // The groups TokenReview gave the ServiceAccount, as it signed in.
+    expect(change.actorGroups).toEqual(
+      expect.arrayContaining([
+        'system:serviceaccounts',
+        `system:serviceaccounts:${NS}`,
+        'system:authenticated',
+      ]),
+    );
+    // A static token's write in the same namespace names no groups.
+    expect(
+      (
+        await call(`/apis/mycompany.com/v1/namespaces/${NS}/nginxes`, ADMIN, {
+          method: 'POST',
+          body: nginx('by-admin'),
+        })
+      ).status,
+    ).toBe(201);
+    const byAdmin = await waitFor('the static token create in the audit', async () => {
+      const audit = await call(`/controlplane/v1/audit/changes?namespace=${NS}&name=by-admin`, ADMIN);
+      return (audit.body.items as Record<string, unknown>[] | undefined)?.[0];
+    });
+    expect(byAdmin).toMatchObject({ authenticatedBy: 'static-token', actorGroups: null, actorEmail: null });
   });
 
   it('refuses a token for another audience, or for kube-apiserver itself (401), and one the policy does not name (403)', async () => {

@@ -188,9 +188,15 @@ describe('the UI sign-in, as the API sees it', () => {
     expect(listed.items.map((i) => i.metadata.name)).toEqual(['by-alice']);
     const change = await waitFor('the create in the audit', async () => {
       const audit = await app.as('admin')(`/controlplane/v1/audit/changes?namespace=${NS}&name=by-alice`);
-      return ((await audit.json()) as { items?: { actor: string }[] }).items?.[0];
+      return ((await audit.json()) as { items?: Record<string, unknown>[] }).items?.[0];
     });
-    expect(change.actor).toBe('oidc:alice');
+    // The audit names the person: email, groups and how they signed in.
+    expect(change).toMatchObject({
+      actor: 'oidc:alice',
+      actorEmail: 'alice@example.test',
+      actorGroups: ['oidc:team-a'],
+      authenticatedBy: 'oidc',
+    });
   });
 
   it('refuses a replayed, missing or foreign state, a foreign next or redirect, a tampered cookie', async () => {
@@ -385,6 +391,12 @@ describe('Chromium: sign in with the provider, scale, see yourself in the audit,
       async () => (await page.getByTestId('change-row').count()) >= 2,
     );
     expect(await page.getByTestId('change-table').innerText()).toContain('oidc:alice');
+    // The scale (the newest row) names her, her email, her groups and how she signed in.
+    await page.getByTestId('change-row').first().getByRole('button').click();
+    expect(await page.getByTestId('change-person').innerText()).toMatch(
+      /^oidc:alice <alice@example\.test> \(signed in with OIDC\)$/,
+    );
+    expect(await page.getByTestId('change-person-groups').innerText()).toBe('oidc:team-a');
     await screenshot(page, 'oidc-signed-in-change-log');
 
     await page.getByRole('button', { name: 'Sign out' }).click();

@@ -312,6 +312,11 @@ describe('the web UI in a real browser', () => {
     const diff = await editor.getByTestId('spec-diff').textContent();
     expect(diff).toMatch(/removed: replicas: 2/);
     expect(diff).toMatch(/added: replicas: 5/);
+    // Who made it: the token's name, signed in with a token, which names no groups.
+    expect(await editor.getByTestId('change-person').innerText()).toBe(
+      `${TOKEN_NAMES.editor} (signed in with token)`,
+    );
+    expect(await editor.getByTestId('change-person-groups').innerText()).toBe('—');
     await screenshot(editor, 'audit-changes-light');
 
     // Export: fetched with the token, saved through a Blob URL.

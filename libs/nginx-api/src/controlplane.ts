@@ -66,6 +66,10 @@ export type ChangeVerb = (typeof CHANGE_VERBS)[number];
 /** How a change came in: the control plane's API, straight to kube-apiserver, or unknown (seen by the informer). */
 export type ChangeDoor = 'controlplane' | 'kube-apiserver' | 'unknown';
 
+/** How the person behind a change made through the control plane signed in. */
+export const AUTHENTICATED_BY = ['static-token', 'oidc', 'serviceaccount'] as const;
+export type AuthenticatedBy = (typeof AUTHENTICATED_BY)[number];
+
 /**
  * A change of an Nginx as /controlplane/v1/audit/changes lists it: one per write, whatever door it came
  * through, its records (the control plane's, kube-apiserver's audit event, the informer's) folded into one.
@@ -73,10 +77,21 @@ export type ChangeDoor = 'controlplane' | 'kube-apiserver' | 'unknown';
 export interface ChangeItem {
   id: number;
   at: string;
-  /** The token's name (control-plane door), or the user kube-apiserver named; empty when unknown. */
+  /**
+   * The token's name or the person's username (control-plane door), or the user kube-apiserver named; empty
+   * when unknown.
+   */
   actor: string;
-  /** The token's role for the control-plane door; null for the others. */
+  /** The caller's role for the control-plane door; null for the others. */
   role: string | null;
+  /**
+   * The actor's address (their identity's email) and groups, and how they signed in, for the control-plane door;
+   * null for the other doors (see kubeUser) and for changes recorded before the audit named people. Groups are
+   * null for a static token, which names none.
+   */
+  actorEmail: string | null;
+  actorGroups: string[] | null;
+  authenticatedBy: AuthenticatedBy | null;
   verb: string;
   namespace: string;
   name: string;
@@ -99,6 +114,12 @@ export interface ChangeItem {
   kubeGroups: string[] | null;
   /** Who impersonated the actor. */
   impersonator: string | null;
+  /**
+   * Who kube-apiserver's audit says the write was made as, from its own record of the change: the user, or for an
+   * impersonated write the impersonated user (then `impersonator` made the request). Null when kube-apiserver's
+   * audit has not recorded the change.
+   */
+  kubeActor: string | null;
   fieldManager: string | null;
   generation: number | null;
 }

@@ -1,11 +1,18 @@
 import type { ChangeRecord, ReconcileNoop, ReconcileRecord } from '../../generated/prisma-sqlite/index.js';
+import type { ChangeSource } from './change-record.js';
 
 /**
  * Audit rows as the read endpoints answer them: times as RFC 3339 strings and JSON columns parsed back, the same
  * shape in a JSON list, an NDJSON line and (JSON columns as JSON text) a CSV row.
  */
 
-import type { ChangeItem, NoopItem, ReconcileItem } from '@ngx/nginx-api';
+import {
+  AUTHENTICATED_BY,
+  type AuthenticatedBy,
+  type ChangeItem,
+  type NoopItem,
+  type ReconcileItem,
+} from '@ngx/nginx-api';
 
 export type { ChangeItem, NoopItem, ReconcileItem };
 
@@ -57,6 +64,11 @@ export const CHANGE_COLUMNS = [
   'impersonator',
   'fieldManager',
   'generation',
+  // Added later: at the end, so the earlier columns keep their places for readers that go by position.
+  'actorEmail',
+  'actorGroups',
+  'authenticatedBy',
+  'kubeActor',
 ] as const satisfies readonly (keyof ChangeItem)[];
 
 /** Columns stored as JSON text: parsed in items, written back as JSON text in CSV. */
@@ -66,6 +78,7 @@ export const JSON_COLUMNS: ReadonlySet<string> = new Set([
   'specAfter',
   'sources',
   'kubeGroups',
+  'actorGroups',
 ]);
 
 /** A JSON column parsed; null stays null, and text that is not JSON is returned as it is rather than failing. */
@@ -95,9 +108,10 @@ export function reconcileItem({ chainSeq: _seq, hash: _hash, ...row }: Reconcile
 
 /**
  * One change from its first record and the records that complete it (oldest first): the first record's fields,
- * with what it lacks taken from the others — the identity kube-apiserver saw, the field manager, the specs — and,
- * when the first record did not know who made the change (the informer's), the actor, verb and door of the first
- * record that does.
+ * with what it lacks taken from the others — the identity kube-apiserver saw (so a write the control plane made
+ * as the person shows both: our caller, and the user and impersonator of kube-apiserver's record), the field
+ * manager, the specs — and, when the first record did not know who made the change (the informer's), the actor,
+ * the person, the verb and the door of the first record that does.
  */
 export function changeItem(row: ChangeRecord, completions: readonly ChangeRecord[] = []): ChangeItem {
   const knowing = row.door === 'unknown' ? completions.find((each) => each.door !== 'unknown') : undefined;
@@ -109,17 +123,25 @@ export function changeItem(row: ChangeRecord, completions: readonly ChangeRecord
     dedupeKey: _dedupeKey,
     source,
     kubeGroups: _groups,
+    actorEmail: _email,
+    actorGroups: _actorGroups,
+    authenticatedBy: _authenticatedBy,
     // The hash chain is the database's own integrity check (audit:verify), not part of a change.
     chainSeq: _seq,
     hash: _hash,
     ...fields
   } = row;
   const groups = first('kubeGroups');
+  const person = knowing ?? row;
+  const kubes = [row, ...completions].find((each) => KUBE_AUDIT_SOURCES.has(each.source));
   return {
     ...fields,
     at: row.at.toISOString(),
-    actor: knowing?.actor ?? row.actor,
+    actor: person.actor,
     role: row.role || null,
+    actorEmail: person.actorEmail,
+    actorGroups: groupsOf(person.actorGroups),
+    authenticatedBy: authenticatedByOf(person.authenticatedBy),
     verb: knowing?.verb ?? row.verb,
     door: (knowing?.door ?? row.door) as ChangeItem['door'],
     sources: [source, ...completions.map((each) => each.source)],
@@ -129,11 +151,23 @@ export function changeItem(row: ChangeRecord, completions: readonly ChangeRecord
     kubeUser: first('kubeUser'),
     kubeGroups: groupsOf(groups),
     impersonator: first('impersonator'),
+    kubeActor: kubes?.actor || null,
     fieldManager: first('fieldManager'),
     generation: first('generation'),
     uid: first('uid'),
     resourceVersion: first('resourceVersion'),
   };
+}
+
+/** The sources that are kube-apiserver's audit of a write (its record names who it acted as). */
+const KUBE_AUDIT_SOURCES: ReadonlySet<string> = new Set([
+  'audit-webhook',
+  'audit-log',
+] satisfies ChangeSource[]);
+
+/** A stored way of signing in, or null for none (or one this version does not know). */
+function authenticatedByOf(text: string | null): AuthenticatedBy | null {
+  return (AUTHENTICATED_BY as readonly (string | null)[]).includes(text) ? (text as AuthenticatedBy) : null;
 }
 
 function groupsOf(text: string | null): string[] | null {

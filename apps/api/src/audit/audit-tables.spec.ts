@@ -1,8 +1,11 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { AUDIT_TABLES, type AuditColumn } from './audit-tables.js';
 
 const schema = readFileSync(new URL('../../../../prisma/schema.prisma', import.meta.url), 'utf8');
+
+/** The migration that began the hash chains: columns added after it are hashed only when set. */
+const CHAIN_MIGRATION = '20261126020000_audit_chain';
 
 /** A model's scalar columns as the schema declares them, leaving out the auto-increment id. */
 function schemaColumns(model: string): AuditColumn[] {
@@ -23,11 +26,38 @@ function schemaColumns(model: string): AuditColumn[] {
   return columns;
 }
 
+/** The columns each migration folder after the chains' own adds to `table` (`ALTER TABLE … ADD COLUMN`). */
+function columnsAddedAfterChains(folder: string, table: string): string[] {
+  const root = new URL(`../../../../prisma/${folder}/`, import.meta.url);
+  return readdirSync(root)
+    .filter((name) => /^\d{14}_/.test(name) && name > CHAIN_MIGRATION)
+    .sort()
+    .flatMap((name) => {
+      const sql = readFileSync(new URL(`${name}/migration.sql`, root), 'utf8');
+      const statements = sql.split(';').filter((statement) => statement.includes(`ALTER TABLE "${table}"`));
+      return statements.flatMap((statement) =>
+        [...statement.matchAll(/ADD COLUMN "(\w+)"/g)].map((m) => m[1]!),
+      );
+    });
+}
+
 describe('the audit tables written with plain SQL', () => {
   it.each(AUDIT_TABLES.map((table) => [table.name, table] as const))(
     '%s has exactly the columns, types, optionality and defaults of prisma/schema.prisma',
     (name, table) => {
-      expect(table.columns).toEqual(schemaColumns(name));
+      const columns = table.columns.map(({ chainedWhenSet: _added, ...column }) => column);
+      expect(columns).toEqual(schemaColumns(name));
+    },
+  );
+
+  it.each(AUDIT_TABLES.map((table) => [table.name, table] as const))(
+    '%s marks exactly the columns added after the hash chains began as hashed only when set, in both databases',
+    (name, table) => {
+      const marked = table.columns.filter((column) => column.chainedWhenSet).map((column) => column.name);
+      expect(marked.sort()).toEqual(columnsAddedAfterChains('migrations', name).sort());
+      expect(marked.sort()).toEqual(columnsAddedAfterChains('postgresql/migrations', name).sort());
+      for (const column of table.columns.filter((each) => each.chainedWhenSet))
+        expect(column, `${name}.${column.name}`).toMatchObject({ optional: true });
     },
   );
 });

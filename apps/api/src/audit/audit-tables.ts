@@ -13,6 +13,12 @@ export interface AuditColumn {
   optional?: boolean;
   /** The schema's `@default(…)`, stored when the row has no value. */
   default?: string | number;
+  /**
+   * Added after the hash chains began: a record's hash covers the column only when it holds a value (by name,
+   * after the others), so a record stored before the column existed keeps its hash. Set on every column a
+   * migration adds to a chained table after the chains' own migration (audit-tables.spec.ts checks).
+   */
+  chainedWhenSet?: true;
 }
 
 export interface AuditTable {
@@ -23,6 +29,13 @@ export interface AuditTable {
 
 const required = (name: string, type: ColumnType): AuditColumn => ({ name, type });
 const optional = (name: string, type: ColumnType): AuditColumn => ({ name, type, optional: true });
+/** An optional column added after the hash chains began (see AuditColumn.chainedWhenSet). */
+const added = (name: string, type: ColumnType): AuditColumn => ({
+  name,
+  type,
+  optional: true,
+  chainedWhenSet: true,
+});
 
 /** A chained record's place in its stream and its hash (audit/chain/audit-chain.ts); set by the sink. */
 const CHAIN_COLUMNS: readonly AuditColumn[] = [optional('chainSeq', 'Int'), optional('hash', 'String')];
@@ -57,6 +70,9 @@ export const CHANGE_RECORD_TABLE: AuditTable = {
     required('at', 'DateTime'),
     required('actor', 'String'),
     required('role', 'String'),
+    added('actorEmail', 'String'),
+    added('actorGroups', 'String'),
+    added('authenticatedBy', 'String'),
     required('verb', 'String'),
     required('namespace', 'String'),
     required('name', 'String'),

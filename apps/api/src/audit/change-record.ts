@@ -1,4 +1,5 @@
 import { CHANGE_VERBS, type ChangeDoor, type ChangeVerb } from '@ngx/nginx-api';
+import type { ChangePerson } from './change-person.js';
 
 export { CHANGE_VERBS, type ChangeVerb };
 
@@ -14,8 +15,8 @@ export type ChangeSource = (typeof CHANGE_SOURCES)[number];
 
 /**
  * One record of a write to an Nginx, whatever its outcome: one row of the audit trail (the ChangeRecord model).
- * `actor` is the token's name (never the token) or the user kube-apiserver names. The fields after `userAgent`
- * are optional for the control-plane door (the schema's defaults apply).
+ * `actor` is the token's name (never the token), the person's username, or the user kube-apiserver names. The
+ * fields after `userAgent` are optional for the control-plane door (the schema's defaults apply).
  */
 export interface ChangeRecordRow {
   at: Date;
@@ -40,6 +41,10 @@ export interface ChangeRecordRow {
   /** resourceVersion after the write. */
   resourceVersion: string | null;
   userAgent: string | null;
+  /** The person behind `actor` for the control-plane door (changePerson); absent or null for the other doors. */
+  actorEmail?: ChangePerson['actorEmail'];
+  actorGroups?: ChangePerson['actorGroups'];
+  authenticatedBy?: ChangePerson['authenticatedBy'] | null;
   door?: ChangeDoor;
   source?: ChangeSource;
   /** kube-apiserver's audit ID of the request. */

@@ -22,6 +22,7 @@ const MAX_BYTES_BY_FIELD: ReadonlyMap<string, number> = new Map([
   ['message', MESSAGE_MAX_BYTES],
   ['error', MESSAGE_MAX_BYTES],
   ['kubeGroups', MESSAGE_MAX_BYTES],
+  ['actorGroups', MESSAGE_MAX_BYTES],
 ]);
 
 /** NUL, and UTF-16 surrogates not part of a pair (in `u` mode a pair is one code point, never `\p{Cs}`). */

@@ -1,4 +1,5 @@
 import { CHANGE_COLUMNS, RECONCILE_COLUMNS } from '../audit/audit-items.js';
+import { AUTHENTICATED_BY } from '@ngx/nginx-api';
 import {
   CHANGE_RESULTS,
   DEFAULT_LIMIT,
@@ -134,10 +135,26 @@ const changeRecord = {
     actor: {
       type: 'string',
       description:
-        "The token's name (never the token) for the control-plane door, else the user kube-apiserver named " +
-        '(for an impersonated request, the impersonated user); empty when unknown.',
+        "The token's name (never the token) or the person's username for the control-plane door, else the " +
+        'user kube-apiserver named (for an impersonated request, the impersonated user); empty when unknown.',
     },
-    role: nullable('string', { description: "The token's role; null for the other doors." }),
+    role: nullable('string', { description: "The caller's role; null for the other doors." }),
+    actorEmail: nullable('string', {
+      description:
+        "The actor's address (their identity's email), for the control-plane door; null when none.",
+    }),
+    actorGroups: nullable('array', {
+      items: { type: 'string' },
+      description:
+        "The actor's groups as they signed in, for the control-plane door; null for a static token and the " +
+        'other doors.',
+    }),
+    authenticatedBy: nullable('string', {
+      enum: [...AUTHENTICATED_BY, null],
+      description:
+        'How the actor signed in (control-plane door): a static token, an OpenID Connect ID token or session, ' +
+        'or a Kubernetes ServiceAccount token; null for the other doors and for changes recorded before.',
+    }),
     verb: { type: 'string', enum: [...CHANGE_VERBS] },
     namespace: { type: 'string' },
     name: { type: 'string' },
@@ -163,6 +180,11 @@ const changeRecord = {
     }),
     kubeGroups: nullable('array', { items: { type: 'string' } }),
     impersonator: nullable('string', { description: 'Who impersonated the actor.' }),
+    kubeActor: nullable('string', {
+      description:
+        "Who kube-apiserver's audit says the write was made as (for an impersonated write, the impersonated " +
+        "user); null when kube-apiserver's audit has not recorded the change.",
+    }),
     fieldManager: nullable('string'),
     generation: nullable('integer', { description: 'metadata.generation after the write.' }),
   },
@@ -188,7 +210,7 @@ export const auditPaths = {
       tags: ['audit'],
       parameters: [
         ...keyParameters,
-        query('actor', 'Only writes by the token of this name.'),
+        query('actor', 'Only writes by the token, person or user of this name.'),
         query('verb', 'Only this verb.', { type: 'string', enum: [...CHANGE_VERBS] }),
         query('result', '`success`: a 2xx answer; `failure`: any other.', {
           type: 'string',

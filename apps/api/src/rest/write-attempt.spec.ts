@@ -106,6 +106,9 @@ describe('WriteAttempt', () => {
       message: 'limited to team-b',
       specAfter: null,
       userAgent: 'curl/8',
+      actorEmail: null,
+      actorGroups: null,
+      authenticatedBy: 'static-token',
     });
     const scaled = WriteAttempt.of(
       request('PATCH', `${BASE}/team/nginxes/web/scale`, 'application/merge-patch+json'),
@@ -150,5 +153,30 @@ describe('WriteAttempt', () => {
       undefined,
     );
     expect(refused).toMatchObject([{ verb: 'deletecollection', name: '', code: 400, reason: 'BadRequest' }]);
+  });
+
+  it('names the person behind a write: username, email, groups and how they signed in, on every record', () => {
+    const alice = {
+      name: 'oidc:alice',
+      role: 'editor' as const,
+      identity: {
+        username: 'oidc:alice',
+        groups: ['oidc:platform', 'system:authenticated'],
+        email: 'alice@example.com',
+        authenticatedBy: 'oidc' as const,
+      },
+    };
+    const attempt = WriteAttempt.of(request('DELETE', `${BASE}/team/nginxes`))!;
+    const items = ['a', 'b'].map((name) => ({ kind: 'Nginx', metadata: { name } }));
+    const rows = attempt.records(alice, { code: 200, answer: { kind: 'NginxList', items } }, undefined);
+    expect(rows).toHaveLength(2);
+    for (const row of rows)
+      expect(row).toMatchObject({
+        actor: 'oidc:alice',
+        role: 'editor',
+        actorEmail: 'alice@example.com',
+        actorGroups: '["oidc:platform","system:authenticated"]',
+        authenticatedBy: 'oidc',
+      });
   });
 });

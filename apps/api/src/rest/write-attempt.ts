@@ -7,6 +7,7 @@ import {
   type ChangeSubresource,
   type ChangeVerb,
 } from '../audit/change-record.js';
+import { changePerson } from '../audit/change-person.js';
 import { restAuditId } from '../audit/request-audit-id.js';
 import type { Caller } from '../auth/roles.js';
 import { CONTROLPLANE_API_VERSION } from '../http/controlplane-api.js';
@@ -162,6 +163,7 @@ export class WriteAttempt {
       at: new Date(),
       actor: caller.name,
       role: caller.rbac ? '' : caller.role,
+      ...changePerson(caller),
       verb: this.verb,
       namespace: this.namespace,
       name: this.name || (object?.metadata?.name ?? ''),

@@ -1,10 +1,15 @@
 import Link from 'next/link';
 import { detailHref } from '@/lib/nginx-view';
 import type { ChangeItem } from '@/lib/api-client';
+import { changePerson, kubeSaw } from '@/lib/change-person';
 import { SpecDiff } from '@/components/spec-diff';
 
-/** A change's expanded row: the refusal's message, the diff of the spec, and the request's particulars. */
+/**
+ * A change's expanded row: the refusal's message, the diff of the spec, and the request's particulars: who made
+ * it (name, address, groups, how they signed in) and what kube-apiserver saw of it.
+ */
 export function ChangeDetail({ item, ok }: { item: ChangeItem; ok: boolean }) {
+  const person = changePerson(item);
   return (
     <>
       {item.message && !ok && (
@@ -31,11 +36,19 @@ export function ChangeDetail({ item, ok }: { item: ChangeItem; ok: boolean }) {
             {item.door}
             <span className="muted"> (recorded by {item.sources.join(', ')})</span>
           </dd>
+          <dt>Who</dt>
+          <dd data-testid="change-person">
+            <span className="mono">{person.name ?? 'unknown'}</span>
+            {person.email && <> &lt;{person.email}&gt;</>}
+            {person.signedIn && <span className="muted"> ({person.signedIn})</span>}
+          </dd>
+          <dt>Groups</dt>
+          <dd className="mono" data-testid="change-person-groups">
+            {person.groups.length > 0 ? person.groups.join(', ') : '—'}
+          </dd>
           <dt>Seen by kube-apiserver as</dt>
-          <dd className="mono">
-            {item.kubeUser ?? '—'}
-            {item.impersonator ? ` (impersonated by ${item.impersonator})` : ''}
-            {item.kubeGroups && item.kubeGroups.length > 0 ? ` [${item.kubeGroups.join(', ')}]` : ''}
+          <dd className="mono" data-testid="change-kube-saw">
+            {kubeSaw(item) ?? '—'}
           </dd>
           <dt>Field manager</dt>
           <dd className="mono">{item.fieldManager ?? '—'}</dd>

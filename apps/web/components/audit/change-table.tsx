@@ -6,6 +6,7 @@ import { ChangeDetail } from '@/components/audit/change-detail';
 import { Badge } from '@/components/badge';
 import { TableWrap } from '@/components/table-wrap';
 import type { ChangeItem } from '@/lib/api-client';
+import { changePersonTitle } from '@/lib/change-person';
 import { formatDateTime } from '@/lib/format';
 import { detailHref } from '@/lib/nginx-view';
 import { useExpandedRows } from '@/lib/use-expanded-rows';
@@ -67,7 +68,11 @@ export function ChangeTable({ items }: { items: ChangeItem[] }) {
                     <time dateTime={item.at}>{formatDateTime(item.at)}</time>
                   </td>
                   <td>
-                    {item.actor || <span className="muted">unknown</span>}{' '}
+                    {item.actor ? (
+                      <span title={changePersonTitle(item)}>{item.actor}</span>
+                    ) : (
+                      <span className="muted">unknown</span>
+                    )}{' '}
                     <Badge tone="neutral">{item.role ?? `via ${item.door}`}</Badge>
                   </td>
                   <td>

@@ -36,12 +36,22 @@ export function genesisHash(stream: AuditStream): string {
 }
 
 /**
- * The hash of a record of `table` with the stored `values` (every column but `hash`, `chainSeq` included)
- * following `previous`. Values are taken as either side has them: the writer's Dates and numbers, or Prisma's
- * client reading them back, so the same record hashes the same on both.
+ * The hash of a record of `table` with the stored `values` following `previous`: over every column but `hash`
+ * (`chainSeq` included) in the table's order, then an object of the columns added since the chains began
+ * (AuditColumn.chainedWhenSet) that hold a value, when any does. A record stored before those columns existed
+ * (all null) hashes as it did then; setting or clearing one of them later changes the hash. Values are taken as
+ * either side has them: the writer's Dates and numbers, or Prisma's client reading them back, so the same record
+ * hashes the same on both.
  */
 export function recordHash(table: AuditTable, previous: string, values: Record<string, unknown>): string {
-  const content = hashedColumns(table).map((column) => canonical(column, values[column.name]));
+  const content: unknown[] = table.columns
+    .filter((column) => column.name !== 'hash' && !column.chainedWhenSet)
+    .map((column) => canonical(column, values[column.name]));
+  const added = table.columns.flatMap((column) => {
+    const value = column.chainedWhenSet ? canonical(column, values[column.name]) : null;
+    return value === null ? [] : [[column.name, value] as const];
+  });
+  if (added.length > 0) content.push(Object.fromEntries(added));
   return sha256(`${previous}\n${JSON.stringify(content)}`);
 }
 
@@ -62,10 +72,6 @@ export function linkRows(
     return { ...withSeq, hash };
   });
   return { rows: linked, head: { seq, hash } };
-}
-
-function hashedColumns(table: AuditTable): readonly AuditColumn[] {
-  return table.columns.filter((column) => column.name !== 'hash');
 }
 
 function canonical(column: AuditColumn, value: unknown): string | number | null {

@@ -1,0 +1,6 @@
+-- The person behind a change made through the control plane: their address, groups and how they signed in.
+-- Earlier records keep NULL here, and their hashes (audit/chain) cover these columns only when set.
+-- AlterTable
+ALTER TABLE "ChangeRecord" ADD COLUMN "actorEmail" TEXT,
+ADD COLUMN "actorGroups" TEXT,
+ADD COLUMN "authenticatedBy" TEXT;
