@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, screenshot, type TestBrowser } from './support/browser.js';
 import { CA_FILE, nginxManifest, startControlPlane, type ControlPlane } from './support/control-plane.js';
 import { CLUSTER_DIR } from './support/paths.js';
-import { kubectl, runKubectl } from './support/kubectl.js';
+import { kubectl, kubectlApply, runKubectl } from './support/kubectl.js';
 import { CookieJar, hop, idTokenFor, walkSignIn } from './support/oidc-login.js';
 import {
   CLIENT_ID,
@@ -22,10 +22,12 @@ import {
 import { uniqueName, waitFor } from './support/wait.js';
 
 const NS = uniqueName('oidc');
+const OTHER_NS = uniqueName('oidc-other');
 const AUTH = '/controlplane/v1/auth';
 const SESSION_COOKIE = '__Host-ngx-session';
 
 let app: ControlPlane;
+let rbacApp: ControlPlane;
 let provider: TestProvider;
 let scratch: string;
 
@@ -33,7 +35,7 @@ const groups = { alice: ['team-a'], bob: ['team-b'] };
 
 async function startIdp(idTokenSeconds?: number) {
   provider = await startProvider({
-    redirectUris: [`${app.httpsUrl}${AUTH}/callback`],
+    redirectUris: [`${app.httpsUrl}${AUTH}/callback`, `${rbacApp.httpsUrl}${AUTH}/callback`],
     postLogoutRedirectUris: [`${app.httpsUrl}/sign-in`],
     groups,
     ...(idTokenSeconds ? { idTokenSeconds } : {}),
@@ -41,13 +43,13 @@ async function startIdp(idTokenSeconds?: number) {
 }
 
 /** Signs in through the app as `login`; answers the jar holding the session cookie and the callback's answer. */
-async function signIn(login: string, next = '/nginxes') {
+async function signIn(login: string, next = '/nginxes', target: ControlPlane = app) {
   const jar = new CookieJar();
   const callback = await walkSignIn(
     jar,
-    `${app.httpsUrl}${AUTH}/sign-in?next=${encodeURIComponent(next)}`,
+    `${target.httpsUrl}${AUTH}/sign-in?next=${encodeURIComponent(next)}`,
     login,
-    (l) => l.startsWith(`${app.httpsUrl}${AUTH}/callback`),
+    (l) => l.startsWith(`${target.httpsUrl}${AUTH}/callback`),
   );
   const answer = await hop(jar, callback);
   return { jar, callback, answer };
@@ -61,32 +63,37 @@ const sessionOf = async (jar: CookieJar) => {
 const nginx = (name: string) => JSON.stringify(nginxManifest(name, 0));
 
 beforeAll(async () => {
-  await kubectl('create', 'namespace', NS);
+  for (const ns of [NS, OTHER_NS]) await kubectl('create', 'namespace', ns);
   scratch = mkdtempSync(join(tmpdir(), 'ngx-oidc-'));
   const secret = join(scratch, 'client-secret');
   writeFileSync(secret, CLIENT_SECRET);
   const policy = join(scratch, 'policy.yaml');
   writeFileSync(policy, `- group: "oidc:team-a"\n  role: editor\n  namespaces: [${NS}]\n`);
-  app = await startControlPlane(
-    {
-      OIDC_ISSUER_URL: ISSUER,
-      OIDC_CLIENT_ID: CLIENT_ID,
-      OIDC_CLIENT_SECRET_FILE: secret,
-      OIDC_CA_FILE: CA_FILE,
-      OIDC_USERNAME_PREFIX: 'oidc:',
-      OIDC_GROUPS_CLAIM: 'groups',
-      OIDC_GROUPS_PREFIX: 'oidc:',
-      AUTH_POLICY_FILE: policy,
-    },
-    { web: true },
-  );
+  const oidc = {
+    OIDC_ISSUER_URL: ISSUER,
+    OIDC_CLIENT_ID: CLIENT_ID,
+    OIDC_CLIENT_SECRET_FILE: secret,
+    OIDC_CA_FILE: CA_FILE,
+    OIDC_USERNAME_PREFIX: 'oidc:',
+    OIDC_GROUPS_CLAIM: 'groups',
+    OIDC_GROUPS_PREFIX: 'oidc:',
+  };
+  app = await startControlPlane({ ...oidc, AUTH_POLICY_FILE: policy }, { web: true });
+  // The same sign-in, with the cluster's RBAC deciding; answers kept long, so only kube-apiserver's own RBAC, as
+  // the impersonated person, can refuse a write once her RoleBinding is gone.
+  rbacApp = await startControlPlane({
+    ...oidc,
+    AUTHORIZATION: 'kubernetes',
+    AUTHORIZATION_CACHE_SECONDS: '300',
+  });
   await startIdp();
 }, 120_000);
 
 afterAll(async () => {
   await provider?.stop();
   await app?.stop();
-  await kubectl('delete', 'namespace', NS, '--wait=false').catch(() => {});
+  await rbacApp?.stop();
+  for (const ns of [NS, OTHER_NS]) await kubectl('delete', 'namespace', ns, '--wait=false').catch(() => {});
 });
 
 describe('one identity, both APIs', () => {
@@ -285,6 +292,69 @@ describe('the UI sign-in, as the API sees it', () => {
   });
 });
 
+describe("signed in with the provider, the cluster's RBAC deciding (AUTHORIZATION=kubernetes)", () => {
+  it('lets alice patch where her RoleBinding says, as herself: kube-apiserver refuses her once it is gone', async () => {
+    await kubectl(
+      '-n',
+      NS,
+      'create',
+      'role',
+      'nginx-patcher',
+      '--verb=get,list,watch,patch',
+      '--resource=nginxes.mycompany.com',
+    );
+    await kubectl(
+      '-n',
+      NS,
+      'create',
+      'rolebinding',
+      'alice-patches',
+      '--role=nginx-patcher',
+      '--user=oidc:alice',
+    );
+    for (const ns of [NS, OTHER_NS])
+      expect(
+        (
+          await rbacApp.as('admin')(`/apis/mycompany.com/v1/namespaces/${ns}/nginxes`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: nginx('rbac-web'),
+          })
+        ).status,
+      ).toBe(403); // a static token is nobody to the cluster's RBAC
+    for (const ns of [NS, OTHER_NS]) await kubectlApply(nginx('rbac-web'), ns);
+    const { jar, answer } = await signIn('alice', '/nginxes', rbacApp);
+    expect(answer.status).toBe(303);
+    const csrf = (await sessionOfApp(jar, rbacApp)).csrfToken as string;
+    const patch = (ns: string, replicas: number) =>
+      hop(jar, `${rbacApp.httpsUrl}/apis/mycompany.com/v1/namespaces/${ns}/nginxes/rbac-web`, {
+        method: 'PATCH',
+        body: JSON.stringify({ spec: { replicas } }),
+        headers: {
+          'content-type': 'application/merge-patch+json',
+          origin: rbacApp.httpsUrl,
+          'x-csrf-token': csrf,
+        },
+      });
+    expect((await patch(NS, 2)).status).toBe(200);
+    const elsewhere = await patch(OTHER_NS, 2);
+    expect(elsewhere.status).toBe(403);
+    expect((JSON.parse(elsewhere.body) as { message: string }).message).toMatch(
+      /User "oidc:alice" cannot patch resource "nginxes"/,
+    );
+    // Her RoleBinding goes; our kept answer still says yes (300 s here), kube-apiserver, asked as her, says no.
+    await kubectl('-n', NS, 'delete', 'rolebinding', 'alice-patches');
+    const after = await waitFor('kube-apiserver to refuse alice', async () => {
+      const answer = await patch(NS, 3);
+      return answer.status === 403 ? answer : undefined;
+    });
+    expect(after.body).toMatch(/oidc:alice/);
+    expect(
+      await kubectl('get', 'nginx.mycompany.com', 'rbac-web', '-n', NS, '-o', 'jsonpath={.spec.replicas}'),
+    ).toBe('2');
+  });
+});
+
 describe('sessions and the provider over time', () => {
   it('renews with the refresh token; a token revoked at the provider ends the session; a provider that is down does not', async () => {
     await provider.stop();
@@ -413,3 +483,8 @@ describe('Chromium: sign in with the provider, scale, see yourself in the audit,
     );
   }, 120_000);
 });
+
+async function sessionOfApp(jar: CookieJar, target: ControlPlane) {
+  const answer = await hop(jar, `${target.httpsUrl}${AUTH}/session`);
+  return JSON.parse(answer.body) as Record<string, unknown>;
+}
