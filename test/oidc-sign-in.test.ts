@@ -213,6 +213,10 @@ describe('the UI sign-in, as the API sees it', () => {
     const replay = await hop(jar, callback);
     expect(replay.status).toBe(401);
     expect(replay.body).toMatch(/unknown, expired or already used/);
+    // A person's browser gets the same refusal as a page, with the way back.
+    const asPage = await hop(jar, callback, { headers: { accept: 'text/html,application/xhtml+xml' } });
+    expect(asPage.status).toBe(401);
+    expect(asPage.body).toMatch(/Sign-in refused \(401\)[\s\S]*Back to sign in/);
     // Another browser (no sign-in cookie) with a fresh callback's code and state.
     const other = new CookieJar();
     const fresh = await walkSignIn(other, `${app.httpsUrl}${AUTH}/sign-in`, 'alice', (l) =>

@@ -10,6 +10,7 @@ import { CSRF_HEADER } from '../bearer-auth.guard.js';
 import { ProviderUnavailableError } from '../oidc/oidc-token-verifier.js';
 import { OidcSignIn, SignInRefusedError } from './oidc-sign-in.js';
 import { PendingSignIns } from './pending-sign-ins.js';
+import { asBrowserPage } from './refusal-page.js';
 import { crossSiteRefusal } from './request-origin.js';
 import {
   cookieValue,
@@ -74,7 +75,16 @@ export class SessionController {
   }
 
   @Get('sign-in')
-  async signIn(@Req() request: Request, @Res() response: Response): Promise<void> {
+  signIn(@Req() request: Request, @Res() response: Response): Promise<void> {
+    return asBrowserPage(request, response, () => this.startSignIn(request, response));
+  }
+
+  @Get('callback')
+  callback(@Req() request: Request, @Res() response: Response): Promise<void> {
+    return asBrowserPage(request, response, () => this.finishSignIn(request, response));
+  }
+
+  private async startSignIn(request: Request, response: Response): Promise<void> {
     const oidc = this.signInFlow();
     const next = this.nextPath(request);
     let started: Awaited<ReturnType<OidcSignIn['start']>>;
@@ -95,8 +105,7 @@ export class SessionController {
     response.redirect(302, started.url);
   }
 
-  @Get('callback')
-  async callback(@Req() request: Request, @Res() response: Response): Promise<void> {
+  private async finishSignIn(request: Request, response: Response): Promise<void> {
     const oidc = this.signInFlow();
     const url = new URL(request.originalUrl, 'http://callback.invalid');
     const extra = [...url.searchParams.keys()].filter((key) => !CALLBACK_PARAMETERS.has(key));
