@@ -215,6 +215,40 @@ for (const provider of providers) {
       ).toEqual({ namespace: 'default', name: 'quiet', count: 5, lastAt: later });
     });
 
+    it('adds refusal counts of the same window and key up, widening their times and keeping the first message', async () => {
+      const sink = new PrismaAuditSink(audit);
+      const windowStart = new Date('2026-11-29T10:00:00.000Z');
+      const at = (seconds: number) => new Date(windowStart.getTime() + seconds * 1000);
+      const count = (from: number, to: number, n: number, message: string) => ({
+        windowStart,
+        door: 'rest',
+        code: 401,
+        reason: 'bad-token',
+        subject: '',
+        address: '10.9.9.9',
+        count: n,
+        firstAt: at(from),
+        lastAt: at(to),
+        message,
+      });
+      // Alone (counters only), then beside a record (in the chained transaction), as another instance would.
+      await sink.write({ rows: [], changes: [], noops: [], refusals: [count(10, 20, 3, 'first')] });
+      await sink.write({
+        rows: [record('refusal-beside', at(30)) as ReconcileRecordRow],
+        changes: [],
+        noops: [],
+        refusals: [count(5, 40, 2, 'second'), { ...count(1, 1, 1, 'other'), code: 403, reason: 'role' }],
+      });
+      const rows = await prisma.refusalCount.findMany({
+        where: { address: '10.9.9.9' },
+        orderBy: { id: 'asc' },
+      });
+      expect(rows.map(({ id: _id, ...row }) => row)).toEqual([
+        { ...count(5, 40, 5, 'first') },
+        { ...count(1, 1, 1, 'other'), code: 403, reason: 'role' },
+      ]);
+    });
+
     it('stores nothing of a batch when one of its records is refused', async () => {
       const sink = new PrismaAuditSink(audit);
       const at = new Date();
@@ -782,13 +816,27 @@ for (const provider of providers) {
             { namespace: 'default', name: 'prune-old', count: 1, lastAt: new Date(now - 40 * day) },
             { namespace: 'default', name: 'prune-new', count: 1, lastAt: new Date(now - day) },
           ],
+          refusals: [31, 1].map((daysAgo) => ({
+            windowStart: new Date(now - daysAgo * day),
+            door: 'rest',
+            code: 401,
+            reason: 'bad-token',
+            subject: '',
+            address: `prune-${daysAgo}`,
+            count: 1,
+            firstAt: new Date(now - daysAgo * day),
+            lastAt: new Date(now - daysAgo * day),
+            message: 'Unauthorized',
+          })),
         });
         expect(await sink.prune(new Date(now - 30 * day))).toEqual({
           records: 1,
           changes: 1,
           noops: 1,
           entries: 1,
+          refusals: 1,
         });
+        expect((await read.refusalCount.findMany()).map((row) => row.address)).toEqual(['prune-1']);
         const left = await read.reconcileRecord.findMany({ orderBy: { chainSeq: 'asc' } });
         expect(left.map((row) => row.name)).toEqual(['prune-new', 'prune-late']);
         const noops = await read.reconcileNoop.findMany();

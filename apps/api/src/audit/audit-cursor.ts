@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 
 /** The audit lists that page with a cursor. */
-export type AuditListKind = 'reconciles' | 'changes' | 'timeline';
+export type AuditListKind = 'reconciles' | 'changes' | 'timeline' | 'refusals';
 
 /** Where a page ended: the (time, id) of its last row, in (time desc, id desc) order. */
 export interface CursorPosition {

@@ -1,4 +1,9 @@
-import type { ChangeRecord, ReconcileNoop, ReconcileRecord } from '../../generated/prisma-sqlite/index.js';
+import type {
+  ChangeRecord,
+  ReconcileNoop,
+  ReconcileRecord,
+  RefusalCount,
+} from '../../generated/prisma-sqlite/index.js';
 import type { ChangeSource } from './change-record.js';
 
 /**
@@ -177,4 +182,30 @@ function groupsOf(text: string | null): string[] | null {
 
 export function noopItem(row: ReconcileNoop): NoopItem {
   return { ...row, lastAt: row.lastAt.toISOString() };
+}
+
+/** Refused requests of one minute window and key, as `GET /controlplane/v1/audit/refusals` answers them. */
+export interface RefusalItem {
+  id: number;
+  windowStart: string;
+  door: string;
+  code: number;
+  reason: string;
+  /** Empty when unknown (a 401). */
+  subject: string;
+  /** "(overflow)": refusals past the window's bound on distinct keys, whatever their subject and address. */
+  address: string;
+  count: number;
+  firstAt: string;
+  lastAt: string;
+  message: string;
+}
+
+export function refusalItem(row: RefusalCount): RefusalItem {
+  return {
+    ...row,
+    windowStart: row.windowStart.toISOString(),
+    firstAt: row.firstAt.toISOString(),
+    lastAt: row.lastAt.toISOString(),
+  };
 }

@@ -10,6 +10,12 @@ import {
 import { decodeCursor, InvalidCursorError, type AuditListKind, type CursorPosition } from './audit-cursor.js';
 import { CHANGE_VERBS, type ChangeVerb } from './change-record.js';
 import type { ReconcileOutcome } from './reconcile-record.js';
+import {
+  REFUSAL_CODES,
+  REFUSAL_DOORS,
+  type RefusalCode,
+  type RefusalDoor,
+} from '../auth/refusal-recorder.js';
 
 /** How a list is answered: one JSON page, or every matching row as NDJSON or CSV. */
 export const FORMATS = ['json', 'ndjson', 'csv'] as const;
@@ -45,6 +51,12 @@ export interface ChangeFilters extends TimeWindow {
   verb?: ChangeVerb;
   /** success: a 2xx code; failure: anything else. */
   result?: ChangeResult;
+}
+
+/** `since` finds counts with a refusal at or after it (lastAt), `until` counts with one before it (firstAt). */
+export interface RefusalFilters extends TimeWindow {
+  door?: RefusalDoor;
+  code?: RefusalCode;
 }
 
 export interface NoopFilters {
@@ -92,6 +104,32 @@ export function parseNoopParams(query: QueryParams): NoopFilters {
     namespace: checkedParam(query, 'namespace', namespaceError),
     name: checkedParam(query, 'name', objectNameError),
   });
+}
+
+/**
+ * `GET /controlplane/v1/audit/refusals`: door, code, since, until, limit, continue; JSON only. Refusals belong to
+ * no namespace, so `namespace` is refused (400): the route needs the rights to read the whole cluster's audit,
+ * and a namespace named in the query must not vouch for a caller limited to it (the guard reads that parameter).
+ */
+export function parseRefusalParams(query: QueryParams): ListParams<RefusalFilters> {
+  if (Object.hasOwn(query, 'namespace'))
+    throw invalidParam(
+      'namespace',
+      "is not taken: refusals belong to no namespace (this list is the cluster's)",
+    );
+  const code = oneOfParam(
+    query,
+    'code',
+    REFUSAL_CODES.map((each) => String(each)),
+  );
+  const filters = compact<RefusalFilters>({
+    door: oneOfParam(query, 'door', REFUSAL_DOORS),
+    code: code === undefined ? undefined : (Number(code) as RefusalCode),
+    ...timeWindow(query),
+  });
+  const params = listParams(query, undefined, 'refusals', filters);
+  if (params.format !== 'json') throw invalidParam('format', 'must be json for this list');
+  return params;
 }
 
 function listParams<F extends object>(

@@ -1,6 +1,6 @@
 import type { Prisma } from '../../generated/prisma-sqlite/index.js';
 import type { CursorPosition } from './audit-cursor.js';
-import type { ChangeFilters, NoopFilters, ReconcileFilters } from './audit-params.js';
+import type { ChangeFilters, NoopFilters, ReconcileFilters, RefusalFilters } from './audit-params.js';
 
 /**
  * Filters and a cursor as Prisma `where` and `orderBy`. Both lists are newest first, ties broken by id, so a
@@ -16,6 +16,12 @@ export const CHANGE_ORDER = [
   { at: 'desc' },
   { id: 'desc' },
 ] as const satisfies Prisma.ChangeRecordOrderByWithRelationInput[];
+
+/** By window (a count's window never changes, unlike its lastAt), so a cursor resumes exactly. */
+export const REFUSAL_ORDER = [
+  { windowStart: 'desc' },
+  { id: 'desc' },
+] as const satisfies Prisma.RefusalCountOrderByWithRelationInput[];
 
 export const NOOP_ORDER = [
   { namespace: 'asc' },
@@ -78,4 +84,18 @@ export function noopWhere({ namespace, name }: NoopFilters): Prisma.ReconcileNoo
     ...(namespace !== undefined ? { namespace } : {}),
     ...(name !== undefined ? { name } : {}),
   };
+}
+
+export function refusalWhere(
+  filters: RefusalFilters,
+  position?: CursorPosition,
+): Prisma.RefusalCountWhereInput {
+  const { door, code, since, until } = filters;
+  const where: Prisma.RefusalCountWhereInput = {
+    ...(door !== undefined ? { door } : {}),
+    ...(code !== undefined ? { code } : {}),
+    ...(since ? { lastAt: { gte: since } } : {}),
+    ...(until ? { firstAt: { lt: until } } : {}),
+  };
+  return position ? { AND: [where, after('windowStart', position)] } : where;
 }

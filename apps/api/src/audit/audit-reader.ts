@@ -1,22 +1,31 @@
-import type { ChangeRecord, Prisma, ReconcileRecord } from '../../generated/prisma-sqlite/index.js';
+import type {
+  ChangeRecord,
+  Prisma,
+  ReconcileRecord,
+  RefusalCount,
+} from '../../generated/prisma-sqlite/index.js';
 import { encodeCursor, type AuditListKind, type CursorPosition } from './audit-cursor.js';
 import {
   changeItem,
   noopItem,
   parseJsonColumn,
   reconcileItem,
+  refusalItem,
   type ChangeItem,
+  type RefusalItem,
   type NoopItem,
   type ReconcileItem,
 } from './audit-items.js';
-import type { ChangeFilters, NoopFilters, ReconcileFilters } from './audit-params.js';
+import type { ChangeFilters, NoopFilters, ReconcileFilters, RefusalFilters } from './audit-params.js';
 import {
   CHANGE_ORDER,
   NOOP_ORDER,
   RECONCILE_ORDER,
+  REFUSAL_ORDER,
   changeWhere,
   noopWhere,
   reconcileWhere,
+  refusalWhere,
 } from './audit-query.js';
 import type { AuditPrismaClient } from './prisma-client.js';
 
@@ -65,6 +74,7 @@ interface ListSource<Filters extends object, Row, Item> {
 export class AuditReader {
   private readonly reconcileSource: ListSource<ReconcileFilters, ReconcileRecord, ReconcileItem>;
   private readonly changeSource: ListSource<ChangeFilters, FoldedChange, ChangeItem>;
+  private readonly refusalSource: ListSource<RefusalFilters, RefusalCount, RefusalItem>;
 
   /** @param prisma the client to read with, asked for on each read (AuditDatabase makes it on the first). */
   constructor(private readonly prisma: () => Promise<AuditPrismaClient>) {
@@ -80,6 +90,22 @@ export class AuditReader {
       position: ({ row }) => ({ at: row.at, id: row.id }),
       item: ({ row, completions }) => changeItem(row, completions),
     };
+    this.refusalSource = {
+      kind: 'refusals',
+      find: async (filters, after, take) =>
+        (await this.prisma()).refusalCount.findMany({
+          where: refusalWhere(filters, after),
+          orderBy: [...REFUSAL_ORDER],
+          take,
+        }),
+      position: (row) => ({ at: row.windowStart, id: row.id }),
+      item: refusalItem,
+    };
+  }
+
+  /** Refused requests counted per window and key, newest window first. */
+  refusals(filters: RefusalFilters, limit: number, after?: CursorPosition): Promise<Page<RefusalItem>> {
+    return page(this.refusalSource, filters, limit, after);
   }
 
   reconciles(filters: ReconcileFilters, limit: number, after?: CursorPosition): Promise<Page<ReconcileItem>> {

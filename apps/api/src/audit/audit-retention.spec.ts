@@ -13,7 +13,7 @@ describe('AuditRetention', () => {
     const retention = new AuditRetention({
       prune: async (before) => {
         cutoffs.push(before);
-        return { records: 2, changes: 1, noops: 0, entries: 0 };
+        return { records: 2, changes: 1, noops: 0, entries: 0, refusals: 0 };
       },
       maxAgeMs: 30 * DAY,
       intervalMs: 3_600_000,

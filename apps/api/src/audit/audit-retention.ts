@@ -34,10 +34,17 @@ export class AuditRetention {
     const { prune, maxAgeMs, logger = silentLogger } = this.options;
     const before = new Date((this.options.now ?? Date.now)() - maxAgeMs);
     try {
-      const { records, changes, noops, entries } = await prune(before);
+      const { records, changes, noops, entries, refusals } = await prune(before);
       this.options.pruned?.(records + changes + entries);
-      if (records > 0 || changes > 0 || noops > 0 || entries > 0)
-        logger.info('pruned audit trail', { before: before.toISOString(), records, changes, noops, entries });
+      if (records > 0 || changes > 0 || noops > 0 || entries > 0 || refusals > 0)
+        logger.info('pruned audit trail', {
+          before: before.toISOString(),
+          records,
+          changes,
+          noops,
+          entries,
+          refusals,
+        });
     } catch (error) {
       logger.warn('could not prune the audit trail', {
         error: errorMessage(error),

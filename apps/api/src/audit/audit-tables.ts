@@ -23,7 +23,13 @@ export interface AuditColumn {
 
 export interface AuditTable {
   /** The model's name, which is also its table's name in both databases. */
-  name: 'ReconcileRecord' | 'ChangeRecord' | 'ReconcileNoop' | 'TimelineEntry' | 'AuditChainHead';
+  name:
+    | 'ReconcileRecord'
+    | 'ChangeRecord'
+    | 'ReconcileNoop'
+    | 'RefusalCount'
+    | 'TimelineEntry'
+    | 'AuditChainHead';
   columns: readonly AuditColumn[];
 }
 
@@ -112,6 +118,26 @@ export const RECONCILE_NOOP_TABLE: AuditTable = {
   ],
 };
 
+/**
+ * Keyed by (windowStart, door, code, reason, subject, address): the sink adds to an existing count rather than
+ * inserting a second row. Counters, like the no-op counts: in no hash chain.
+ */
+export const REFUSAL_COUNT_TABLE: AuditTable = {
+  name: 'RefusalCount',
+  columns: [
+    required('windowStart', 'DateTime'),
+    required('door', 'String'),
+    required('code', 'Int'),
+    required('reason', 'String'),
+    required('subject', 'String'),
+    required('address', 'String'),
+    required('count', 'Int'),
+    required('firstAt', 'DateTime'),
+    required('lastAt', 'DateTime'),
+    required('message', 'String'),
+  ],
+};
+
 export const TIMELINE_ENTRY_TABLE: AuditTable = {
   name: 'TimelineEntry',
   columns: [
@@ -150,6 +176,7 @@ export const AUDIT_TABLES: readonly AuditTable[] = [
   RECONCILE_RECORD_TABLE,
   CHANGE_RECORD_TABLE,
   RECONCILE_NOOP_TABLE,
+  REFUSAL_COUNT_TABLE,
   TIMELINE_ENTRY_TABLE,
   AUDIT_CHAIN_HEAD_TABLE,
 ];

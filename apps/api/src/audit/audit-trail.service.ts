@@ -16,6 +16,7 @@ import type { AuditDatabase } from './audit-database.js';
 import { PrismaAuditSink } from './prisma-audit-sink.js';
 import { AUDIT_DATABASE } from './prisma.service.js';
 import type { ReconcileRecordRow } from './reconcile-record.js';
+import type { TalliedRefusal } from './refusal-tally.js';
 import type { TimelineEntryRow } from './timeline-entry.js';
 
 const HOUR_MS = 3_600_000;
@@ -82,6 +83,11 @@ export class AuditTrail implements OnApplicationBootstrap, BeforeApplicationShut
   /** Records a write made through the REST API to an Nginx (queued; never throws, never waits). */
   change(row: ChangeRecordRow): void {
     if (this.enabled) this.writer.change(row);
+  }
+
+  /** Counts a refused request (folded per minute and key in memory; never throws, never waits). */
+  refusal(refusal: TalliedRefusal): void {
+    if (this.enabled) this.writer.refusal(refusal);
   }
 
   /** Keeps a piece of evidence for the timeline (queued; never throws, never waits). */

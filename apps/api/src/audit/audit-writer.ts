@@ -2,16 +2,24 @@ import { silentLogger, type RuntimeLogger, errorMessage } from '@ngx/kube-runtim
 import { gapEntry, LossTally } from './audit-gap.js';
 import type { ChangeRecordRow } from './change-record.js';
 import { addNoopCount, type NoopCount, type ReconcileRecordRow } from './reconcile-record.js';
+import {
+  RefusalTally,
+  type RefusalCount,
+  type RefusalTallyOptions,
+  type TalliedRefusal,
+} from './refusal-tally.js';
 import { storableRow } from './storable-row.js';
 import type { TimelineEntryRow } from './timeline-entry.js';
 
-/** What one transaction stores: reconcile records, change records, timeline entries and no-op counts. */
+/** What one transaction stores: reconcile records, change records, timeline entries, no-op and refusal counts. */
 export interface AuditBatch {
   rows: ReconcileRecordRow[];
   changes: ChangeRecordRow[];
   /** Absent: none. */
   entries?: TimelineEntryRow[];
   noops: NoopCount[];
+  /** Absent: none. */
+  refusals?: RefusalCount[];
 }
 
 /**
@@ -71,6 +79,8 @@ export interface AuditWriterOptions {
   maxBatch?: number;
   /** Longest wait between attempts while the database fails (doubling from flushIntervalMs). */
   maxRetryDelayMs?: number;
+  /** How refused requests are folded into counts while they wait (RefusalTally's defaults). */
+  refusals?: RefusalTallyOptions;
   logger?: RuntimeLogger;
   metrics?: AuditWriterMetrics;
 }
@@ -92,6 +102,8 @@ export interface AuditWriterOptions {
  *   count) per transaction, in order: the rows it takes are kept, each row it refuses is dropped, counted
  *   (`rejected`) and logged once without its content, and the queue carries on. A row refused on its own is
  *   never tried again; if the database goes away midway, the rows not yet written stay queued.
+ * - Refused requests are counters too (RefusalTally: per minute window and key, bounded in memory), written with
+ *   the no-op counts on the same cadence; a refusal the tally cannot hold is dropped and counted (`dropped`).
  * - `close` writes whatever is left (what the database refuses is dropped as above).
  */
 export class AuditWriter {
@@ -99,6 +111,7 @@ export class AuditWriter {
   /** Reconcile and change records in `queue` (the rest are timeline entries). */
   private recordsQueued = 0;
   private readonly noops = new Map<string, NoopCount>();
+  private readonly refusals: RefusalTally;
   private readonly limit: number;
   private readonly flushIntervalMs: number;
   private readonly entryFlushIntervalMs: number;
@@ -127,6 +140,7 @@ export class AuditWriter {
     this.maxBatch = options.maxBatch ?? 500;
     this.maxRetryDelayMs = options.maxRetryDelayMs ?? 5_000;
     this.logger = options.logger ?? silentLogger;
+    this.refusals = new RefusalTally(options.refusals);
   }
 
   get queued(): number {
@@ -159,6 +173,17 @@ export class AuditWriter {
     this.schedule(this.noopsDelayMs());
   }
 
+  /** Counts a refused request (folded with others of its window and key; never waits). */
+  refusal(refusal: TalliedRefusal): void {
+    if (this.refusals.add(storableRow(refusal)) === 'dropped') this.options.metrics?.dropped(1);
+    this.schedule(this.noopsDelayMs());
+  }
+
+  /** Counters (no-op and refusal counts) waiting to be written. */
+  private get countersHeld(): boolean {
+    return this.noops.size > 0 || this.refusals.size > 0;
+  }
+
   /** How long until no-op counts may be written again (at least the flush interval). */
   private noopsDelayMs(): number {
     return Math.max(this.flushIntervalMs, this.noopsStoredAt + this.noopFlushIntervalMs - Date.now());
@@ -170,7 +195,7 @@ export class AuditWriter {
     clearTimeout(this.timer);
     this.timer = undefined;
     await this.flushing;
-    while (this.queue.length > 0 || this.noops.size > 0) {
+    while (this.queue.length > 0 || this.countersHeld) {
       if (!(await this.flush())) {
         this.logger.error('audit records lost at shutdown: the database did not take them', {
           rows: this.queue.length,
@@ -230,7 +255,7 @@ export class AuditWriter {
       void this.flush().then((stored) => {
         if (!stored) this.schedule(this.retryDelayMs);
         else if (this.queue.length > 0) this.schedule(this.queuedDelayMs());
-        else if (this.noops.size > 0) this.schedule(this.noopsDelayMs());
+        else if (this.countersHeld) this.schedule(this.noopsDelayMs());
       });
     }, delayMs);
     this.timer.unref();
@@ -240,18 +265,19 @@ export class AuditWriter {
     const entries = this.queue.slice(0, this.maxBatch);
     const noopsDue = this.closed || Date.now() - this.noopsStoredAt >= this.noopFlushIntervalMs;
     const noops = noopsDue ? [...this.noops.values()] : [];
-    if (entries.length === 0 && noops.length === 0) return true;
+    const refusals = noopsDue ? this.refusals.drain() : [];
+    if (entries.length === 0 && noops.length === 0 && refusals.length === 0) return true;
     if (noopsDue) this.noops.clear();
     try {
-      await this.options.sink.write(batchOf(entries, noops));
+      await this.options.sink.write(batchOf(entries, { noops, refusals }));
     } catch (error) {
       this.options.metrics?.failed();
-      if (error instanceof AuditRefusedError) return this.writeOneByOne(entries, noops);
-      this.keepForRetry(error, noops);
+      if (error instanceof AuditRefusedError) return this.writeOneByOne(entries, { noops, refusals });
+      this.keepForRetry(error, { noops, refusals });
       return false;
     }
     this.dequeue(entries.length);
-    if (noops.length > 0) this.noopsStoredAt = Date.now();
+    if (noops.length > 0 || refusals.length > 0) this.noopsStoredAt = Date.now();
     this.stored(entries.length);
     this.caughtUp(entries.length);
     return true;
@@ -261,9 +287,10 @@ export class AuditWriter {
    * Writes a refused batch again one row per transaction, in order, then the no-op counts: drops only what the
    * database refuses. Stops at the first other failure, keeping what is left for the retry.
    */
-  private async writeOneByOne(entries: QueuedRow[], noops: NoopCount[]): Promise<boolean> {
+  private async writeOneByOne(entries: QueuedRow[], counters: Counters): Promise<boolean> {
+    const { noops, refusals } = counters;
     for (const entry of entries) {
-      const outcome = await this.writeAlone(batchOf([entry], []), noops);
+      const outcome = await this.writeAlone(batchOf([entry], NO_COUNTERS), counters);
       if (outcome === 'away') return false;
       // Only writeBatch takes rows off the head, and flushes do not overlap: the head is `entry`.
       this.dequeue(1);
@@ -271,17 +298,29 @@ export class AuditWriter {
       else this.reject(entry.kind, describeRow(entry), outcome.refused);
     }
     for (const [index, noop] of noops.entries()) {
-      const outcome = await this.writeAlone({ rows: [], changes: [], noops: [noop] }, noops.slice(index));
+      const outcome = await this.writeAlone(
+        { rows: [], changes: [], noops: [noop] },
+        { noops: noops.slice(index), refusals },
+      );
       if (outcome === 'away') return false;
       if (outcome !== 'stored')
         this.reject('noop', { namespace: noop.namespace, name: noop.name, at: noop.lastAt }, outcome.refused);
+    }
+    for (const [index, refusal] of refusals.entries()) {
+      const outcome = await this.writeAlone(
+        { rows: [], changes: [], noops: [], refusals: [refusal] },
+        { noops: [], refusals: refusals.slice(index) },
+      );
+      if (outcome === 'away') return false;
+      if (outcome !== 'stored')
+        this.reject('refusal', { namespace: '', name: refusal.door, at: refusal.lastAt }, outcome.refused);
     }
     this.caughtUp(entries.length);
     return true;
   }
 
-  /** Writes one row or count alone; when the database is away, the `unwritten` no-op counts go back for the retry. */
-  private async writeAlone(batch: AuditBatch, unwritten: NoopCount[]): Promise<AloneOutcome> {
+  /** Writes one row or count alone; when the database is away, the `unwritten` counters go back for the retry. */
+  private async writeAlone(batch: AuditBatch, unwritten: Counters): Promise<AloneOutcome> {
     try {
       await this.options.sink.write(batch);
       return 'stored';
@@ -293,8 +332,10 @@ export class AuditWriter {
     }
   }
 
-  private keepForRetry(error: unknown, noops: NoopCount[]): void {
+  private keepForRetry(error: unknown, { noops, refusals }: Counters): void {
     for (const noop of noops) this.addNoop(noop);
+    const lost = this.refusals.restore(refusals);
+    if (lost > 0) this.options.metrics?.dropped(lost);
     if (this.retryDelayMs === 0)
       this.logger.error('audit database unavailable: keeping records queued', {
         error: errorMessage(error),
@@ -304,7 +345,7 @@ export class AuditWriter {
     this.retryDelayMs = Math.min(Math.max(this.retryDelayMs * 2, this.flushIntervalMs), this.maxRetryDelayMs);
   }
 
-  private reject(kind: QueuedRow['kind'] | 'noop', row: RowSummary, reason: string): void {
+  private reject(kind: QueuedRow['kind'] | 'noop' | 'refusal', row: RowSummary, reason: string): void {
     this.options.metrics?.rejected(1);
     this.options.metrics?.depth(this.queue.length);
     this.logger.error('audit record refused by the database: dropped', { kind, ...row, reason });
@@ -353,7 +394,15 @@ function describeRow(entry: QueuedRow): RowSummary {
   return { namespace, name, at: entry.kind === 'reconcile' ? entry.row.startedAt : entry.row.at };
 }
 
-function batchOf(entries: QueuedRow[], noops: NoopCount[]): AuditBatch {
+/** The counters a batch carries, given back for the retry when the database is away. */
+interface Counters {
+  noops: NoopCount[];
+  refusals: RefusalCount[];
+}
+
+const NO_COUNTERS: Counters = { noops: [], refusals: [] };
+
+function batchOf(entries: QueuedRow[], { noops, refusals }: Counters): AuditBatch {
   const rows: ReconcileRecordRow[] = [];
   const changes: ChangeRecordRow[] = [];
   const kept: TimelineEntryRow[] = [];
@@ -362,5 +411,11 @@ function batchOf(entries: QueuedRow[], noops: NoopCount[]): AuditBatch {
     else if (entry.kind === 'change') changes.push(entry.row);
     else kept.push(entry.row);
   }
-  return { rows, changes, ...(kept.length > 0 && { entries: kept }), noops };
+  return {
+    rows,
+    changes,
+    ...(kept.length > 0 && { entries: kept }),
+    noops,
+    ...(refusals.length > 0 && { refusals }),
+  };
 }

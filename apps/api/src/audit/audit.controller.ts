@@ -17,6 +17,7 @@ import {
   parseChangeParams,
   parseNoopParams,
   parseReconcileParams,
+  parseRefusalParams,
   type QueryParams,
 } from './audit-params.js';
 import { AuditReader, type Page } from './audit-reader.js';
@@ -26,7 +27,7 @@ import { CONTROLPLANE_API_VERSION } from '../http/controlplane-api.js';
 
 /**
  * The audit trail over HTTP, read-only: reconcile records, change records (newest first, paged with `continue`,
- * or exported whole as NDJSON or CSV) and the no-op counts. Bad parameters are answered 400 with a `Status`
+ * or exported whole as NDJSON or CSV), the no-op counts and the refused requests' counts. Bad parameters are answered 400 with a `Status`
  * naming the parameter (StatusError). Reads need the viewer role (the global guard).
  */
 @NamespaceScoped('query')
@@ -70,6 +71,17 @@ export class AuditController {
   async noops(@Query() query: QueryParams, @Res() response: Response) {
     const items = await this.audit.noops(parseNoopParams(query));
     sendList(response, 'ReconcileNoopList', { items });
+  }
+
+  /**
+   * Refused requests (401, 403, refused sign-ins and live handshakes), counted per minute window, door, code,
+   * reason, subject and address. Needs the rights to read the whole cluster's audit (no namespace is taken).
+   */
+  @Get('refusals')
+  async refusals(@Query() query: QueryParams, @Res() response: Response) {
+    const params = parseRefusalParams(query);
+    const page = await this.audit.refusals(params.filters, params.limit, params.after);
+    sendList(response, 'RefusalCountList', page);
   }
 
   private async export<Item extends object>(

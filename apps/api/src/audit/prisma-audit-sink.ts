@@ -2,6 +2,7 @@ import {
   CHANGE_RECORD_TABLE,
   RECONCILE_NOOP_TABLE,
   RECONCILE_RECORD_TABLE,
+  REFUSAL_COUNT_TABLE,
   TIMELINE_ENTRY_TABLE,
   type AuditTable,
 } from './audit-tables.js';
@@ -19,6 +20,7 @@ import { lockChainHeads, saveChainHead, savePrunedHead } from './chain/chain-hea
 import type { ChangeRecordRow } from './change-record.js';
 import { refusalReason } from './database-refusal.js';
 import { addNoopCount, type NoopCount } from './reconcile-record.js';
+import type { RefusalCount } from './refusal-tally.js';
 
 /** What one retention pass deleted. */
 export interface PruneResult {
@@ -26,6 +28,7 @@ export interface PruneResult {
   changes: number;
   noops: number;
   entries: number;
+  refusals: number;
 }
 
 /**
@@ -35,6 +38,16 @@ export interface PruneResult {
 const ADD_TO_NOOP_COUNT =
   'ON CONFLICT ("namespace", "name") DO UPDATE SET "count" = "ReconcileNoop"."count" + excluded."count", ' +
   '"lastAt" = excluded."lastAt"';
+
+/**
+ * Adds a batch's refusal counts to the stored ones (another instance, or a retried batch, may have stored some of
+ * the same window and key): the count grows, the times widen, the first example message stays.
+ */
+const ADD_TO_REFUSAL_COUNT =
+  'ON CONFLICT ("windowStart", "door", "code", "reason", "subject", "address") DO UPDATE SET ' +
+  '"count" = "RefusalCount"."count" + excluded."count", ' +
+  '"firstAt" = CASE WHEN excluded."firstAt" < "RefusalCount"."firstAt" THEN excluded."firstAt" ELSE "RefusalCount"."firstAt" END, ' +
+  '"lastAt" = CASE WHEN excluded."lastAt" > "RefusalCount"."lastAt" THEN excluded."lastAt" ELSE "RefusalCount"."lastAt" END';
 
 /** The time retention goes by, per stream. */
 const TIME_COLUMNS: Readonly<Record<AuditStream, string>> = {
@@ -66,14 +79,13 @@ const KEYS_PER_QUERY = 1_000;
 export class PrismaAuditSink implements AuditSink {
   constructor(private readonly database: AuditDatabase) {}
 
-  async write({ rows, changes, entries = [], noops }: AuditBatch): Promise<void> {
-    if (rows.length + changes.length + entries.length + noops.length === 0) return;
+  async write({ rows, changes, entries = [], noops, refusals = [] }: AuditBatch): Promise<void> {
+    if (rows.length + changes.length + entries.length + noops.length + refusals.length === 0) return;
     try {
-      // No-op counts alone (once a second while Nginxes converge) are counters, not records: no chain to extend.
+      // No-op and refusal counts alone (once a second while Nginxes converge) are counters, not records: no chain
+      // to extend.
       if (rows.length + changes.length + entries.length === 0) {
-        await this.database.transaction(
-          insertStatements(RECONCILE_NOOP_TABLE, foldNoops(noops), ADD_TO_NOOP_COUNT),
-        );
+        await this.database.transaction(counterStatements(noops, refusals));
         return;
       }
       await this.database.interactive(async (transaction) => {
@@ -108,8 +120,7 @@ export class PrismaAuditSink implements AuditSink {
           ),
         );
 
-        // One statement may not touch a key twice (PostgreSQL refuses it), so counts of one Nginx are added first.
-        await run(insertStatements(RECONCILE_NOOP_TABLE, foldNoops(noops), ADD_TO_NOOP_COUNT));
+        await run(counterStatements(noops, refusals));
         await run(chain.movedHeads());
       });
     } catch (error) {
@@ -150,7 +161,14 @@ export class PrismaAuditSink implements AuditSink {
         );
       }
       const noops = await transaction.execute(deleteBefore(RECONCILE_NOOP_TABLE.name, 'lastAt', before));
-      return { records: deleted.reconciles, changes: deleted.changes, noops, entries: deleted.timeline };
+      const refusals = await transaction.execute(deleteBefore(REFUSAL_COUNT_TABLE.name, 'lastAt', before));
+      return {
+        records: deleted.reconciles,
+        changes: deleted.changes,
+        noops,
+        entries: deleted.timeline,
+        refusals,
+      };
     });
   }
 }
@@ -280,6 +298,17 @@ function deleteBefore(table: string, column: string, before: Date, andWhere = ''
     values: [before],
     types: ['DateTime'],
   };
+}
+
+/**
+ * The upserts of the counters. One statement may not touch a key twice (PostgreSQL refuses it), so counts of one
+ * Nginx are added up first; refusal counts come from one RefusalTally, one per key already.
+ */
+function counterStatements(noops: readonly NoopCount[], refusals: readonly RefusalCount[]): SqlStatement[] {
+  return [
+    ...insertStatements(RECONCILE_NOOP_TABLE, foldNoops(noops), ADD_TO_NOOP_COUNT),
+    ...insertStatements(REFUSAL_COUNT_TABLE, refusals, ADD_TO_REFUSAL_COUNT),
+  ];
 }
 
 /** One count per Nginx: counts of the same Nginx added up, with the latest time. */

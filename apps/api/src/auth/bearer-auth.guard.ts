@@ -13,6 +13,7 @@ import { Authenticator } from './authenticator.js';
 import { Authorization } from './authorization.js';
 import type { KubernetesAuthorizer } from './kubernetes/kubernetes-authorizer.js';
 import { routeAccess } from './kubernetes/route-access.js';
+import { RefusalRecorder, type Refusal } from './refusal-recorder.js';
 import { accessRefusal, type Caller, type Role } from './roles.js';
 import { crossSiteRefusal } from './session/request-origin.js';
 import { credentialOf, sessionIdOf } from './session/session-cookies.js';
@@ -64,6 +65,7 @@ export class BearerAuthGuard implements CanActivate {
     @Inject(Authenticator) private readonly authenticator: Authenticator,
     @Inject(SessionStore) private readonly sessions: SessionStore,
     @Inject(Authorization) private readonly authorization: Authorization,
+    @Inject(RefusalRecorder) private readonly refusals: RefusalRecorder,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -76,18 +78,21 @@ export class BearerAuthGuard implements CanActivate {
     const session = sessionIdOf(credential);
     const write = session !== undefined && !READS.has(request.method);
     const crossSite = write ? crossSiteRefusal(request.headers) : undefined;
-    if (crossSite) throw new StatusError(403, `Forbidden: ${crossSite}`);
+    if (crossSite) throw this.refuse(request, 403, 'cross-site', `Forbidden: ${crossSite}`);
     const authentication = await this.authenticator.authenticate(credential);
-    if ('refused' in authentication)
-      throw new StatusError(401, `Unauthorized: ${authentication.refused}`, undefined, {
-        'WWW-Authenticate': 'Bearer realm="nginx-control-plane"',
-      });
+    if ('refused' in authentication) {
+      const reason = credential === undefined ? 'no-credential' : session ? 'bad-session' : 'bad-token';
+      throw this.refuse(request, 401, reason, `Unauthorized: ${authentication.refused}`);
+    }
     if (write && !this.sessions.csrfMatches(session, stringHeader(request.headers[CSRF_HEADER])))
-      throw new StatusError(
+      throw this.refuse(
+        request,
         403,
+        'csrf',
         'Forbidden: a write with the session cookie needs its CSRF token in X-CSRF-Token',
       );
-    if ('forbidden' in authentication) throw new StatusError(403, authentication.forbidden);
+    if ('forbidden' in authentication)
+      throw this.refuse(request, 403, 'no-grant', authentication.forbidden, authentication.identity.username);
     const { caller } = authentication;
     (request as Request & { caller?: Caller }).caller = caller;
     const source = this.reflector.getAllAndOverride<NamespaceSource>(NAMESPACE_SCOPED, targets);
@@ -103,15 +108,21 @@ export class BearerAuthGuard implements CanActivate {
     const namespace = source ? namespaceOf(request, source) : undefined;
     const refusal = accessRefusal(caller, needed, source ? { namespace } : undefined);
     if (refusal === 'role')
-      throw new StatusError(
+      throw this.refuse(
+        request,
         403,
+        'role',
         `${caller.name} (role ${caller.role}) may not ${request.method} ${request.path}: needs ${needed}`,
+        caller.name,
       );
     if (refusal === 'namespace')
-      throw new StatusError(
+      throw this.refuse(
+        request,
         403,
+        'namespace',
         `${caller.name} is limited to the namespaces ${caller.namespaces!.join(', ')}: ` +
           (namespace ? `not ${namespace}` : 'name one of them'),
+        caller.name,
       );
     return true;
   }
@@ -135,7 +146,23 @@ export class BearerAuthGuard implements CanActivate {
     });
     if (!access) return true;
     const refusal = await kubernetes.refusal(caller, access);
-    if (refusal) throw new StatusError(refusal.code, refusal.message);
+    if (refusal) {
+      const reason = refusal.code === 403 ? 'rbac-denied' : 'rbac-unavailable';
+      throw this.refuse(request, refusal.code, reason, refusal.message, caller.name);
+    }
     return true;
+  }
+
+  /** The refusal as the Status answered (a 401 says how to authenticate), recorded in the audit. */
+  private refuse(
+    request: Request,
+    code: Refusal['code'],
+    reason: Refusal['reason'],
+    message: string,
+    subject?: string,
+  ): StatusError {
+    this.refusals.record({ door: 'rest', code, reason, subject, address: request.ip, message });
+    const challenge = code === 401 ? { 'WWW-Authenticate': 'Bearer realm="nginx-control-plane"' } : undefined;
+    return new StatusError(code, message, undefined, challenge);
   }
 }

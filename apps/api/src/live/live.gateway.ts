@@ -29,6 +29,7 @@ import { Authenticator } from '../auth/authenticator.js';
 import { credentialOf, sessionIdOf } from '../auth/session/session-cookies.js';
 import { crossSiteRefusal } from '../auth/session/request-origin.js';
 import { Authorization } from '../auth/authorization.js';
+import { RefusalRecorder, type Refusal } from '../auth/refusal-recorder.js';
 import { ClusterInformers } from '../kube/cluster-informers.js';
 import { liveParser } from './change-encoder.js';
 import { corkFlushes } from './cork-writes.js';
@@ -64,6 +65,7 @@ export class LiveGateway implements OnGatewayInit, OnGatewayConnection, OnGatewa
     @Inject(ClusterInformers) private readonly informers: ClusterInformers,
     @Inject(Registry) registry: Registry,
     @Inject(Authorization) private readonly authorization: Authorization,
+    @Inject(RefusalRecorder) private readonly refusals: RefusalRecorder,
   ) {
     this.connections = new Gauge({
       name: 'nginx_live_connections',
@@ -110,11 +112,11 @@ export class LiveGateway implements OnGatewayInit, OnGatewayConnection, OnGatewa
    */
   afterInit(server: Server): void {
     server.use((socket, next) => {
-      const authorization = authorizationOf(socket);
-      const known = this.authenticator.known(authorization);
+      const handshake = handshakeCredentialOf(socket);
+      const known = this.authenticator.known(handshake.credential);
       const answer = this.budget.take(known ? { token: known.name } : { address: socket.handshake.address });
       if (!answer.allowed) return next(new Error('too many requests'));
-      void this.authenticate(authorization, socket).then((caller) => {
+      void this.authenticate(handshake, socket).then((caller) => {
         if (!caller) return next(new Error('unauthorized'));
         if ((this.connectionsByToken.get(caller.name) ?? 0) >= MAX_CONNECTIONS_PER_TOKEN)
           return next(new Error('too many connections'));
@@ -162,7 +164,7 @@ export class LiveGateway implements OnGatewayInit, OnGatewayConnection, OnGatewa
       return refusal(429, 'TooManyRequests', `too many requests: retry in ${spent.retryAfterSeconds} s`);
     const request = parseRequest(body);
     if (typeof request === 'string') return refusal(400, 'BadRequest', request);
-    const denied = await this.watchRefusal(caller, request);
+    const denied = await this.watchRefusal(socket, caller, request);
     if (denied) return denied;
     if (!this.sessions.has(session)) return refusal(401, 'Unauthorized', 'the connection closed');
     if (!this.informers.watches(request.namespace))
@@ -183,20 +185,26 @@ export class LiveGateway implements OnGatewayInit, OnGatewayConnection, OnGatewa
    * cluster's RBAC, unless it may `watch` Nginxes there (that one, for an Nginx's subscription).
    */
   private async watchRefusal(
+    socket: LiveSocket,
     caller: Caller,
     request: SubscriptionRequest,
   ): Promise<SubscribeAck | undefined> {
     const kubernetes = this.authorization.kubernetes;
-    if (!kubernetes)
-      return mayAccessNamespace(caller, request.namespace)
-        ? undefined
-        : refusal(403, 'Forbidden', `${caller.name} may not watch ${request.namespace ?? 'all namespaces'}`);
+    const record = (code: 403 | 503, reason: Refusal['reason'], message: string) =>
+      this.record(socket, { code, reason, subject: caller.name, message });
+    if (!kubernetes) {
+      if (mayAccessNamespace(caller, request.namespace)) return undefined;
+      const message = `${caller.name} may not watch ${request.namespace ?? 'all namespaces'}`;
+      record(403, 'namespace', message);
+      return refusal(403, 'Forbidden', message);
+    }
     const denied = await kubernetes.refusal(caller, {
       verb: 'watch',
       ...(request.namespace !== undefined ? { namespace: request.namespace } : {}),
       ...(request.scope === 'nginx' ? { name: request.name } : {}),
     });
     if (!denied) return undefined;
+    record(denied.code, denied.code === 403 ? 'rbac-denied' : 'rbac-unavailable', denied.message);
     return denied.code === 403
       ? refusal(403, 'Forbidden', denied.message)
       : refusal(503, 'ServiceUnavailable', denied.message);
@@ -217,27 +225,58 @@ export class LiveGateway implements OnGatewayInit, OnGatewayConnection, OnGatewa
     this.server?.disconnectSockets(true);
   }
 
-  private async authenticate(authorization: string | undefined, socket: Socket): Promise<Caller | undefined> {
-    const authentication = await this.authenticator.authenticate(authorization);
+  private async authenticate(handshake: HandshakeCredential, socket: Socket): Promise<Caller | undefined> {
+    const { credential, crossSite } = handshake;
+    if (crossSite) {
+      this.logger.warn(`refused a live connection from ${socket.handshake.address}: ${crossSite}`);
+      this.record(socket, { code: 403, reason: 'cross-site', message: `Forbidden: ${crossSite}` });
+      return undefined;
+    }
+    const authentication = await this.authenticator.authenticate(credential);
     if ('caller' in authentication) return authentication.caller;
-    this.logger.warn(
-      `refused a live connection from ${socket.handshake.address}: ` +
-        ('refused' in authentication ? authentication.refused : authentication.forbidden),
-    );
+    const message = 'refused' in authentication ? authentication.refused : authentication.forbidden;
+    this.logger.warn(`refused a live connection from ${socket.handshake.address}: ${message}`);
+    if ('forbidden' in authentication)
+      this.record(socket, {
+        code: 403,
+        reason: 'no-grant',
+        subject: authentication.identity.username,
+        message,
+      });
+    else this.record(socket, { code: 401, reason: unauthenticatedReason(credential), message });
     return undefined;
   }
+
+  /** Records a refusal of this door in the audit. */
+  private record(socket: Socket, refusal: Omit<Refusal, 'door' | 'address'>): void {
+    this.refusals.record({ door: 'live', address: socket.handshake.address, ...refusal });
+  }
+}
+
+/** The handshake's credential (as an Authorization value), or why the session cookie it carries is not taken. */
+interface HandshakeCredential {
+  credential: string | undefined;
+  /** Set when the handshake rides on the session cookie from another site's page. */
+  crossSite?: string;
+}
+
+/** Why a handshake's credential is not taken, as the refusals' category. */
+function unauthenticatedReason(credential: string | undefined): Refusal['reason'] {
+  if (credential === undefined) return 'no-credential';
+  return sessionIdOf(credential) ? 'bad-session' : 'bad-token';
 }
 
 /**
  * The handshake's credential as an Authorization value: socket.io's `auth.token`, an `Authorization` header, or
  * the browser's session cookie — the last only from a page of this site (a WebSocket is not bound by CORS, so a
- * handshake another site's page starts must not ride on the cookie).
+ * handshake another site's page starts must not ride on the cookie: then no credential, and why).
  */
-function authorizationOf(socket: Socket): string | undefined {
+function handshakeCredentialOf(socket: Socket): HandshakeCredential {
   const fromAuth = (socket.handshake.auth as { token?: unknown } | undefined)?.token;
-  if (typeof fromAuth === 'string') return `Bearer ${fromAuth}`;
+  if (typeof fromAuth === 'string') return { credential: `Bearer ${fromAuth}` };
   const credential = credentialOf(socket.handshake.headers);
-  return sessionIdOf(credential) && crossSiteRefusal(socket.handshake.headers) ? undefined : credential;
+  const crossSite = sessionIdOf(credential) ? crossSiteRefusal(socket.handshake.headers) : undefined;
+  return crossSite ? { credential: undefined, crossSite } : { credential };
 }
 
 function refusal(code: number, reason: string, message: string): SubscribeAck {

@@ -8,6 +8,7 @@ import {
   RECONCILE_RESULTS,
 } from '../audit/audit-params.js';
 import { CHANGE_SUBRESOURCES, CHANGE_VERBS } from '../audit/change-record.js';
+import { REFUSAL_CODES, REFUSAL_DOORS } from '../auth/refusal-recorder.js';
 import { CONTROLPLANE_API_VERSION } from '../http/controlplane-api.js';
 import { errors as errorResponses, queryParam as query, schemaRef as ref } from './openapi-builders.js';
 
@@ -295,6 +296,28 @@ export const auditPaths = {
       },
     },
   },
+  '/controlplane/v1/audit/refusals': {
+    get: {
+      summary:
+        'Refused requests (401, 403, refused sign-ins and live handshakes), counted per minute window, door, ' +
+        'code, reason, subject and client address; newest window first, paged. Needs the rights to read the ' +
+        "whole cluster's audit (no namespace parameter)",
+      tags: ['audit'],
+      parameters: [
+        query('door', 'Only refusals at this door.', { type: 'string', enum: [...REFUSAL_DOORS] }),
+        query('code', `Only refusals answered with this status: ${REFUSAL_CODES.join(', ')}.`, {
+          type: 'integer',
+        }),
+        query('since', 'RFC 3339 time: counts with a refusal at or after it.', time),
+        query('until', 'RFC 3339 time: counts with a refusal before it.', time),
+        ...pagingParameters.filter((parameter) => parameter.name !== 'format'),
+      ],
+      responses: {
+        '200': { description: 'OK', content: { 'application/json': { schema: ref('RefusalCountList') } } },
+        ...errorResponses([400, 'A bad query parameter, named in `details.causes[0].field`'], 401, 403),
+      },
+    },
+  },
 };
 
 export const auditSchemas = {
@@ -312,4 +335,30 @@ export const auditSchemas = {
     },
   },
   ReconcileNoopList: listOf('ReconcileNoop', 'ReconcileNoopList', 'No-op counts by namespace and name.'),
+  RefusalCount: {
+    type: 'object',
+    description:
+      'Refused requests of one minute window and key. Never holds a token, cookie or code; the address ' +
+      '`(overflow)` counts refusals past the window’s bound on distinct keys (their subject and address dropped).',
+    properties: {
+      id: { type: 'integer' },
+      windowStart: time,
+      door: { type: 'string', enum: [...REFUSAL_DOORS] },
+      code: { type: 'integer', enum: [...REFUSAL_CODES] },
+      reason: {
+        type: 'string',
+        description: 'A short category: no-credential, bad-token, role, rbac-denied, …',
+      },
+      subject: { type: 'string', description: 'Who was refused, when known; empty otherwise.' },
+      address: { type: 'string' },
+      count: { type: 'integer' },
+      firstAt: time,
+      lastAt: time,
+      message: {
+        type: 'string',
+        description: 'One refusal’s message, as an example (at most 512 characters).',
+      },
+    },
+  },
+  RefusalCountList: listOf('RefusalCount', 'RefusalCountList', 'A page of refused-request counts.'),
 };

@@ -3,6 +3,7 @@ import { NGINX_GROUP } from '@ngx/nginx-api';
 import type { Request, Response } from 'express';
 import type { ChangeRecordRow } from '../audit/change-record.js';
 import { Authorization } from '../auth/authorization.js';
+import { RefusalRecorder } from '../auth/refusal-recorder.js';
 import { callerOf } from '../auth/bearer-auth.guard.js';
 import { impersonationOf } from '../auth/kubernetes/caller-subject.js';
 import { accessRefusal, roleNeeded, type Caller } from '../auth/roles.js';
@@ -53,6 +54,7 @@ export class NginxWrites implements RevisionWrites {
     @Inject(NginxReads) private readonly reads: NginxReads,
     @Inject(appConfig.KEY) private readonly config: AppConfig,
     @Inject(Authorization) private readonly authorization: Authorization,
+    @Inject(RefusalRecorder) private readonly refusals: RefusalRecorder,
   ) {}
 
   create(namespace: string, req: Request, res: Response): Promise<void> {
@@ -195,6 +197,20 @@ export class NginxWrites implements RevisionWrites {
     }
   }
 
+  /**
+   * A write its caller may not make, as the Status answered; counted among the refused requests too (the change
+   * audit records the write itself).
+   */
+  private refuse(req: Request, caller: Caller, code: 403 | 503, message: string): StatusError {
+    const reason = this.authorization.kubernetes
+      ? code === 403
+        ? 'rbac-denied'
+        : 'rbac-unavailable'
+      : 'role';
+    this.refusals.record({ door: 'rest', code, reason, subject: caller.name, address: req.ip, message });
+    return new StatusError(code, message);
+  }
+
   /** Checks the write, then relays it: to the end, even if the client goes away (its outcome is recorded). */
   private async exchange(
     write: Write,
@@ -213,11 +229,13 @@ export class NginxWrites implements RevisionWrites {
         ...(write.verb !== 'create' && write.name !== undefined ? { name: write.name } : {}),
         ...(write.subresource ? { subresource: write.subresource } : {}),
       });
-      if (refusal) throw new StatusError(refusal.code, refusal.message);
+      if (refusal) throw this.refuse(req, caller, refusal.code, refusal.message);
     } else {
       const needed = roleNeeded(kubeVerb, write.subresource)!;
       if (accessRefusal(caller, needed, { namespace: write.namespace }) !== undefined)
-        throw new StatusError(
+        throw this.refuse(
+          req,
+          caller,
           403,
           `${caller.name} (role ${caller.role}${caller.grants ? ` in some namespaces` : ''}) may not ${write.verb} ` +
             `${describe(write)}: needs ${needed}` +

@@ -8,6 +8,7 @@ import { Public } from '../auth.decorators.js';
 import { Authenticator } from '../authenticator.js';
 import { CSRF_HEADER } from '../bearer-auth.guard.js';
 import { ProviderUnavailableError } from '../oidc/oidc-token-verifier.js';
+import { REFUSAL_CODES, RefusalRecorder, type RefusalCode, type RefusalReason } from '../refusal-recorder.js';
 import { OidcSignIn, SignInRefusedError } from './oidc-sign-in.js';
 import { PendingSignIns } from './pending-sign-ins.js';
 import { asBrowserPage } from './refusal-page.js';
@@ -54,6 +55,7 @@ export class SessionController {
     @Inject(PendingSignIns) private readonly pending: PendingSignIns,
     @Inject(Authenticator) private readonly authenticator: Authenticator,
     @Inject(appConfig.KEY) private readonly config: AppConfig,
+    @Inject(RefusalRecorder) private readonly refusals: RefusalRecorder,
     @Optional() @Inject(OidcSignIn) private readonly oidc?: OidcSignIn | null,
   ) {}
 
@@ -113,9 +115,10 @@ export class SessionController {
       throw this.refused(
         request,
         new StatusError(400, `the callback takes no ${extra.join(', ')} parameter`),
+        'bad-request',
       );
     const state = url.searchParams.get('state');
-    if (!state) throw this.refused(request, new StatusError(400, 'the callback has no state'));
+    if (!state) throw this.refused(request, new StatusError(400, 'the callback has no state'), 'bad-state');
     const browser =
       cookieValue(request.headers.cookie, SIGN_IN_COOKIE.secure) ??
       cookieValue(request.headers.cookie, SIGN_IN_COOKIE.plain);
@@ -124,11 +127,13 @@ export class SessionController {
       throw this.refused(
         request,
         new StatusError(401, 'Unauthorized: this sign-in is unknown, expired or already used'),
+        'bad-state',
       );
     if (pending === 'other-browser')
       throw this.refused(
         request,
         new StatusError(401, 'Unauthorized: this sign-in was started in another browser'),
+        'other-browser',
       );
     const providerError = url.searchParams.get('error');
     if (providerError)
@@ -138,6 +143,7 @@ export class SessionController {
           401,
           `Unauthorized: the identity provider answered ${providerError}: ${url.searchParams.get('error_description') ?? ''}`.trim(),
         ),
+        'provider-refused',
       );
     let confirmed: Awaited<ReturnType<OidcSignIn['finish']>>;
     try {
@@ -147,7 +153,12 @@ export class SessionController {
     }
     const authorization = this.authenticator.authorize(confirmed.identity);
     if ('forbidden' in authorization)
-      throw this.refused(request, new StatusError(403, `Forbidden: ${authorization.forbidden}`));
+      throw this.refused(
+        request,
+        new StatusError(403, `Forbidden: ${authorization.forbidden}`),
+        'no-grant',
+        confirmed.identity.username,
+      );
     const session = this.sessions.create(confirmed);
     const secure = this.secure(request);
     response.setHeader('Set-Cookie', [
@@ -190,12 +201,17 @@ export class SessionController {
   @HttpCode(200)
   async signOut(@Req() request: Request, @Res({ passthrough: true }) response: Response) {
     const id = sessionIdOf(credentialOf(request.headers));
-    if (!id || !this.sessions.describe(id)) throw new StatusError(401, 'Unauthorized: no signed-in session');
+    if (!id || !this.sessions.describe(id))
+      throw this.refused(request, new StatusError(401, 'Unauthorized: no signed-in session'), 'bad-session');
     const crossSite = crossSiteRefusal(request.headers);
-    if (crossSite) throw new StatusError(403, `Forbidden: ${crossSite}`);
+    if (crossSite) throw this.refused(request, new StatusError(403, `Forbidden: ${crossSite}`), 'cross-site');
     const csrf = request.headers[CSRF_HEADER];
     if (!this.sessions.csrfMatches(id, typeof csrf === 'string' ? csrf : undefined))
-      throw new StatusError(403, 'Forbidden: signing out needs the session CSRF token in X-CSRF-Token');
+      throw this.refused(
+        request,
+        new StatusError(403, 'Forbidden: signing out needs the session CSRF token in X-CSRF-Token'),
+        'csrf',
+      );
     const tokens = this.sessions.end(id);
     response.setHeader(
       'Set-Cookie',
@@ -225,7 +241,7 @@ export class SessionController {
     const origin = this.origin(request);
     const path = typeof raw === 'string' ? safeNextPath(raw, origin) : undefined;
     if (path === undefined || (path === '/' && raw !== '/'))
-      throw this.refused(request, new StatusError(400, 'next must be a path on this site'));
+      throw this.refused(request, new StatusError(400, 'next must be a path on this site'), 'bad-request');
     return path;
   }
 
@@ -241,8 +257,11 @@ export class SessionController {
     return request.secure;
   }
 
-  /** The refusal as a Status, logged (who tried what, never a token). */
-  private refused(request: Request, error: unknown): StatusError {
+  /**
+   * The refusal as a Status, logged (who tried what, never a token) and recorded in the audit's refusals under
+   * `reason` (by default: the provider away, or its answer refused). A 500 is a failure, not a refusal: logged only.
+   */
+  private refused(request: Request, error: unknown, reason?: RefusalReason, subject?: string): StatusError {
     const status =
       error instanceof StatusError
         ? error
@@ -254,6 +273,19 @@ export class SessionController {
     this.logger.warn(
       `refused a sign-in from ${request.ip ?? 'unknown'} (${request.path}): ${status.message}`,
     );
+    if (isRefusalCode(status.code))
+      this.refusals.record({
+        door: 'sign-in',
+        code: status.code,
+        reason: reason ?? (status.code === 503 ? 'provider-unavailable' : 'provider-refused'),
+        subject,
+        address: request.ip,
+        message: status.message,
+      });
     return status;
   }
+}
+
+function isRefusalCode(code: number): code is RefusalCode {
+  return (REFUSAL_CODES as readonly number[]).includes(code);
 }
