@@ -39,6 +39,7 @@ const request = (url: string, headers: Record<string, string> = {}) => {
     headers: { host: 'cp', ...headers },
     ip: '10.0.0.7',
     secure: false,
+    accepts: () => 'json', // not a browser: refusals are thrown as a Status
   } as unknown as Request;
 };
 const response = { setHeader: () => {}, redirect: () => {} } as unknown as Response;
