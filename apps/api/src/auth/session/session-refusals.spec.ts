@@ -109,6 +109,29 @@ describe('SessionController records each refused sign-in', () => {
     expect(recorded).toMatchObject([{ code: 401, reason: 'provider-refused' }]);
   });
 
+  it('the provider answering an error (the person said no): 401 naming it, nothing exchanged', async () => {
+    let exchanged = false;
+    const { session, recorded, pending } = controller({
+      finish: async () => {
+        exchanged = true;
+        throw new Error('not reached');
+      },
+    });
+    const browser = pending.add('state-3', pendingSignIn);
+    const answer = await refusalOf(() =>
+      session.callback(
+        request('/auth/callback?state=state-3&error=access_denied&error_description=denied', {
+          cookie: `ngx-sign-in=${browser}`,
+        }),
+        response,
+      ),
+    );
+    expect(answer.code).toBe(401);
+    expect(answer.message).toMatch(/access_denied/);
+    expect(exchanged).toBe(false);
+    expect(recorded).toMatchObject([{ code: 401 }]);
+  });
+
   it('an identity the policy grants nothing: 403 no-grant naming it', async () => {
     const identity = { username: 'mallory', groups: [], authenticatedBy: 'oidc' };
     const { session, recorded, pending } = controller(
