@@ -58,3 +58,32 @@ export class KubeApiError extends Error {
 export function errorMessage(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
+
+/** Whether `error` is the API server's refusal with one of `codes` (any refusal when none is given). */
+export function isApiError(error: unknown, ...codes: number[]): error is KubeApiError {
+  return error instanceof KubeApiError && (codes.length === 0 || codes.includes(error.code));
+}
+
+/** 404 Not Found: the object (or its namespace) does not exist. */
+export const isNotFound = (error: unknown): error is KubeApiError => isApiError(error, 404);
+
+/** 409 Conflict: a stale resourceVersion, or the object already exists. */
+export const isConflict = (error: unknown): error is KubeApiError => isApiError(error, 409);
+
+/** 422 Unprocessable: the object does not validate. */
+export const isInvalid = (error: unknown): error is KubeApiError => isApiError(error, 422);
+
+/**
+ * For a `catch` whose wish is that the object not exist: a 404 is the wish come true (undefined), anything else is
+ * thrown again. `catch (error) { return ignoreNotFound(error); }`
+ */
+export function ignoreNotFound(error: unknown): undefined {
+  if (isNotFound(error)) return undefined;
+  throw error;
+}
+
+/** The same for a create that may find the object already there (409). */
+export function ignoreConflict(error: unknown): undefined {
+  if (isConflict(error)) return undefined;
+  throw error;
+}

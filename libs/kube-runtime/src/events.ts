@@ -1,4 +1,4 @@
-import { KubeApiError } from './api-error.js';
+import { ignoreNotFound } from './api-error.js';
 import type { KubeRequester } from './client.js';
 import { realClock, type Clock } from './clock.js';
 import { silentLogger, type RuntimeLogger } from './logger.js';
@@ -153,7 +153,7 @@ export class EventRecorder {
           this.options.onWritten?.(patched);
           return;
         } catch (error) {
-          if (!(error instanceof KubeApiError && error.code === 404)) throw error;
+          ignoreNotFound(error);
           this.recorded.delete(key); // the event expired on the server: start a new one
         }
       }

@@ -1,6 +1,6 @@
 import type { V1Lease } from '@kubernetes/client-node';
 import { linkedSignal } from './abort-scope.js';
-import { KubeApiError } from './api-error.js';
+import { ignoreNotFound, isConflict } from './api-error.js';
 import type { KubeRequester } from './client.js';
 import { realClock, type Clock } from './clock.js';
 import { silentLogger, type RuntimeLogger } from './logger.js';
@@ -265,7 +265,7 @@ export class LeaderElector {
       try {
         lease = await client.request<V1Lease>({ priority: 'exempt', path, signal });
       } catch (error) {
-        if (!(error instanceof KubeApiError) || error.code !== 404) throw error;
+        ignoreNotFound(error);
         const created = await client.request<V1Lease>({
           priority: 'exempt',
           method: 'POST',
@@ -314,7 +314,7 @@ export class LeaderElector {
       this.observe(updated);
       return true;
     } catch (error) {
-      if (!(error instanceof KubeApiError && error.code === 409)) {
+      if (!isConflict(error)) {
         this.logger.warn('lease request failed', { lease: this.leaseName, error: (error as Error).message });
       }
       return false;

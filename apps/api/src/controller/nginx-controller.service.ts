@@ -8,12 +8,12 @@ import {
 } from '@nestjs/common';
 import type { V1Pod } from '@kubernetes/client-node';
 import {
-  KubeApiError,
+  ignoreNotFound,
   KubeClient,
   LeaderElector,
+  type LeadershipTerm,
   NAMESPACE_INDEX,
   objectPath,
-  type LeadershipTerm,
   type TermEnd,
 } from '@ngx/kube-runtime';
 import { Registry } from 'prom-client';
@@ -198,8 +198,7 @@ export class NginxControllerService implements OnApplicationBootstrap, OnModuleD
           signal: this.stopping.signal,
         });
       } catch (error) {
-        if (error instanceof KubeApiError && error.code === 404) return undefined;
-        throw error;
+        return ignoreNotFound(error);
       }
     });
   }

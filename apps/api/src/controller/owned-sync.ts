@@ -7,15 +7,16 @@ import type {
   V1Service,
 } from '@kubernetes/client-node';
 import {
-  KubeApiError,
   collectionPath,
   endedWithTerm,
   errorMessage,
-  objectPath,
   type EventRecorder,
   type InformerCache,
+  isApiError,
+  isConflict,
   type KubeObject,
   type KubeRequester,
+  objectPath,
 } from '@ngx/kube-runtime';
 import type { Nginx, NginxDisruptionBudgetStatus, NginxServiceStatus } from '@ngx/nginx-api';
 import { BY_NGINX_LABEL } from '../kube/pod-index.js';
@@ -46,6 +47,39 @@ export interface OwnedCaches {
   budgets: InformerCache<V1PodDisruptionBudget & KubeObject>;
   endpointSlices: InformerCache<V1EndpointSlice & KubeObject>;
 }
+
+/** An object an Nginx owns under its own name: where it is cached, what the spec wants of it, how it is reported. */
+interface NamedOwned<T extends KubeObject> {
+  kind: string;
+  resource: { group: string; version: string; plural: string };
+  cache: (caches: OwnedCaches) => InformerCache<T>;
+  /** What the spec asks for; undefined when it asks for none. */
+  desired: (nginx: Nginx) => T | undefined;
+  /** The merge patch from `existing` to `desired`, undefined when they agree. */
+  patch: (existing: T, desired: T) => object | undefined;
+  reportKind: 'service' | 'budget';
+  removedReason: string;
+}
+
+const OWNED_SERVICE: NamedOwned<V1Service & KubeObject> = {
+  kind: 'Service',
+  resource: SERVICES,
+  cache: (caches) => caches.services,
+  desired: (nginx) => serviceFor(nginx) as (V1Service & KubeObject) | undefined,
+  patch: servicePatch,
+  reportKind: 'service',
+  removedReason: 'service-removed',
+};
+
+const OWNED_BUDGET: NamedOwned<V1PodDisruptionBudget & KubeObject> = {
+  kind: 'PodDisruptionBudget',
+  resource: BUDGETS,
+  cache: (caches) => caches.budgets,
+  desired: (nginx) => disruptionBudgetFor(nginx) as (V1PodDisruptionBudget & KubeObject) | undefined,
+  patch: disruptionBudgetPatch,
+  reportKind: 'budget',
+  removedReason: 'disruption-budget-removed',
+};
 
 /** What the owned Service and budget add to the Nginx's status (each absent when there is none). */
 export interface OwnedStatus {
@@ -81,8 +115,8 @@ export class OwnedSync {
     report: ReconcileReport,
   ): Promise<OwnedStatus> {
     await this.syncHistory(key, nginx, view, pods, report);
-    const service = await this.syncService(key, nginx, report);
-    const budget = await this.syncBudget(key, nginx, report);
+    const service = await this.syncNamed(OWNED_SERVICE, nginx, report);
+    const budget = await this.syncNamed(OWNED_BUDGET, nginx, report);
     return {
       service: serviceStatus(service, this.deps.caches.endpointSlices.byIndex(BY_NGINX_LABEL, key)),
       disruptionBudget: disruptionBudgetStatus(budget),
@@ -152,106 +186,56 @@ export class OwnedSync {
     }
   }
 
-  /** The Service as it stands after the sync (undefined when spec.service is not set). */
-  private async syncService(
-    key: string,
+  /**
+   * One object an Nginx owns by its own name, brought to what the spec says from the cache: created when missing
+   * (a 409 is a create the cache has not seen yet), patched when it differs, deleted when the spec no longer asks
+   * for it; one of the same name that is not ours is refused when wanted, left alone otherwise. Answers the object
+   * as it stands after the sync (what was written, else what was meant; undefined when there is none).
+   */
+  private async syncNamed<T extends KubeObject>(
+    owned: NamedOwned<T>,
     nginx: Nginx,
     report: ReconcileReport,
-  ): Promise<V1Service | undefined> {
-    const desired = serviceFor(nginx);
+  ): Promise<T | undefined> {
+    const desired = owned.desired(nginx);
     const name = nginx.metadata.name!;
     const namespace = nginx.metadata.namespace!;
-    const existing = this.deps.caches.services.get(`${namespace}/${name}`);
+    const existing = owned.cache(this.deps.caches).get(`${namespace}/${name}`);
     if (existing && !controlledBy(existing, nginx)) {
       if (desired)
         throw this.refuse(
           nginx,
-          `Service ${name} exists and is not controlled by this Nginx: not touching it`,
+          `${owned.kind} ${name} exists and is not controlled by this Nginx: not touching it`,
         );
       return undefined;
     }
     if (!desired) {
       if (existing) {
-        await this.remove(nginx, 'Service', SERVICES, existing);
-        report.record({ kind: 'delete', object: name, reason: 'service-removed' });
+        await this.remove(nginx, owned.kind, owned.resource, existing);
+        report.record({ kind: 'delete', object: name, reason: owned.removedReason });
       }
       return undefined;
     }
     if (!existing) {
-      const created = await this.write<V1Service>(
+      const created = await this.write<T>(
         nginx,
-        'Service',
+        owned.kind,
         name,
-        {
-          method: 'POST',
-          path: collectionPath({ ...SERVICES, namespace }),
-          body: desired,
-        },
+        { method: 'POST', path: collectionPath({ ...owned.resource, namespace }), body: desired },
         { tolerate: [409] },
       );
-      report.record({ kind: 'service', object: name, reason: 'created' });
+      report.record({ kind: owned.reportKind, object: name, reason: 'created' });
       return created ?? desired;
     }
-    const patch = servicePatch(existing, desired);
+    const patch = owned.patch(existing, desired);
     if (!patch) return existing;
-    const updated = await this.write<V1Service>(nginx, 'Service', name, {
+    const updated = await this.write<T>(nginx, owned.kind, name, {
       method: 'PATCH',
-      path: objectPath({ ...SERVICES, namespace }, name),
+      path: objectPath({ ...owned.resource, namespace }, name),
       contentType: MERGE_PATCH,
       body: patch,
     });
-    report.record({ kind: 'service', object: name, reason: 'updated' });
-    return updated ?? existing;
-  }
-
-  private async syncBudget(
-    key: string,
-    nginx: Nginx,
-    report: ReconcileReport,
-  ): Promise<V1PodDisruptionBudget | undefined> {
-    const desired = disruptionBudgetFor(nginx);
-    const name = nginx.metadata.name!;
-    const namespace = nginx.metadata.namespace!;
-    const existing = this.deps.caches.budgets.get(`${namespace}/${name}`);
-    if (existing && !controlledBy(existing, nginx)) {
-      if (desired)
-        throw this.refuse(
-          nginx,
-          `PodDisruptionBudget ${name} exists and is not controlled by this Nginx: not touching it`,
-        );
-      return undefined;
-    }
-    if (!desired) {
-      if (existing) {
-        await this.remove(nginx, 'PodDisruptionBudget', BUDGETS, existing);
-        report.record({ kind: 'delete', object: name, reason: 'disruption-budget-removed' });
-      }
-      return undefined;
-    }
-    if (!existing) {
-      const created = await this.write<V1PodDisruptionBudget>(
-        nginx,
-        'PodDisruptionBudget',
-        name,
-        {
-          method: 'POST',
-          path: collectionPath({ ...BUDGETS, namespace }),
-          body: desired,
-        },
-        { tolerate: [409] },
-      );
-      report.record({ kind: 'budget', object: name, reason: 'created' });
-      return created;
-    }
-    const patch = disruptionBudgetPatch(existing, desired);
-    if (!patch) return existing;
-    const updated = await this.write<V1PodDisruptionBudget>(nginx, 'PodDisruptionBudget', name, {
-      method: 'PATCH',
-      path: objectPath({ ...BUDGETS, namespace }, name),
-      contentType: MERGE_PATCH,
-      body: patch,
-    });
-    report.record({ kind: 'budget', object: name, reason: 'updated' });
+    report.record({ kind: owned.reportKind, object: name, reason: 'updated' });
     return updated ?? existing;
   }
 
@@ -266,10 +250,10 @@ export class OwnedSync {
     try {
       return await this.deps.client.request<T>(request);
     } catch (error) {
-      if (error instanceof KubeApiError && options.tolerate?.includes(error.code)) return undefined;
+      if (options.tolerate && isApiError(error, ...options.tolerate)) return undefined;
       // The precondition came from the cache, which had not yet seen our own last write: retried once it has,
       // with no Warning (nothing is wrong that a user could act on).
-      if (error instanceof KubeApiError && error.code === 409 && options.conflictMeansStaleCache)
+      if (isConflict(error) && options.conflictMeansStaleCache)
         throw new OwnedObjectError(`${kind} ${name} changed since it was cached: retrying`);
       if (endedWithTerm(error)) throw error;
       throw this.refuse(nginx, `Error writing ${kind} ${name}: ${errorMessage(error)}`);

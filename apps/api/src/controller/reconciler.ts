@@ -1,19 +1,22 @@
 import type { V1ObjectMeta, V1Pod } from '@kubernetes/client-node';
 import {
-  KubeApiError,
-  METADATA_ONLY,
-  endedWithTerm,
   collectionPath,
-  objectKey,
-  objectPath,
+  endedWithTerm,
+  errorMessage,
   type EventRecorder,
   type Expectations,
+  ignoreNotFound,
   type InformerCache,
+  isApiError,
+  isConflict,
+  isNotFound,
   type KubeObject,
   type KubeRequester,
+  METADATA_ONLY,
+  objectKey,
+  objectPath,
   type ReconcileResult,
   type RuntimeLogger,
-  errorMessage,
 } from '@ngx/kube-runtime';
 import { LABEL_REVISION, NGINX_GROUP, NGINX_PLURAL, NGINX_VERSION, type Nginx } from '@ngx/nginx-api';
 import { OwnedSync, type OwnedCaches, type OwnedStatus } from './owned-sync.js';
@@ -279,7 +282,7 @@ export class NginxReconciler {
       });
       report.record({ kind: 'config', object: name, revision: view.updateRevision });
     } catch (error) {
-      if (!(error instanceof KubeApiError && error.code === 409)) {
+      if (!isConflict(error)) {
         if (!endedWithTerm(error))
           this.deps.events.event(
             nginx,
@@ -334,7 +337,7 @@ export class NginxReconciler {
       this.deps.metrics?.podDeleted(reason);
       this.deps.events.event(nginx, 'Normal', 'SuccessfulDelete', `Deleted pod: ${name} (${reason})`);
     } catch (error) {
-      if (error instanceof KubeApiError && error.code === 404) return; // already gone: that is what we wanted
+      if (isNotFound(error)) return; // already gone: that is what we wanted
       if (!endedWithTerm(error))
         this.deps.events.event(
           nginx,
@@ -358,7 +361,7 @@ export class NginxReconciler {
     try {
       fresh = await this.deps.client.request<Nginx>({ path: objectPath({ ...NGINXES, namespace }, name!) });
     } catch (error) {
-      if (error instanceof KubeApiError && error.code === 404)
+      if (isNotFound(error))
         throw new ReconcileError(`${namespace}/${name} is gone: not adopting its orphans`);
       throw error;
     }
@@ -390,7 +393,7 @@ export class NginxReconciler {
       report.record({ kind: 'adopt', pod: name });
       return adopted;
     } catch (error) {
-      if (error instanceof KubeApiError && error.code === 404) return undefined;
+      if (isNotFound(error)) return undefined;
       throw error;
     }
   }
@@ -408,7 +411,7 @@ export class NginxReconciler {
       try {
         pod = await this.deps.client.request<V1Pod>({ path: objectPath({ ...PODS, namespace }, name!) });
       } catch (error) {
-        if (!(error instanceof KubeApiError && error.code === 404)) throw error;
+        ignoreNotFound(error);
       }
       if (pod && pod.metadata?.uid === uid && isMislabelled(pod, nginx.metadata.uid!, nginx.metadata.name!))
         await this.release(nginx, pod, report);
@@ -434,7 +437,7 @@ export class NginxReconciler {
     } catch (error) {
       // Gone (404), replaced by a new pod of the same name (409, the uid precondition), or no longer carrying our
       // reference (422): nothing of ours to release.
-      if (error instanceof KubeApiError && [404, 409, 422].includes(error.code)) return;
+      if (isApiError(error, 404, 409, 422)) return;
       throw error;
     }
   }
@@ -463,8 +466,8 @@ export class NginxReconciler {
       return 'written' as const;
     };
     const settle = (error: unknown) => {
-      if (error instanceof KubeApiError && error.code === 409) return 'conflict' as const;
-      if (error instanceof KubeApiError && error.code === 404) return 'gone' as const;
+      if (isConflict(error)) return 'conflict' as const;
+      if (isNotFound(error)) return 'gone' as const;
       throw error;
     };
     try {
