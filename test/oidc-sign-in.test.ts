@@ -143,9 +143,9 @@ describe('the UI sign-in, as the API sees it', () => {
     const callback = await walkSignIn(jar, start.location!, 'alice', (l) =>
       l.startsWith(`${app.httpsUrl}${AUTH}/callback`),
     );
-    const cookieCheck = await fetchSetCookies(jar, callback);
+    const cookieCheck = await hop(jar, callback);
     expect(cookieCheck.status).toBe(303);
-    expect(cookieCheck.location).toBe(`/nginxes?namespace=${NS}`);
+    expect(cookieCheck.location).toBe(`${app.httpsUrl}/nginxes?namespace=${NS}`);
     const session = cookieCheck.setCookies.find((c) => c.startsWith(`${SESSION_COOKIE}=`))!;
     expect(session).toMatch(/; HttpOnly/);
     expect(session).toMatch(/; Secure/);
@@ -405,20 +405,6 @@ describe('sessions and the provider over time', () => {
     await startIdp();
   }, 60_000);
 });
-
-/** The callback's answer with its Set-Cookie lines (hop keeps only the cookies). */
-async function fetchSetCookies(jar: CookieJar, url: string) {
-  const { fetch: undiciFetch, Agent } = await import('undici');
-  const { readFileSync } = await import('node:fs');
-  const response = await undiciFetch(url, {
-    redirect: 'manual',
-    dispatcher: new Agent({ connect: { ca: readFileSync(CA_FILE) } }),
-    headers: { cookie: jar.header(url) ?? '' },
-  });
-  const setCookies = response.headers.getSetCookie();
-  jar.take(url, setCookies);
-  return { status: response.status, location: response.headers.get('location'), setCookies };
-}
 
 describe('Chromium: sign in with the provider, scale, see yourself in the audit, sign out', () => {
   let browser: TestBrowser;

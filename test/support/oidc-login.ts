@@ -41,6 +41,8 @@ export interface Hop {
   url: string;
   status: number;
   location?: string;
+  /** The Set-Cookie lines as sent (the jar keeps only names and values). */
+  setCookies: string[];
   body: string;
 }
 
@@ -53,11 +55,13 @@ export async function hop(jar: CookieJar, url: string, init: UndiciInit = {}): P
     dispatcher,
     headers: { ...(init.headers as Record<string, string>), ...(cookie ? { cookie } : {}) },
   });
-  jar.take(url, response.headers.getSetCookie());
+  const setCookies = response.headers.getSetCookie();
+  jar.take(url, setCookies);
   const location = response.headers.get('location');
   return {
     url,
     status: response.status,
+    setCookies,
     ...(location ? { location: new URL(location, url).href } : {}),
     body: await response.text(),
   };
