@@ -2,7 +2,7 @@ import { StatusError } from '../http/kube-status.js';
 
 /**
  * The bounds on what one caller may hold open through the relay (MAX_WATCHES_PER_TOKEN, STALLED_CLIENT_SECONDS);
- * each is documented in the README's security section. The relay never buffers for a client without limit.
+ * each is documented in docs/security.md. The relay never buffers for a client without limit.
  */
 export abstract class RelayLimits {
   /** Watches one token may have open at once (kubectl and the UI use one or two). */
