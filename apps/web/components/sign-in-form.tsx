@@ -2,9 +2,15 @@
 
 import { useRouter, useSearchParams } from 'next/navigation';
 import { useEffect, useState, type FormEvent } from 'react';
-import { ApiClient, errorMessage, signInOptions, StatusError, type SignInOptions } from '../lib/api-client';
+import {
+  ApiClient,
+  errorMessage,
+  signInOptions,
+  StatusError,
+  type SignInOptions,
+} from '@/lib/api/api-client';
 import { safeNextPath } from '@ngx/nginx-api';
-import { saveToken, takeSignOutNotice } from '../lib/session';
+import { saveToken, takeSignOutNotice } from '@/lib/session/session';
 import { useSession } from './session-provider';
 
 /** Where to go once signed in, checked against the page's own origin (so only in the browser, when leaving). */

@@ -5,11 +5,11 @@ import { Fragment } from 'react';
 import { ChangeDetail } from '@/components/audit/change-detail';
 import { Badge } from '@/components/badge';
 import { TableWrap } from '@/components/table-wrap';
-import type { ChangeItem } from '@/lib/api-client';
-import { changePersonTitle } from '@/lib/change-person';
-import { formatDateTime } from '@/lib/format';
-import { detailHref } from '@/lib/nginx-view';
-import { useExpandedRows } from '@/lib/use-expanded-rows';
+import type { ChangeItem } from '@/lib/api/api-client';
+import { changePersonTitle } from '@/lib/audit/change-person';
+import { formatDateTime } from '@/lib/ui/format';
+import { detailHref } from '@/lib/nginx/nginx-view';
+import { useExpandedRows } from '@/lib/ui/use-expanded-rows';
 
 /**
  * The change log: who did what to which Nginx, and the answer; a row expands to the diff of the spec. Every verb

@@ -5,11 +5,11 @@ import { Fragment } from 'react';
 import { ReconcileDetail } from '@/components/audit/reconcile-detail';
 import { Badge, type Tone } from '@/components/badge';
 import { TableWrap } from '@/components/table-wrap';
-import type { ReconcileItem } from '@/lib/api-client';
-import { summariseActions } from '@/lib/audit-actions';
-import { formatDateTime, formatDuration } from '@/lib/format';
-import { detailHref } from '@/lib/nginx-view';
-import { useExpandedRows } from '@/lib/use-expanded-rows';
+import type { ReconcileItem } from '@/lib/api/api-client';
+import { summariseActions } from '@/lib/audit/audit-actions';
+import { formatDateTime, formatDuration } from '@/lib/ui/format';
+import { detailHref } from '@/lib/nginx/nginx-view';
+import { useExpandedRows } from '@/lib/ui/use-expanded-rows';
 
 const RESULT_TONES: Record<string, Tone> = { success: 'success', error: 'danger', requeued: 'warning' };
 

@@ -1,7 +1,7 @@
 'use client';
 
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
-import { errorMessage } from '@/lib/api-client';
+import { errorMessage } from '@/lib/api/api-client';
 
 /**
  * Confirms a deletion in a modal <dialog> (focus stays inside, Escape closes); the Delete button is enabled only

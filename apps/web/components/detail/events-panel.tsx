@@ -1,9 +1,9 @@
 'use client';
 
 import { useCallback, useState } from 'react';
-import { errorMessage, type ApiClient, type EventItem } from '@/lib/api-client';
-import { formatDateTime } from '@/lib/format';
-import { useDebouncedLoad } from '@/lib/use-debounced-load';
+import { errorMessage, type ApiClient, type EventItem } from '@/lib/api/api-client';
+import { formatDateTime } from '@/lib/ui/format';
+import { useDebouncedLoad } from '@/lib/ui/use-debounced-load';
 import { Age } from '@/components/age';
 import { Badge } from '@/components/badge';
 import { EmptyState } from '@/components/empty-state';

@@ -6,10 +6,10 @@ import { Badge } from '@/components/badge';
 import { EmptyState } from '@/components/empty-state';
 import { ErrorState } from '@/components/error-state';
 import { Skeleton } from '@/components/skeleton';
-import { errorMessage, type ApiClient } from '@/lib/api-client';
-import { formatDateTime } from '@/lib/format';
-import { useDebouncedLoad } from '@/lib/use-debounced-load';
-import { timelineRows, type TimelineRow } from '@/lib/timeline-view';
+import { errorMessage, type ApiClient } from '@/lib/api/api-client';
+import { formatDateTime } from '@/lib/ui/format';
+import { useDebouncedLoad } from '@/lib/ui/use-debounced-load';
+import { timelineRows, type TimelineRow } from '@/lib/detail/timeline-view';
 
 /** Refetch at most this often while the object or its pods keep changing. */
 const DEBOUNCE_MS = 1_000;

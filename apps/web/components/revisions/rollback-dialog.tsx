@@ -1,7 +1,7 @@
 'use client';
 
 import { useEffect, useId, useRef, type FormEvent } from 'react';
-import type { RollbackTarget } from '@/lib/use-revisions';
+import type { RollbackTarget } from '@/lib/revisions/use-revisions';
 
 /**
  * Confirms a rollback in a modal <dialog> (open while `target` is set; Escape or Cancel calls `onCancel`): names

@@ -3,9 +3,9 @@
 import type { PodWhy } from '@ngx/nginx-api';
 import { useEffect, useId, useRef, useState } from 'react';
 import { Badge } from '@/components/badge';
-import { errorMessage, type ApiClient } from '@/lib/api-client';
-import { formatDateTime } from '@/lib/format';
-import { entryText } from '@/lib/timeline-view';
+import { errorMessage, type ApiClient } from '@/lib/api/api-client';
+import { formatDateTime } from '@/lib/ui/format';
+import { entryText } from '@/lib/detail/timeline-view';
 
 /**
  * "Why?" for one pod, in a modal <dialog> (Escape closes): the chain from the pod's creation (or its deletion)

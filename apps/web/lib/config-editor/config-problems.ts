@@ -1,5 +1,5 @@
 import { nginxConfigProblems, type ConfigProblem } from '@ngx/nginx-api';
-import type { StatusCause } from '@/lib/api-client';
+import type { StatusCause } from '@/lib/api/api-client';
 
 export type { ConfigProblem };
 

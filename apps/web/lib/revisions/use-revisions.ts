@@ -8,8 +8,8 @@ import {
   type ApiClient,
   type RevisionItem,
   type RevisionList,
-} from '@/lib/api-client';
-import { sameIntent, writeOnVersion } from '@/lib/conditional-write';
+} from '@/lib/api/api-client';
+import { sameIntent, writeOnVersion } from '@/lib/api/conditional-write';
 
 /** The revision history of one Nginx as `useRevisions` holds it. */
 export interface RevisionsState {

@@ -2,8 +2,8 @@
 
 import type { LiveChange, Nginx } from '@ngx/nginx-api';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import type { LiveClient, LiveSubscription, SubscriptionRefusal } from '@/lib/live-client';
-import { nginxKey } from '@/lib/nginx-view';
+import type { LiveClient, LiveSubscription, SubscriptionRefusal } from '@/lib/live/live-client';
+import { nginxKey } from '@/lib/nginx/nginx-view';
 
 export interface LiveNginxes {
   phase: 'loading' | 'ready' | 'error';

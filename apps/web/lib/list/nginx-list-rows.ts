@@ -1,5 +1,5 @@
 import type { Nginx } from '@ngx/nginx-api';
-import { createdAt, desiredOf, healthRank, imageOf, readyOf } from './nginx-view';
+import { createdAt, desiredOf, healthRank, imageOf, readyOf } from '@/lib/nginx/nginx-view';
 
 /** The columns the list sorts by. */
 export type SortKey = 'name' | 'namespace' | 'ready' | 'updated' | 'conditions' | 'image' | 'age';

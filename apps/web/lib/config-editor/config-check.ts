@@ -1,8 +1,12 @@
 'use client';
 
 import { useEffect, useMemo, useState } from 'react';
-import { errorMessage, StatusError, type ApiClient } from '@/lib/api-client';
-import { configProblemsOfCauses, localConfigProblems, type ConfigProblem } from '@/lib/config-problems';
+import { errorMessage, StatusError, type ApiClient } from '@/lib/api/api-client';
+import {
+  configProblemsOfCauses,
+  localConfigProblems,
+  type ConfigProblem,
+} from '@/lib/config-editor/config-problems';
 
 /** What is known of a draft config: its problems, whether a check is still under way, and why one failed. */
 export interface ConfigCheck {

@@ -2,16 +2,16 @@
 
 import type { Nginx } from '@ngx/nginx-api';
 import { useCallback, useState } from 'react';
-import { errorMessage, StatusError, type ApiClient } from '@/lib/api-client';
+import { errorMessage, StatusError, type ApiClient } from '@/lib/api/api-client';
 import {
   comparableText,
   lineDiff,
   manifestText,
   withResourceVersion,
   type DiffLine,
-} from '@/lib/manifest-diff';
-import { causesAtLines, yamlProblems, type YamlProblem } from '@/lib/yaml-lines';
-import { sameIntent, writeOnVersion } from '@/lib/conditional-write';
+} from '@/lib/nginx/manifest-diff';
+import { causesAtLines, yamlProblems, type YamlProblem } from '@/lib/yaml-edit/yaml-lines';
+import { sameIntent, writeOnVersion } from '@/lib/api/conditional-write';
 
 /** What happened between reading the Nginx and a refused write: the object now, and its diff from the one read. */
 export interface YamlConflict {

@@ -1,6 +1,6 @@
 import { namespaceError, validateNginx, type FieldError } from '@ngx/nginx-api';
 import { parse as parseYaml } from 'yaml';
-import { errorMessage } from './api-client';
+import { errorMessage } from '@/lib/api/api-client';
 
 /** A YAML manifest for a new Nginx, read and checked. */
 export interface YamlCheck {

@@ -1,7 +1,7 @@
 'use client';
 
 import { useCallback, useEffect, useReducer, useRef, useState, type Dispatch } from 'react';
-import { errorMessage, type ApiClient, type AuditKind } from './api-client';
+import { errorMessage, type ApiClient, type AuditKind } from '@/lib/api/api-client';
 import type { AuditViewFilters } from './audit-filters-url';
 import {
   auditListReducer,

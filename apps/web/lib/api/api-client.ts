@@ -9,7 +9,7 @@ import {
   type TimelineKind,
   type TimelineList,
 } from '@ngx/nginx-api';
-import type { Identity } from './session';
+import type { Identity } from '@/lib/session/session';
 
 export { errorMessage };
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ReconcileAction } from './api-client';
+import type { ReconcileAction } from '@/lib/api/api-client';
 import { describeAction, summariseActions } from './audit-actions';
 
 const pod = (kind: ReconcileAction['kind'], name: string, reason?: string): ReconcileAction => ({

@@ -1,4 +1,4 @@
-import type { ReconcileAction } from './api-client';
+import type { ReconcileAction } from '@/lib/api/api-client';
 
 const PAST: Record<string, string> = {
   create: 'created',

@@ -7,8 +7,8 @@ import {
   type FieldError,
   type ImageAllowlist,
 } from '@ngx/nginx-api';
-import { errorMessage, StatusError, type StatusCause } from './api-client';
-import { isIncluded, manifestOf, SPEC_PATHS, type CreateFormValues } from './create-form-fields';
+import { errorMessage, StatusError, type StatusCause } from '@/lib/api/api-client';
+import { isIncluded, manifestOf, SPEC_PATHS, type CreateFormValues } from '@/lib/create-form-fields';
 
 /** Messages by field path (`metadata.name`, `spec.service.port`). */
 export type FieldErrors = Record<string, string>;

@@ -1,6 +1,6 @@
 import { CHANGE_VERBS } from '@ngx/nginx-api';
-import type { AuditFilters, AuditKind } from './api-client';
-import { fromLocalInput, toLocalInput } from './format';
+import type { AuditFilters, AuditKind } from '@/lib/api/api-client';
+import { fromLocalInput, toLocalInput } from '@/lib/ui/format';
 
 /** The audit page's two lists, in tab order. */
 export const AUDIT_TABS: readonly { kind: AuditKind; label: string }[] = [

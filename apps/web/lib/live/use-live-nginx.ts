@@ -2,7 +2,7 @@
 
 import type { LivePod, Nginx } from '@ngx/nginx-api';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import type { LiveClient, LiveSubscription, SubscriptionRefusal } from '@/lib/live-client';
+import type { LiveClient, LiveSubscription, SubscriptionRefusal } from '@/lib/live/live-client';
 
 /** One line of the pod timeline: "12:01:03 web-x7k2p Pending → Running". */
 export interface PodTransition {

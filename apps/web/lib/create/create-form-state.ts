@@ -5,7 +5,7 @@ import {
   valuesFromManifest,
   type BudgetKind,
   type CreateFormValues,
-} from './create-form-fields';
+} from '@/lib/create-form-fields';
 import type { FieldErrors } from './form-errors';
 
 export type CreateMode = 'form' | 'yaml';
