@@ -1,57 +1,62 @@
-/** One list of audit records as the page holds it, for the request generation that filled it. */
+import type { AuditList as AuditPage } from '@/lib/api/api-client';
+import { errorText } from '@/lib/query/query-state';
+
+/** One list of audit records as the page shows it. */
 export interface AuditListState<T> {
-  /** Which request (per filter change) the state belongs to; answers for any other are ignored. */
-  generation: number;
   phase: 'loading' | 'ready' | 'error';
   items: T[];
   /** The cursor of the next page, when there is one. */
   continue?: string;
+  /** Why the first page failed (phase `error`). */
   error?: string;
   loadingMore: boolean;
+  /** Why the latest next page failed; the rows already shown stay. */
   moreError?: string;
 }
 
-export type AuditListAction<T> =
-  | { type: 'reset'; generation: number }
-  | { type: 'page'; generation: number; items: T[]; continue?: string; more: boolean }
-  | { type: 'failed'; generation: number; error: string; more: boolean }
-  | { type: 'loadingMore'; generation: number };
+/** What `auditListOf` needs of the list's paged query. */
+export interface AuditQueryView<T> {
+  /** The pages received so far, first first; undefined until the first arrives. */
+  pages: AuditPage<T>[] | undefined;
+  isFetching: boolean;
+  isFetchingNextPage: boolean;
+  isFetchNextPageError: boolean;
+  error: unknown;
+}
 
-/** The state before the first answer. */
-export const initialAuditList = <T>(): AuditListState<T> => ({
-  generation: 0,
-  phase: 'loading',
-  items: [],
-  loadingMore: false,
-});
+/** The records of all pages, in order, each once (a record may move onto the next page while paging). */
+export function auditItems<T extends { id: number }>(pages: readonly AuditPage<T>[]): T[] {
+  const seen = new Set<number>();
+  const items: T[] = [];
+  for (const page of pages)
+    for (const item of page.items) {
+      if (seen.has(item.id)) continue;
+      seen.add(item.id);
+      items.push(item);
+    }
+  return items;
+}
 
 /**
- * The audit list's reducer. Guarantees: a `reset` starts a new generation and empties the list; an answer for
- * any other generation than the current one changes nothing (a late answer never overwrites a newer one); a
- * next page is appended without the records already shown (by id).
+ * The list the page shows for its paged query: `loading` until the first page is there (and again while it is
+ * asked for after a failure), `error` when it failed, else `ready` with every page's records; a failed next page
+ * keeps the rows and says why beside "Load more", until it is tried again.
  */
-export function auditListReducer<T extends { id: number }>(
-  state: AuditListState<T>,
-  action: AuditListAction<T>,
-): AuditListState<T> {
-  if (action.type === 'reset') return { ...initialAuditList<T>(), generation: action.generation };
-  if (action.generation !== state.generation) return state;
-  switch (action.type) {
-    case 'loadingMore':
-      return { ...state, loadingMore: true, moreError: undefined };
-    case 'page': {
-      if (!action.more) return { ...state, phase: 'ready', items: action.items, continue: action.continue };
-      const seen = new Set(state.items.map((item) => item.id));
-      return {
-        ...state,
-        items: [...state.items, ...action.items.filter((item) => !seen.has(item.id))],
-        continue: action.continue,
-        loadingMore: false,
-      };
-    }
-    case 'failed':
-      return action.more
-        ? { ...state, loadingMore: false, moreError: action.error }
-        : { ...state, phase: 'error', items: [], continue: undefined, error: action.error };
+export function auditListOf<T extends { id: number }>(query: AuditQueryView<T>): AuditListState<T> {
+  const { pages } = query;
+  if (!pages) {
+    const failed = query.error != null && !query.isFetching;
+    return failed
+      ? { phase: 'error', items: [], error: errorText(query.error), loadingMore: false }
+      : { phase: 'loading', items: [], loadingMore: false };
   }
+  const moreError =
+    query.isFetchNextPageError && !query.isFetchingNextPage ? errorText(query.error) : undefined;
+  return {
+    phase: 'ready',
+    items: auditItems(pages),
+    continue: pages[pages.length - 1]?.metadata.continue || undefined,
+    loadingMore: query.isFetchingNextPage,
+    ...(moreError ? { moreError } : {}),
+  };
 }

@@ -1,12 +1,15 @@
 'use client';
 
-import { useEffect, useMemo, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { useMemo } from 'react';
 import { errorMessage, StatusError, type ApiClient } from '@/lib/api/api-client';
 import {
   configProblemsOfCauses,
   localConfigProblems,
   type ConfigProblem,
 } from '@/lib/config-editor/config-problems';
+import { queryKeys } from '@/lib/query/query-keys';
+import { useSettled } from '@/lib/ui/use-settled';
 
 /** What is known of a draft config: its problems, whether a check is still under way, and why one failed. */
 export interface ConfigCheck {
@@ -21,15 +24,20 @@ export interface ConfigCheck {
 const DEBOUNCE_MS = 400;
 
 interface ServerAnswer {
-  text: string;
   problems: ConfigProblem[];
   error?: string;
+}
+
+/** The server's answer to a dry run of `config`, in problems at their lines or, when it is not about them, words. */
+export function serverAnswerOf(error: unknown): ServerAnswer {
+  const problems = error instanceof StatusError ? configProblemsOfCauses(error.causes) : [];
+  return problems.length ? { problems } : { problems, error: errorMessage(error) };
 }
 
 /**
  * Checks a draft spec.config as it is typed: at once with the same syntax check the API runs, then (400 ms after
  * the last keystroke, and only for text that passed it) with the server, as a dry-run merge patch of the Nginx
- * that stores nothing. Answers for an older text are ignored, so `problems` always belong to `text`.
+ * that stores nothing. Each answer is kept for its own text, so `problems` always belong to `text`.
  */
 export function useConfigCheck(
   api: ApiClient,
@@ -39,33 +47,20 @@ export function useConfigCheck(
   enabled = true,
 ): ConfigCheck {
   const local = useMemo(() => localConfigProblems(text), [text]);
-  const [answer, setAnswer] = useState<ServerAnswer | undefined>();
-
-  useEffect(() => {
-    if (!enabled || local.length > 0) return;
-    let current = true;
-    const timer = setTimeout(() => {
+  const settled = useSettled(text, DEBOUNCE_MS);
+  const asked = enabled && local.length === 0 && settled === text;
+  const answer = useQuery({
+    queryKey: queryKeys.configCheck(namespace, name, asked ? text : undefined),
+    // A dry run stores nothing: it is a read of what the server would say.
+    queryFn: () =>
       api
         .patchNginx(namespace, name, { spec: { config: text || null } }, { dryRun: true })
-        .then(
-          () => ({ text, problems: [] }),
-          (error: unknown): ServerAnswer => {
-            const problems = error instanceof StatusError ? configProblemsOfCauses(error.causes) : [];
-            return problems.length ? { text, problems } : { text, problems, error: errorMessage(error) };
-          },
-        )
-        .then((result) => {
-          if (current) setAnswer(result);
-        });
-    }, DEBOUNCE_MS);
-    return () => {
-      current = false;
-      clearTimeout(timer);
-    };
-  }, [api, namespace, name, text, enabled, local]);
+        .then((): ServerAnswer => ({ problems: [] }), serverAnswerOf),
+    enabled: asked,
+  }).data;
 
   if (local.length > 0) return { problems: local, checking: false };
   if (!enabled) return { problems: [], checking: false };
-  if (answer?.text !== text) return { problems: [], checking: true };
+  if (!asked || !answer) return { problems: [], checking: true };
   return { problems: answer.problems, checking: false, error: answer.error };
 }

@@ -1,7 +1,8 @@
 'use client';
 
 import type { Nginx } from '@ngx/nginx-api';
-import { useCallback, useEffect, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { useCallback, useState } from 'react';
 import {
   errorMessage,
   StatusError,
@@ -10,11 +11,14 @@ import {
   type RevisionList,
 } from '@/lib/api/api-client';
 import { sameIntent, writeOnVersion } from '@/lib/api/conditional-write';
+import { queryKeys } from '@/lib/query/query-keys';
+import { errorText, readPhase, type ReadPhase } from '@/lib/query/query-state';
+import { useRefetchOn } from '@/lib/query/use-refetch-on';
 
 /** The revision history of one Nginx as `useRevisions` holds it. */
 export interface RevisionsState {
   /** The state of the latest fetch. */
-  phase: 'loading' | 'ready' | 'error';
+  phase: ReadPhase;
   /** The last list received for this Nginx: kept while a refetch runs and after one fails. */
   list: RevisionList | undefined;
   /** Why the latest fetch failed (phase `error`). */
@@ -23,19 +27,11 @@ export interface RevisionsState {
   reload: () => void;
 }
 
-interface Held {
-  /** `namespace/name` the state is for: a list of another Nginx is never shown. */
-  key: string;
-  phase: RevisionsState['phase'];
-  list?: RevisionList;
-  error?: string;
-}
-
 /**
  * The revisions of `namespace/name` (`GET …/revisions`), fetched on mount and again whenever `refreshKey` changes
  * (pass `${generation}|${status.updateRevision}|${status.currentRevision}`) or `reload` is called. Each fetch
- * aborts the one before (and unmounting aborts the last), and an answer that arrives after its fetch was aborted
- * is dropped, so a late answer never replaces a newer one.
+ * aborts the one before (and unmounting aborts the last); the list is kept per Nginx, so another one's is never
+ * shown.
  */
 export function useRevisions(
   api: ApiClient,
@@ -43,30 +39,12 @@ export function useRevisions(
   name: string,
   refreshKey: string,
 ): RevisionsState {
-  const key = `${namespace}/${name}`;
-  const [attempt, setAttempt] = useState(0);
-  const [held, setHeld] = useState<Held>({ key, phase: 'loading' });
-
-  useEffect(() => {
-    const abort = new AbortController();
-    const kept = (last: Held) => (last.key === key ? last.list : undefined);
-    setHeld((last) => ({ key, phase: 'loading', list: kept(last) }));
-    api.revisions(namespace, name, abort.signal).then(
-      (list) => {
-        if (!abort.signal.aborted) setHeld({ key, phase: 'ready', list });
-      },
-      (error: unknown) => {
-        if (!abort.signal.aborted)
-          setHeld((last) => ({ key, phase: 'error', list: kept(last), error: errorMessage(error) }));
-      },
-    );
-    return () => abort.abort();
-  }, [api, namespace, name, key, refreshKey, attempt]);
-
-  const reload = useCallback(() => setAttempt((n) => n + 1), []);
-  // Until the effect has run for a new Nginx, the state still holds the previous one's.
-  const mine: Held = held.key === key ? held : { key, phase: 'loading' };
-  return { phase: mine.phase, list: mine.list, error: mine.error, reload };
+  const queryKey = queryKeys.revisions(namespace, name);
+  const query = useQuery({ queryKey, queryFn: ({ signal }) => api.revisions(namespace, name, signal) });
+  useRefetchOn(queryKey, refreshKey);
+  const { refetch } = query;
+  const reload = useCallback(() => void refetch(), [refetch]);
+  return { phase: readPhase(query), list: query.data, error: errorText(query.error), reload };
 }
 
 /** A rollback the user is confirming: the revision, and the list state the confirmation was computed from. */
