@@ -1,13 +1,12 @@
 'use client';
 
-import Link from 'next/link';
 import { ChangeDetail } from '@/components/audit/change-detail';
 import { Badge } from '@/components/badge';
 import { ExpandableTable } from '@/components/expandable-table';
+import { NginxLink } from '@/components/audit/nginx-link';
 import type { ChangeItem } from '@/lib/api/api-client';
 import { changePersonTitle } from '@/lib/audit/change-person';
 import { formatDateTime } from '@/lib/ui/format';
-import { detailHref } from '@/lib/nginx/nginx-view';
 
 const COLUMNS = [
   { header: 'At' },
@@ -55,9 +54,7 @@ export function ChangeTable({ items }: { items: ChangeItem[] }) {
             </code>
           </td>
           <td>
-            <Link href={detailHref(item.namespace, item.name)} prefetch={false}>
-              {item.namespace}/{item.name}
-            </Link>
+            <NginxLink namespace={item.namespace} name={item.name} />
           </td>
           <td>
             <Badge tone={succeeded(item) ? 'success' : 'danger'}>

@@ -1,13 +1,12 @@
 'use client';
 
-import Link from 'next/link';
 import { ReconcileDetail } from '@/components/audit/reconcile-detail';
 import { Badge, type Tone } from '@/components/badge';
 import { ExpandableTable } from '@/components/expandable-table';
+import { NginxLink } from '@/components/audit/nginx-link';
 import type { ReconcileItem } from '@/lib/api/api-client';
 import { summariseActions } from '@/lib/audit/audit-actions';
 import { formatDateTime, formatDuration } from '@/lib/ui/format';
-import { detailHref } from '@/lib/nginx/nginx-view';
 
 const RESULT_TONES: Record<string, Tone> = { success: 'success', error: 'danger', requeued: 'warning' };
 
@@ -43,9 +42,7 @@ export function ReconcileTable({ items }: { items: ReconcileItem[] }) {
             <time dateTime={item.startedAt}>{formatDateTime(item.startedAt)}</time>
           </td>
           <td>
-            <Link href={detailHref(item.namespace, item.name)} prefetch={false}>
-              {item.namespace}/{item.name}
-            </Link>
+            <NginxLink namespace={item.namespace} name={item.name} />
           </td>
           <td>
             <code>{item.trigger}</code>
