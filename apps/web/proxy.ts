@@ -1,5 +1,5 @@
 import { NextResponse, type NextRequest } from 'next/server';
-import { contentSecurityPolicy, newNonce } from './lib/content-security-policy';
+import { contentSecurityPolicy, newNonce } from './lib/security/content-security-policy';
 
 /**
  * Gives every page response a Content-Security-Policy with a fresh nonce. The policy goes on the request too:

@@ -1,6 +1,7 @@
 import type { Metadata, Viewport } from 'next';
 import { connection } from 'next/server';
 import type { ReactNode } from 'react';
+import { QueryProvider } from '../components/query-provider';
 import { SessionProvider } from '../components/session-provider';
 import { SiteHeader } from '../components/site-header';
 import './globals.css';
@@ -25,10 +26,12 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
   return (
     <html lang="en">
       <body>
-        <SessionProvider>
-          <SiteHeader />
-          <main id="content">{children}</main>
-        </SessionProvider>
+        <QueryProvider>
+          <SessionProvider>
+            <SiteHeader />
+            <main id="content">{children}</main>
+          </SessionProvider>
+        </QueryProvider>
       </body>
     </html>
   );

@@ -1,7 +1,7 @@
 'use client';
 
-import { useNow } from '../lib/clock';
-import { formatAge, formatDateTime } from '../lib/format';
+import { useNow } from '@/lib/ui/clock';
+import { formatAge, formatDateTime } from '@/lib/ui/format';
 
 /** Time since `since` (kubectl's style), ticking every second; the exact time on hover. */
 export function Age({ since }: { since: string | null | undefined }) {

@@ -1,7 +1,7 @@
 'use client';
 
 import { useSyncExternalStore } from 'react';
-import type { ConnectionState, LiveClient } from '../lib/live-client';
+import type { ConnectionState, LiveClient } from '@/lib/live/live-client';
 
 const LABELS: Record<ConnectionState, string> = {
   connecting: 'Connecting',

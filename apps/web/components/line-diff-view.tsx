@@ -1,4 +1,4 @@
-import type { DiffLine } from '@/lib/manifest-diff';
+import type { DiffLine } from '@/lib/nginx/manifest-diff';
 
 /** A line diff (from `lineDiff`), each change marked by sign, colour and, for screen readers, in words. */
 export function LineDiffView({

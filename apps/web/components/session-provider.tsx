@@ -8,9 +8,9 @@ import {
   StatusError,
   type BrowserSession,
   type Credential,
-} from '../lib/api-client';
-import { LiveClient } from '../lib/live-client';
-import { clearToken, useToken, type Identity } from '../lib/session';
+} from '@/lib/api/api-client';
+import { LiveClient } from '@/lib/live/live-client';
+import { clearToken, useToken, type Identity } from '@/lib/session/session';
 
 const REFUSED = 'Your token is no longer accepted. Sign in again.';
 const ENDED = 'Your sign-in has ended. Sign in again.';

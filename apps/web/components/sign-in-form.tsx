@@ -2,9 +2,10 @@
 
 import { useRouter, useSearchParams } from 'next/navigation';
 import { useEffect, useState, type FormEvent } from 'react';
-import { ApiClient, errorMessage, signInOptions, StatusError, type SignInOptions } from '../lib/api-client';
+import { ApiClient, errorMessage, StatusError } from '@/lib/api/api-client';
 import { safeNextPath } from '@ngx/nginx-api';
-import { saveToken, takeSignOutNotice } from '../lib/session';
+import { saveToken, takeSignOutNotice } from '@/lib/session/session';
+import { useSignInOptions } from '@/lib/session/use-sign-in-options';
 import { useSession } from './session-provider';
 
 /** Where to go once signed in, checked against the page's own origin (so only in the browser, when leaving). */
@@ -23,16 +24,8 @@ export function SignInForm() {
   const [error, setError] = useState<string | undefined>();
   const [notice, setNotice] = useState<string | null>(null);
   const [checking, setChecking] = useState(false);
-  const [options, setOptions] = useState<SignInOptions | undefined>();
-
+  const options = useSignInOptions();
   useEffect(() => setNotice(takeSignOutNotice()), []);
-  useEffect(() => {
-    const abort = new AbortController();
-    signInOptions(abort.signal)
-      .then(setOptions)
-      .catch(() => setOptions({ tokens: true, oidc: null }));
-    return () => abort.abort();
-  }, []);
   const oidc = options?.oidc;
   const providerHref = oidc
     ? `${oidc.signInPath}?next=${encodeURIComponent(next && next.startsWith('/') ? next : '/')}`

@@ -1,7 +1,7 @@
 import { useMemo } from 'react';
 import { stringify } from 'yaml';
 import { LineDiffView } from '@/components/line-diff-view';
-import { lineDiff } from '@/lib/manifest-diff';
+import { lineDiff } from '@/lib/nginx/manifest-diff';
 
 const asYaml = (spec: unknown) => (spec === null || spec === undefined ? '' : stringify(spec));
 

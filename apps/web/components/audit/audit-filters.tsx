@@ -2,7 +2,7 @@
 
 import { useState, type FormEvent } from 'react';
 import { Choice } from '@/components/audit/filter-choice';
-import type { AuditKind } from '@/lib/api-client';
+import type { AuditKind } from '@/lib/api/api-client';
 import {
   CHANGE_VERBS,
   draftOf,
@@ -10,7 +10,7 @@ import {
   RESULTS,
   type AuditViewFilters,
   type FilterDraft,
-} from '@/lib/audit-filters-url';
+} from '@/lib/audit/audit-filters-url';
 
 /**
  * Namespace, name, result, verb (changes only) and time range, applied on submit (they end up in the URL). The

@@ -5,8 +5,8 @@ import { ReconcileTable } from '@/components/audit/reconcile-table';
 import { EmptyState } from '@/components/empty-state';
 import { ErrorState } from '@/components/error-state';
 import { Skeleton } from '@/components/skeleton';
-import type { AuditKind, ChangeItem, ReconcileItem } from '@/lib/api-client';
-import type { AuditList } from '@/lib/use-audit-list';
+import type { AuditKind, ChangeItem, ReconcileItem } from '@/lib/api/api-client';
+import type { AuditList } from '@/lib/audit/use-audit-list';
 
 /** The tab panel of one list: loading, its error with Retry, empty (why), or the table and the next page. */
 export function AuditResults({

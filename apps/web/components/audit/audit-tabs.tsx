@@ -1,8 +1,8 @@
 'use client';
 
 import type { KeyboardEvent } from 'react';
-import type { AuditKind } from '@/lib/api-client';
-import { AUDIT_TABS } from '@/lib/audit-filters-url';
+import type { AuditKind } from '@/lib/api/api-client';
+import { AUDIT_TABS } from '@/lib/audit/audit-filters-url';
 
 /** The two lists as tabs (arrow keys move between them); `audit-panel` is the tab panel they control. */
 export function AuditTabs({ kind, onSelect }: { kind: AuditKind; onSelect: (kind: AuditKind) => void }) {

@@ -7,15 +7,15 @@ import { AuditResults } from '@/components/audit/audit-results';
 import { AuditTabs } from '@/components/audit/audit-tabs';
 import { ExportButtons } from '@/components/audit/export-buttons';
 import { useReadySession } from '@/components/session-provider';
-import type { AuditKind, ChangeItem, ReconcileItem } from '@/lib/api-client';
+import type { AuditKind, ChangeItem, ReconcileItem } from '@/lib/api/api-client';
 import {
   auditQueryOf,
   auditSearchOf,
   isFiltered,
   normalisedQuery,
   type AuditViewFilters,
-} from '@/lib/audit-filters-url';
-import { useAuditList } from '@/lib/use-audit-list';
+} from '@/lib/audit/audit-filters-url';
+import { useAuditList } from '@/lib/audit/use-audit-list';
 
 const PAGE_SIZE = 50;
 

@@ -1,7 +1,7 @@
 import Link from 'next/link';
-import { detailHref } from '@/lib/nginx-view';
-import type { ChangeItem } from '@/lib/api-client';
-import { changePerson, kubeSaw } from '@/lib/change-person';
+import { detailHref } from '@/lib/nginx/nginx-view';
+import type { ChangeItem } from '@/lib/api/api-client';
+import { changePerson, kubeSaw } from '@/lib/audit/change-person';
 import { SpecDiff } from '@/components/spec-diff';
 
 /**

@@ -1,7 +1,7 @@
 'use client';
 
 import { useState } from 'react';
-import { errorMessage, type ApiClient, type AuditFilters, type AuditKind } from '@/lib/api-client';
+import { errorMessage, type ApiClient, type AuditFilters, type AuditKind } from '@/lib/api/api-client';
 
 /** Downloads every matching record: fetched with the token, then saved through a Blob URL. */
 export function ExportButtons({

@@ -1,6 +1,6 @@
-import type { ReconcileItem } from '@/lib/api-client';
-import { describeAction } from '@/lib/audit-actions';
-import { formatDateTime } from '@/lib/format';
+import type { ReconcileItem } from '@/lib/api/api-client';
+import { describeAction } from '@/lib/audit/audit-actions';
+import { formatDateTime } from '@/lib/ui/format';
 
 /** A reconcile's expanded row: its error, every action, and the counts and identifiers it ran with. */
 export function ReconcileDetail({ item }: { item: ReconcileItem }) {

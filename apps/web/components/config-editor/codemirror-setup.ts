@@ -5,7 +5,7 @@ import { lintGutter, type Diagnostic } from '@codemirror/lint';
 import { Compartment, EditorState, type Extension, type Text } from '@codemirror/state';
 import { EditorView, keymap, lineNumbers } from '@codemirror/view';
 import { classHighlighter } from '@lezer/highlight';
-import type { ConfigProblem } from '@/lib/config-problems';
+import type { ConfigProblem } from '@/lib/config-editor/config-problems';
 
 /**
  * The CSP nonce of this page, as Next.js put it on its own scripts (proxy.ts makes one per response). Browsers

@@ -4,7 +4,7 @@ import { setDiagnostics } from '@codemirror/lint';
 import { Compartment, EditorState } from '@codemirror/state';
 import { EditorView } from '@codemirror/view';
 import { useEffect, useRef } from 'react';
-import type { ConfigProblem } from '@/lib/config-problems';
+import type { ConfigProblem } from '@/lib/config-editor/config-problems';
 import { diagnosticsOf, editorExtensions, readOnlyExtension } from './codemirror-setup';
 
 /** Props of the CodeMirror view (see NginxConfigEditor, which loads this module only in the browser). */

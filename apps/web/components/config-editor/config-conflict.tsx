@@ -1,6 +1,6 @@
 import { useMemo } from 'react';
 import { LineDiffView } from '@/components/line-diff-view';
-import { hasChanges, lineDiff } from '@/lib/manifest-diff';
+import { hasChanges, lineDiff } from '@/lib/nginx/manifest-diff';
 
 /**
  * Says a save was refused because the Nginx changed since the editor opened (nothing was overwritten), shows

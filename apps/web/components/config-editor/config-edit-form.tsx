@@ -3,10 +3,10 @@
 import type { Nginx } from '@ngx/nginx-api';
 import { useState, type FormEvent } from 'react';
 import { useReadySession } from '@/components/session-provider';
-import { errorMessage, StatusError } from '@/lib/api-client';
-import { useConfigCheck } from '@/lib/config-check';
-import { configProblemsOfCauses, type ConfigProblem } from '@/lib/config-problems';
-import { sameIntent, writeOnVersion } from '@/lib/conditional-write';
+import { errorMessage, StatusError } from '@/lib/api/api-client';
+import { useConfigCheck } from '@/lib/config-editor/config-check';
+import { configProblemsOfCauses, type ConfigProblem } from '@/lib/config-editor/config-problems';
+import { sameIntent, writeOnVersion } from '@/lib/api/conditional-write';
 import { ConfigConflict } from './config-conflict';
 import { NginxConfigEditor } from './nginx-config-editor';
 

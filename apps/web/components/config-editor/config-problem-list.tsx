@@ -1,4 +1,4 @@
-import type { ConfigProblem } from '@/lib/config-problems';
+import type { ConfigProblem } from '@/lib/config-editor/config-problems';
 
 /**
  * The problems of a config, each with its line, as plain text under the editor: readable without hovering a

@@ -2,7 +2,7 @@
 
 import dynamic from 'next/dynamic';
 import { useId, useMemo } from 'react';
-import { lineCountOf, placeProblems, type ConfigProblem } from '@/lib/config-problems';
+import { lineCountOf, placeProblems, type ConfigProblem } from '@/lib/config-editor/config-problems';
 import { ConfigProblemList } from './config-problem-list';
 import './config-editor.css';
 

@@ -4,7 +4,7 @@ import { useMemo } from 'react';
 import { NginxConfigEditor } from '@/components/config-editor/nginx-config-editor';
 import { FormSection } from '@/components/create/form-section';
 import type { FormBinding } from '@/components/create/spec-field';
-import { localConfigProblems } from '@/lib/config-problems';
+import { localConfigProblems } from '@/lib/config-editor/config-problems';
 
 /**
  * spec.config in the nginx editor. Its syntax is checked as it is typed (the shared nginx reader, the API's own

@@ -11,7 +11,7 @@ import { ServiceSection } from '@/components/create/service-section';
 import { useCreateForm } from '@/components/create/use-create-form';
 import { YamlMode } from '@/components/create/yaml-mode';
 import { useReadySession } from '@/components/session-provider';
-import { writeRefusal } from '@/lib/permissions';
+import { writeRefusal } from '@/lib/session/permissions';
 import './create.css';
 
 /** Create an Nginx: a form generated from the shared schema, in sections, or a YAML manifest. */

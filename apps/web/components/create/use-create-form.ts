@@ -4,10 +4,10 @@ import { useRouter } from 'next/navigation';
 import { useMemo, useReducer, type FormEvent } from 'react';
 import { useReadySession } from '@/components/session-provider';
 import { idFor, manifestOf } from '@/lib/create-form-fields';
-import { createFormReducer, initialCreateState } from '@/lib/create-form-state';
-import { checkYaml } from '@/lib/create-yaml';
-import { createFormErrors, formFields, refusalOf } from '@/lib/form-errors';
-import { detailHref } from '@/lib/nginx-view';
+import { createFormReducer, initialCreateState } from '@/lib/create/create-form-state';
+import { checkYaml } from '@/lib/create/create-yaml';
+import { createFormErrors, formFields, refusalOf } from '@/lib/create/form-errors';
+import { detailHref } from '@/lib/nginx/nginx-view';
 
 const focus = (id: string) => requestAnimationFrame(() => document.getElementById(id)?.focus());
 

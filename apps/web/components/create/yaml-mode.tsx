@@ -1,7 +1,7 @@
 import { NGINX_API_VERSION, NGINX_KIND } from '@ngx/nginx-api';
 import { Field } from '@/components/create/field';
 import { NamespaceField } from '@/components/create/namespace-field';
-import type { YamlCheck } from '@/lib/create-yaml';
+import type { YamlCheck } from '@/lib/create/create-yaml';
 
 /** The YAML mode: a whole manifest, checked against the shared schema as it is typed. */
 export function YamlMode({

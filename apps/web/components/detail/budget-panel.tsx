@@ -1,5 +1,5 @@
 import type { Nginx } from '@ngx/nginx-api';
-import { budgetViewOf } from '@/lib/owned-view';
+import { budgetViewOf } from '@/lib/detail/owned-view';
 
 /** The PodDisruptionBudget the controller keeps (only when spec.disruptionBudget is set): its rule and what
  * it allows right now, live from the status. */

@@ -4,7 +4,7 @@ import {
   CONDITION_REPLICA_FAILURE,
   type Nginx,
 } from '@ngx/nginx-api';
-import { condition } from '@/lib/nginx-view';
+import { condition } from '@/lib/nginx/nginx-view';
 import { Badge } from '@/components/badge';
 
 /** Available / Progressing / ReplicaFailure from status.conditions, as small badges (the reason on hover). */

@@ -1,5 +1,5 @@
 import type { NginxCondition } from '@ngx/nginx-api';
-import { formatDateTime } from '@/lib/format';
+import { formatDateTime } from '@/lib/ui/format';
 import { Age } from '@/components/age';
 import { Badge, type Tone } from '@/components/badge';
 import { TableWrap } from '@/components/table-wrap';

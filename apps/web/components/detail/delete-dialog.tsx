@@ -1,7 +1,8 @@
 'use client';
 
-import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
-import { errorMessage } from '@/lib/api-client';
+import { useEffect, useId, useState } from 'react';
+import { ConfirmDialog } from '@/components/confirm-dialog';
+import { errorMessage } from '@/lib/api/api-client';
 
 /**
  * Confirms a deletion in a modal <dialog> (focus stays inside, Escape closes); the Delete button is enabled only
@@ -22,25 +23,18 @@ export function DeleteDialog({
   onCancel: () => void;
   onConfirm: () => Promise<void>;
 }) {
-  const ref = useRef<HTMLDialogElement>(null);
   const id = useId();
   const [typed, setTyped] = useState('');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | undefined>();
 
   useEffect(() => {
-    const dialog = ref.current;
-    if (!dialog) return;
-    if (open && !dialog.open) {
-      setTyped('');
-      setError(undefined);
-      dialog.showModal();
-    } else if (!open && dialog.open) dialog.close();
+    if (!open) return;
+    setTyped('');
+    setError(undefined);
   }, [open]);
 
-  async function submit(event: FormEvent) {
-    event.preventDefault();
-    if (typed !== name) return;
+  async function confirm() {
     setBusy(true);
     setError(undefined);
     try {
@@ -53,48 +47,38 @@ export function DeleteDialog({
   }
 
   return (
-    <dialog
-      ref={ref}
-      aria-labelledby={`${id}-title`}
-      aria-describedby={`${id}-description`}
-      onClose={onCancel}
-      data-testid="delete-dialog"
+    <ConfirmDialog
+      open={open}
+      title={`Delete Nginx ${name}?`}
+      description={
+        <p>
+          This deletes <strong>{name}</strong> in <strong>{namespace}</strong>
+          {podCount > 0 ? ` and its ${podCount} pod${podCount === 1 ? '' : 's'}` : ''}. It cannot be undone.
+        </p>
+      }
+      error={error}
+      busy={busy}
+      canConfirm={typed === name}
+      confirmLabel="Delete"
+      busyLabel="Deleting…"
+      tone="danger"
+      testId="delete-dialog"
+      onCancel={onCancel}
+      onConfirm={() => void confirm()}
     >
-      <form onSubmit={submit} noValidate>
-        <div className="dialog-body">
-          <h2 id={`${id}-title`}>Delete Nginx {name}?</h2>
-          <p id={`${id}-description`}>
-            This deletes <strong>{name}</strong> in <strong>{namespace}</strong>
-            {podCount > 0 ? ` and its ${podCount} pod${podCount === 1 ? '' : 's'}` : ''}. It cannot be undone.
-          </p>
-          <div className="field">
-            <label htmlFor={`${id}-confirm`}>
-              Type <code>{name}</code> to confirm
-            </label>
-            <input
-              id={`${id}-confirm`}
-              value={typed}
-              autoComplete="off"
-              spellCheck={false}
-              onChange={(e) => setTyped(e.target.value)}
-              data-testid="delete-confirm-input"
-            />
-          </div>
-          {error && (
-            <p className="alert" role="alert">
-              {error}
-            </p>
-          )}
-        </div>
-        <div className="dialog-actions">
-          <button type="button" onClick={onCancel}>
-            Cancel
-          </button>
-          <button type="submit" className="danger" disabled={typed !== name || busy}>
-            {busy ? 'Deleting…' : 'Delete'}
-          </button>
-        </div>
-      </form>
-    </dialog>
+      <div className="field">
+        <label htmlFor={`${id}-confirm`}>
+          Type <code>{name}</code> to confirm
+        </label>
+        <input
+          id={`${id}-confirm`}
+          value={typed}
+          autoComplete="off"
+          spellCheck={false}
+          onChange={(e) => setTyped(e.target.value)}
+          data-testid="delete-confirm-input"
+        />
+      </div>
+    </ConfirmDialog>
   );
 }

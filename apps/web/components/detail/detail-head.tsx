@@ -6,7 +6,7 @@ import { Badge } from '@/components/badge';
 import { ConditionBadges } from '@/components/detail/condition-badges';
 import { auditHref } from '@/components/detail/detail-states';
 import { ReadOnlyNote } from '@/components/read-only-note';
-import { createdAt } from '@/lib/nginx-view';
+import { createdAt } from '@/lib/nginx/nginx-view';
 
 /**
  * The heading of one Nginx: name, namespace, condition badges, age, and the page's actions. `actions` are the

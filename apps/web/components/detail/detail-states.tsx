@@ -4,7 +4,7 @@ import { EmptyState } from '@/components/empty-state';
 import { ErrorState } from '@/components/error-state';
 import { ReadOnlyNote } from '@/components/read-only-note';
 import { Skeleton } from '@/components/skeleton';
-import type { SubscriptionRefusal } from '@/lib/live-client';
+import type { SubscriptionRefusal } from '@/lib/live/live-client';
 
 const listHref = (namespace: string) => `/?namespace=${encodeURIComponent(namespace)}`;
 

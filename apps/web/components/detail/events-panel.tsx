@@ -1,9 +1,9 @@
 'use client';
 
-import { useCallback, useState } from 'react';
-import { errorMessage, type ApiClient, type EventItem } from '@/lib/api-client';
-import { formatDateTime } from '@/lib/format';
-import { useDebouncedLoad } from '@/lib/use-debounced-load';
+import { useState } from 'react';
+import type { ApiClient } from '@/lib/api/api-client';
+import { useNginxEvents } from '@/lib/detail/use-detail-reads';
+import { formatDateTime } from '@/lib/ui/format';
 import { Age } from '@/components/age';
 import { Badge } from '@/components/badge';
 import { EmptyState } from '@/components/empty-state';
@@ -11,8 +11,6 @@ import { ErrorState } from '@/components/error-state';
 import { Skeleton } from '@/components/skeleton';
 import { TableWrap } from '@/components/table-wrap';
 
-/** Refetch at most this often while the object or its pods keep changing. */
-const DEBOUNCE_MS = 1_000;
 /** Events shown before "Show all". */
 const FIRST_EVENTS = 10;
 
@@ -31,33 +29,8 @@ export function EventsPanel({
   name: string;
   revision: string;
 }) {
-  const [events, setEvents] = useState<EventItem[] | undefined>();
-  const [error, setError] = useState<string | undefined>();
-  const [attempt, setAttempt] = useState(0);
+  const { data: events, error, retry } = useNginxEvents(api, namespace, name, revision);
   const [all, setAll] = useState(false);
-
-  const load = useCallback(
-    (signal: AbortSignal) =>
-      api
-        .events(namespace, name, signal)
-        .then((items) => {
-          setEvents(items);
-          setError(undefined);
-        })
-        .catch((e: unknown) => {
-          if (!signal.aborted) setError(errorMessage(e));
-        }),
-    [api, namespace, name],
-  );
-
-  const first = useDebouncedLoad(load, `${revision}|${attempt}`, DEBOUNCE_MS);
-
-  const retry = () => {
-    setError(undefined);
-    setEvents(undefined);
-    first.current = true;
-    setAttempt((n) => n + 1);
-  };
 
   if (error && !events)
     return <ErrorState title="Could not load the events" message={error} onRetry={retry} />;

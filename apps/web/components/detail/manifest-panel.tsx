@@ -3,7 +3,7 @@
 import type { Nginx } from '@ngx/nginx-api';
 import { useMemo, useState } from 'react';
 import { stringify } from 'yaml';
-import { manifestOf } from '@/lib/nginx-view';
+import { manifestOf } from '@/lib/nginx/nginx-view';
 
 async function copyText(text: string): Promise<void> {
   if (navigator.clipboard?.writeText) return navigator.clipboard.writeText(text);

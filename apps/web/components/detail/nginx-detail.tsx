@@ -18,8 +18,8 @@ import { RevisionHistory } from '@/components/revisions/revision-history';
 import { RolloutPanel } from '@/components/rollout/rollout-panel';
 import { useReadySession } from '@/components/session-provider';
 import { EditYamlButton } from '@/components/yaml-edit/edit-yaml-button';
-import { writeRefusal } from '@/lib/permissions';
-import { useLiveNginx } from '@/lib/use-live-nginx';
+import { writeRefusal } from '@/lib/session/permissions';
+import { useLiveNginx } from '@/lib/live/use-live-nginx';
 import './detail.css';
 
 /**

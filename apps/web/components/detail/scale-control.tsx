@@ -2,8 +2,8 @@
 
 import { MAX_REPLICAS, MIN_REPLICAS, nginxSpecSchema, validateAgainst } from '@ngx/nginx-api';
 import { useEffect, useState, type FormEvent } from 'react';
-import { errorMessage, type ApiClient } from '@/lib/api-client';
-import { shortMessage } from '@/lib/form-errors';
+import { errorMessage, type ApiClient } from '@/lib/api/api-client';
+import { shortMessage } from '@/lib/create/form-errors';
 
 const replicasSchema = nginxSpecSchema.properties!.replicas!;
 

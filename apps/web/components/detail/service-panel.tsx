@@ -1,6 +1,6 @@
 import type { Nginx } from '@ngx/nginx-api';
 import { Badge } from '@/components/badge';
-import { serviceViewOf } from '@/lib/owned-view';
+import { serviceViewOf } from '@/lib/detail/owned-view';
 
 /**
  * The Service the controller keeps for the Nginx (only when spec.service is set): type, name, cluster IP, ports

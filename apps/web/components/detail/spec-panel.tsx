@@ -1,8 +1,8 @@
 import { DEFAULT_IMAGE, type Nginx } from '@ngx/nginx-api';
 import { ImageEditor } from '@/components/detail/image-editor';
 import { ScaleControl } from '@/components/detail/scale-control';
-import type { ApiClient } from '@/lib/api-client';
-import { desiredOf } from '@/lib/nginx-view';
+import type { ApiClient } from '@/lib/api/api-client';
+import { desiredOf } from '@/lib/nginx/nginx-view';
 
 /** The spec's replicas and image: editable in place for someone who may write, plain values otherwise. */
 export function SpecPanel({ nginx, api, writable }: { nginx: Nginx; api: ApiClient; writable: boolean }) {

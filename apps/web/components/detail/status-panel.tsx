@@ -1,6 +1,6 @@
 import type { Nginx } from '@ngx/nginx-api';
 import { ReplicaProgress } from '@/components/detail/replica-progress';
-import { desiredOf, readyOf } from '@/lib/nginx-view';
+import { desiredOf, readyOf } from '@/lib/nginx/nginx-view';
 
 /** The status counts, the controller's message, the observed generation and the UID. */
 export function StatusPanel({ nginx }: { nginx: Nginx }) {

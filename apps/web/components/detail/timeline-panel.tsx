@@ -1,22 +1,15 @@
 'use client';
 
-import { TIMELINE_KINDS, type TimelineItem, type TimelineKind } from '@ngx/nginx-api';
-import { useCallback, useEffect, useId, useMemo, useState } from 'react';
+import { TIMELINE_KINDS, type TimelineKind } from '@ngx/nginx-api';
+import { useId, useMemo, useState } from 'react';
 import { Badge } from '@/components/badge';
 import { EmptyState } from '@/components/empty-state';
 import { ErrorState } from '@/components/error-state';
 import { Skeleton } from '@/components/skeleton';
-import { errorMessage, type ApiClient } from '@/lib/api-client';
-import { formatDateTime } from '@/lib/format';
-import { useDebouncedLoad } from '@/lib/use-debounced-load';
-import { timelineRows, type TimelineRow } from '@/lib/timeline-view';
-
-/** Refetch at most this often while the object or its pods keep changing. */
-const DEBOUNCE_MS = 1_000;
-/** How often the timeline is read again while nothing on the page moves. */
-const REFRESH_MS = 5_000;
-/** Entries read: the newest page. */
-const PAGE = 200;
+import type { ApiClient } from '@/lib/api/api-client';
+import { useNginxTimeline } from '@/lib/detail/use-detail-reads';
+import { formatDateTime } from '@/lib/ui/format';
+import { timelineRows, type TimelineRow } from '@/lib/detail/timeline-view';
 
 const KIND_LABELS: Record<TimelineKind, string> = {
   change: 'Changes',
@@ -46,34 +39,9 @@ export function TimelinePanel({
   revision: string;
 }) {
   const id = useId();
-  const [items, setItems] = useState<TimelineItem[] | undefined>();
-  const [error, setError] = useState<string | undefined>();
+  const { data: items, error, retry } = useNginxTimeline(api, namespace, name, revision);
   const [kinds, setKinds] = useState<TimelineKind[]>([]);
   const [actor, setActor] = useState('');
-  const [attempt, setAttempt] = useState(0);
-
-  const load = useCallback(
-    (signal: AbortSignal) =>
-      api
-        .timeline(namespace, name, { limit: PAGE }, signal)
-        .then((list) => {
-          setItems(list.items);
-          setError(undefined);
-        })
-        .catch((e: unknown) => {
-          if (!signal.aborted) setError(errorMessage(e));
-        }),
-    [api, namespace, name],
-  );
-
-  // Entries also come without the object or its pods moving (an audit event, a change the informer records
-  // after its hold): look again now and then.
-  useEffect(() => {
-    const timer = setInterval(() => setAttempt((n) => n + 1), REFRESH_MS);
-    return () => clearInterval(timer);
-  }, []);
-
-  const first = useDebouncedLoad(load, `${revision}|${attempt}`, DEBOUNCE_MS);
 
   const rows = useMemo(() => timelineRows(items ?? [], { kinds, actor }), [items, kinds, actor]);
   /** Where each entry is shown: its row's anchor (a burst shows many entries). */
@@ -87,17 +55,7 @@ export function TimelinePanel({
     setKinds((current) => (current.includes(kind) ? current.filter((k) => k !== kind) : [...current, kind]));
 
   if (error && !items)
-    return (
-      <ErrorState
-        title="Could not load the timeline"
-        message={error}
-        onRetry={() => {
-          setError(undefined);
-          first.current = true;
-          setAttempt((n) => n + 1);
-        }}
-      />
-    );
+    return <ErrorState title="Could not load the timeline" message={error} onRetry={retry} />;
   if (!items) return <Skeleton rows={4} label="Loading the timeline" />;
   return (
     <>

@@ -4,8 +4,8 @@ import { EmptyState } from '@/components/empty-state';
 import { ErrorState } from '@/components/error-state';
 import { NginxTable } from '@/components/list/nginx-table';
 import { Skeleton } from '@/components/skeleton';
-import type { Sort, SortKey } from '@/lib/nginx-list-rows';
-import type { LiveNginxes } from '@/lib/use-live-nginxes';
+import type { Sort, SortKey } from '@/lib/list/nginx-list-rows';
+import type { LiveNginxes } from '@/lib/live/use-live-nginxes';
 
 /**
  * What the list panel shows below its head: a skeleton while loading, the error with Retry, an empty state

@@ -7,12 +7,12 @@ import { ListPanelBody } from '@/components/list/list-panel';
 import { NamespacePicker } from '@/components/list/namespace-picker';
 import { ReadOnlyNote } from '@/components/read-only-note';
 import { useReadySession } from '@/components/session-provider';
-import { plural } from '@/lib/format';
-import { nextSort, visibleRows, type Sort, type SortKey } from '@/lib/nginx-list-rows';
-import { desiredOf, readyOf } from '@/lib/nginx-view';
-import { writeRefusal } from '@/lib/permissions';
-import { isMidRollout, rolloutViewOf } from '@/lib/rollout-view';
-import { useLiveNginxes } from '@/lib/use-live-nginxes';
+import { plural } from '@/lib/ui/format';
+import { nextSort, visibleRows, type Sort, type SortKey } from '@/lib/list/nginx-list-rows';
+import { desiredOf, readyOf } from '@/lib/nginx/nginx-view';
+import { writeRefusal } from '@/lib/session/permissions';
+import { isMidRollout, rolloutViewOf } from '@/lib/rollout/rollout-view';
+import { useLiveNginxes } from '@/lib/live/use-live-nginxes';
 
 /** The Nginx list: namespace, filter, sortable live table with ready and up-to-date counts. */
 export function NginxList() {

@@ -4,8 +4,8 @@ import { Age } from '@/components/age';
 import { Badge } from '@/components/badge';
 import { ConditionBadges } from '@/components/detail/condition-badges';
 import { ReplicaProgress } from '@/components/detail/replica-progress';
-import { createdAt, desiredOf, detailHref, imageOf, readyOf } from '@/lib/nginx-view';
-import { isMidRollout, rolloutViewOf } from '@/lib/rollout-view';
+import { createdAt, desiredOf, detailHref, imageOf, readyOf } from '@/lib/nginx/nginx-view';
+import { isMidRollout, rolloutViewOf } from '@/lib/rollout/rollout-view';
 
 /** The height every row is drawn at (the virtualiser relies on it). */
 export const ROW_HEIGHT = 41;

@@ -4,8 +4,8 @@ import type { Nginx } from '@ngx/nginx-api';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useRef } from 'react';
 import { NginxRow, ROW_HEIGHT } from '@/components/list/nginx-row';
-import type { Sort, SortKey } from '@/lib/nginx-list-rows';
-import { nginxKey } from '@/lib/nginx-view';
+import type { Sort, SortKey } from '@/lib/list/nginx-list-rows';
+import { nginxKey } from '@/lib/nginx/nginx-view';
 import './list.css';
 
 const COLUMNS: { key: SortKey; label: string; width: string }[] = [

@@ -8,7 +8,7 @@ import { ReadOnlyNote } from '@/components/read-only-note';
 import { useReadySession } from '@/components/session-provider';
 import { Skeleton } from '@/components/skeleton';
 import { rollbackSummary } from '@/lib/revision-diff';
-import { useRevisions, useRollback } from '@/lib/use-revisions';
+import { useRevisions, useRollback } from '@/lib/revisions/use-revisions';
 import { RevisionCompare } from './revision-compare';
 import { RevisionTable } from './revision-table';
 import { RollbackDialog } from './rollback-dialog';

@@ -1,7 +1,7 @@
 'use client';
 
-import { useEffect, useId, useRef, type FormEvent } from 'react';
-import type { RollbackTarget } from '@/lib/use-revisions';
+import { ConfirmDialog } from '@/components/confirm-dialog';
+import type { RollbackTarget } from '@/lib/revisions/use-revisions';
 
 /**
  * Confirms a rollback in a modal <dialog> (open while `target` is set; Escape or Cancel calls `onCancel`): names
@@ -23,70 +23,43 @@ export function RollbackDialog({
   onCancel: () => void;
   onConfirm: () => void;
 }) {
-  const ref = useRef<HTMLDialogElement>(null);
-  const id = useId();
-  const open = target !== undefined;
-
-  useEffect(() => {
-    const dialog = ref.current;
-    if (!dialog) return;
-    if (open && !dialog.open) dialog.showModal();
-    else if (!open && dialog.open) dialog.close();
-  }, [open]);
-
-  function submit(event: FormEvent) {
-    event.preventDefault();
-    if (!busy) onConfirm();
-  }
-
   return (
-    <dialog
-      ref={ref}
-      aria-labelledby={`${id}-title`}
-      aria-describedby={`${id}-description`}
-      onClose={() => {
-        if (open) onCancel();
-      }}
-      data-testid="rollback-dialog"
-    >
-      {target && (
-        <form onSubmit={submit} noValidate>
-          <div className="dialog-body">
-            <h2 id={`${id}-title`}>Roll back to revision {target.revision.revision}?</h2>
-            <div id={`${id}-description`}>
-              {target.summary.length > 0 ? (
-                <>
-                  <p>This writes revision {target.revision.revision}&apos;s pod template into the spec:</p>
-                  <ul className="rev-summary" data-testid="rollback-summary">
-                    {target.summary.map((sentence) => (
-                      <li key={sentence}>{sentence}</li>
-                    ))}
-                  </ul>
-                </>
-              ) : (
-                <p>The pod template would not change.</p>
-              )}
-              <p className="small muted">
-                Replicas, strategy and the other fields stay as they are; the revision becomes the newest.
-                {paused && ' The rollout is paused: pods move to it once it is resumed.'}
-              </p>
-            </div>
-            {error && (
-              <p className="alert" role="alert">
-                {error}
-              </p>
-            )}
-          </div>
-          <div className="dialog-actions">
-            <button type="button" onClick={onCancel}>
-              Cancel
-            </button>
-            <button type="submit" className="primary" disabled={busy}>
-              {busy ? 'Rolling back…' : 'Roll back'}
-            </button>
-          </div>
-        </form>
+    <ConfirmDialog
+      open={target !== undefined}
+      title={`Roll back to revision ${target?.revision.revision}?`}
+      description={target && <RollbackSummary target={target} paused={paused} />}
+      error={error}
+      busy={busy}
+      confirmLabel="Roll back"
+      busyLabel="Rolling back…"
+      tone="primary"
+      testId="rollback-dialog"
+      onCancel={onCancel}
+      onConfirm={onConfirm}
+    />
+  );
+}
+
+/** What the rollback writes: the changes to the pod template, and what stays. */
+function RollbackSummary({ target, paused }: { target: RollbackTarget; paused: boolean }) {
+  return (
+    <>
+      {target.summary.length > 0 ? (
+        <>
+          <p>This writes revision {target.revision.revision}&apos;s pod template into the spec:</p>
+          <ul className="rev-summary" data-testid="rollback-summary">
+            {target.summary.map((sentence) => (
+              <li key={sentence}>{sentence}</li>
+            ))}
+          </ul>
+        </>
+      ) : (
+        <p>The pod template would not change.</p>
       )}
-    </dialog>
+      <p className="small muted">
+        Replicas, strategy and the other fields stay as they are; the revision becomes the newest.
+        {paused && ' The rollout is paused: pods move to it once it is resumed.'}
+      </p>
+    </>
   );
 }

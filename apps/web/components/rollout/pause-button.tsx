@@ -1,7 +1,7 @@
 'use client';
 
 import { useEffect, useState } from 'react';
-import { errorMessage, StatusError, type ApiClient } from '@/lib/api-client';
+import { errorMessage, StatusError, type ApiClient } from '@/lib/api/api-client';
 
 /** Why a write failed, in words; a 403 says the server refused it (the role or namespace may have changed). */
 function failure(error: unknown): string {

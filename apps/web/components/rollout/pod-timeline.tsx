@@ -1,5 +1,5 @@
-import { formatClock } from '@/lib/format';
-import type { PodTransition } from '@/lib/use-live-nginx';
+import { formatClock } from '@/lib/ui/format';
+import type { PodTransition } from '@/lib/live/use-live-nginx';
 import { Badge } from '@/components/badge';
 
 /** Recent pod transitions seen on this page, newest first: "12:01:03 web-x7k2p Pending → Running". */

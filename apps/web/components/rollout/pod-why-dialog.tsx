@@ -1,11 +1,12 @@
 'use client';
 
-import type { PodWhy } from '@ngx/nginx-api';
-import { useEffect, useId, useRef, useState } from 'react';
+import { useId } from 'react';
 import { Badge } from '@/components/badge';
-import { errorMessage, type ApiClient } from '@/lib/api-client';
-import { formatDateTime } from '@/lib/format';
-import { entryText } from '@/lib/timeline-view';
+import { ModalDialog } from '@/components/modal-dialog';
+import type { ApiClient } from '@/lib/api/api-client';
+import { usePodWhy } from '@/lib/rollout/use-pod-why';
+import { formatDateTime } from '@/lib/ui/format';
+import { entryText } from '@/lib/detail/timeline-view';
 
 /**
  * "Why?" for one pod, in a modal <dialog> (Escape closes): the chain from the pod's creation (or its deletion)
@@ -25,31 +26,16 @@ export function PodWhyDialog({
   pod: string | undefined;
   onClose: () => void;
 }) {
-  const ref = useRef<HTMLDialogElement>(null);
   const id = useId();
-  const [why, setWhy] = useState<PodWhy | undefined>();
-  const [error, setError] = useState<string | undefined>();
-
-  useEffect(() => {
-    const dialog = ref.current;
-    if (!dialog) return;
-    if (pod && !dialog.open) dialog.showModal();
-    else if (!pod && dialog.open) dialog.close();
-    if (!pod) return;
-    setWhy(undefined);
-    setError(undefined);
-    const abort = new AbortController();
-    api
-      .podWhy(namespace, name, pod, abort.signal)
-      .then(setWhy)
-      .catch((e: unknown) => {
-        if (!abort.signal.aborted) setError(errorMessage(e));
-      });
-    return () => abort.abort();
-  }, [api, namespace, name, pod]);
+  const { why, error } = usePodWhy(api, namespace, name, pod);
 
   return (
-    <dialog ref={ref} aria-labelledby={`${id}-title`} onClose={onClose} data-testid="pod-why-dialog">
+    <ModalDialog
+      open={Boolean(pod)}
+      aria-labelledby={`${id}-title`}
+      onClose={onClose}
+      data-testid="pod-why-dialog"
+    >
       <div className="dialog-body">
         <h2 id={`${id}-title`}>Why {pod}?</h2>
         {error && (
@@ -87,6 +73,6 @@ export function PodWhyDialog({
           Close
         </button>
       </div>
-    </dialog>
+    </ModalDialog>
   );
 }

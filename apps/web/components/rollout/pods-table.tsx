@@ -2,7 +2,7 @@ import type { LivePod } from '@ngx/nginx-api';
 import { Age } from '@/components/age';
 import { Badge, type Tone } from '@/components/badge';
 import { TableWrap } from '@/components/table-wrap';
-import { groupSummary, type PodGroup } from '@/lib/pod-groups';
+import { groupSummary, type PodGroup } from '@/lib/rollout/pod-groups';
 
 const PHASE_TONES: Record<string, Tone> = {
   Running: 'success',

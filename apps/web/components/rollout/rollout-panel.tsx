@@ -8,11 +8,11 @@ import { PodTimeline } from '@/components/rollout/pod-timeline';
 import { PodWhyDialog } from '@/components/rollout/pod-why-dialog';
 import { PodsTable } from '@/components/rollout/pods-table';
 import { RolloutProgress, RolloutStateBadge } from '@/components/rollout/rollout-progress';
-import type { ApiClient } from '@/lib/api-client';
-import { plural } from '@/lib/format';
-import { groupPodsByRevision } from '@/lib/pod-groups';
-import { rolloutViewOf } from '@/lib/rollout-view';
-import type { PodTransition } from '@/lib/use-live-nginx';
+import type { ApiClient } from '@/lib/api/api-client';
+import { plural } from '@/lib/ui/format';
+import { groupPodsByRevision } from '@/lib/rollout/pod-groups';
+import { rolloutViewOf } from '@/lib/rollout/rollout-view';
+import type { PodTransition } from '@/lib/live/use-live-nginx';
 import './rollout.css';
 
 /**

@@ -1,5 +1,5 @@
 import { Badge, type Tone } from '@/components/badge';
-import { ROLLOUT_STATE_LABELS, type RolloutState, type RolloutView } from '@/lib/rollout-view';
+import { ROLLOUT_STATE_LABELS, type RolloutState, type RolloutView } from '@/lib/rollout/rollout-view';
 
 const TONES: Record<RolloutState, Tone> = {
   progressing: 'info',

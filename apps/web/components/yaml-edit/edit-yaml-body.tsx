@@ -3,9 +3,9 @@
 import type { Nginx } from '@ngx/nginx-api';
 import { useEffect, useId, useMemo, useRef } from 'react';
 import { useReadySession } from '@/components/session-provider';
-import { hasChanges } from '@/lib/manifest-diff';
-import { useYamlEdit } from '@/lib/yaml-edit';
-import { lineStartOffset } from '@/lib/yaml-lines';
+import { hasChanges } from '@/lib/nginx/manifest-diff';
+import { useYamlEdit } from '@/lib/yaml-edit/yaml-edit';
+import { lineStartOffset } from '@/lib/yaml-edit/yaml-lines';
 import { LineDiffView } from '@/components/line-diff-view';
 import { NumberedTextarea } from './numbered-textarea';
 import { PreviousEdit } from './previous-edit';

@@ -1,7 +1,8 @@
 'use client';
 
 import type { Nginx } from '@ngx/nginx-api';
-import { useEffect, useId, useRef } from 'react';
+import { useId } from 'react';
+import { ModalDialog } from '@/components/modal-dialog';
 import { EditYamlBody } from './edit-yaml-body';
 
 /**
@@ -17,19 +18,11 @@ export function EditYamlDialog({
   nginx: Nginx;
   onClose: () => void;
 }) {
-  const ref = useRef<HTMLDialogElement>(null);
   const id = useId();
 
-  useEffect(() => {
-    const dialog = ref.current;
-    if (!dialog) return;
-    if (open && !dialog.open) dialog.showModal();
-    else if (!open && dialog.open) dialog.close();
-  }, [open]);
-
   return (
-    <dialog ref={ref} className="yaml-dialog" aria-labelledby={`${id}-title`} onClose={onClose}>
+    <ModalDialog open={open} className="yaml-dialog" aria-labelledby={`${id}-title`} onClose={onClose}>
       {open && <EditYamlBody nginx={nginx} onClose={onClose} titleId={`${id}-title`} />}
-    </dialog>
+    </ModalDialog>
   );
 }

@@ -1,5 +1,5 @@
-import type { YamlConflict as Conflict } from '@/lib/yaml-edit';
-import { hasChanges } from '@/lib/manifest-diff';
+import type { YamlConflict as Conflict } from '@/lib/yaml-edit/yaml-edit';
+import { hasChanges } from '@/lib/nginx/manifest-diff';
 import { CopyButton } from './copy-button';
 import { LineDiffView } from '@/components/line-diff-view';
 

@@ -1,4 +1,4 @@
-import type { YamlProblem } from '@/lib/yaml-lines';
+import type { YamlProblem } from '@/lib/yaml-edit/yaml-lines';
 
 /**
  * What is wrong with the manifest, each at its line (`data-testid="yaml-cause"`, `data-line`), with a button

@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest';
+import type { ReconcileAction } from '@/lib/api/api-client';
+import { describeAction, summariseActions } from './audit-actions';
+
+const pod = (kind: ReconcileAction['kind'], name: string, reason?: string): ReconcileAction => ({
+  kind,
+  pod: name,
+  ...(reason ? { reason } : {}),
+});
+
+describe('summariseActions', () => {
+  it('says when nothing was done', () => {
+    expect(summariseActions([])).toBe('no actions');
+  });
+
+  it('counts pod actions by verb, in first-seen order', () => {
+    expect(
+      summariseActions([pod('create', 'a'), { kind: 'status' }, pod('create', 'b'), pod('delete', 'c')]),
+    ).toBe('created 2 pods · status updated · deleted 1 pod');
+  });
+
+  it('does not count deleted objects as pods', () => {
+    expect(
+      summariseActions([
+        pod('delete', 'a'),
+        { kind: 'delete', object: 'web-cfg', reason: 'config-unused' },
+        { kind: 'service', object: 'web', reason: 'created' },
+        { kind: 'budget', object: 'web', reason: 'updated' },
+        { kind: 'config', object: 'web-cfg' },
+        { kind: 'revision', object: 'web-abc' },
+      ]),
+    ).toBe(
+      'deleted 1 pod · deleted 1 object · service created · disruption budget updated · config written · revision recorded',
+    );
+  });
+});
+
+describe('describeAction', () => {
+  it('names the pod or object acted on, and why', () => {
+    expect(describeAction(pod('create', 'web-1'))).toBe('created pod web-1');
+    expect(describeAction(pod('delete', 'web-2', 'scale down'))).toBe('deleted pod web-2 (scale down)');
+    expect(describeAction({ kind: 'status' })).toBe('wrote status');
+    expect(describeAction({ kind: 'delete', object: 'web-old', reason: 'revision-history-limit' })).toBe(
+      'deleted web-old (revision-history-limit)',
+    );
+    expect(describeAction({ kind: 'config', object: 'web-cfg', revision: 'abc' })).toBe(
+      'created ConfigMap web-cfg for revision abc',
+    );
+    expect(describeAction({ kind: 'service', object: 'web', reason: 'created' })).toBe('created Service web');
+    expect(describeAction({ kind: 'budget', object: 'web' })).toBe('synced PodDisruptionBudget web');
+  });
+});

@@ -1,0 +1,21 @@
+import type { AuditKind } from '@/lib/api/api-client';
+import type { AuditViewFilters } from '@/lib/audit/audit-filters-url';
+
+/**
+ * The key of every read the UI caches. Everything about one Nginx starts with `nginx(namespace, name)`, so a
+ * change seen live can refresh (or write) all of it at once with that prefix.
+ */
+export const queryKeys = {
+  nginx: (namespace: string, name: string) => ['nginx', namespace, name] as const,
+  events: (namespace: string, name: string) => [...queryKeys.nginx(namespace, name), 'events'] as const,
+  timeline: (namespace: string, name: string, limit: number) =>
+    [...queryKeys.nginx(namespace, name), 'timeline', { limit }] as const,
+  revisions: (namespace: string, name: string) => [...queryKeys.nginx(namespace, name), 'revisions'] as const,
+  podWhy: (namespace: string, name: string, pod: string | undefined) =>
+    [...queryKeys.nginx(namespace, name), 'pod-why', pod ?? null] as const,
+  configCheck: (namespace: string, name: string, text: string | undefined) =>
+    [...queryKeys.nginx(namespace, name), 'config-check', text ?? null] as const,
+  audit: (kind: AuditKind, filters: AuditViewFilters, pageSize: number) =>
+    ['audit', kind, filters, pageSize] as const,
+  signInOptions: () => ['sign-in-options'] as const,
+};
