@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { kubectl } from './support/kubectl.js';
 import { nginxManifest, startControlPlane, type ControlPlane } from './support/control-plane.js';
 import { CLUSTER_DIR } from './support/paths.js';
+import { errorLines } from './support/log-lines.js';
 import { uniqueName } from './support/wait.js';
 
 const NS = uniqueName('bad-bodies');
@@ -378,5 +379,9 @@ describe('bad bodies through the app against the cluster', () => {
     expect(current.status).toBe(200);
     expect(await current.text()).not.toContain('"code":410');
     await expectUnchangedAndServing();
+  });
+
+  it('logged no unexpected failure for any of the bad requests above', () => {
+    expect(errorLines(cp.output())).toEqual([]);
   });
 });
