@@ -1,9 +1,10 @@
 import { PassThrough } from 'node:stream';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { KubeApiError } from './api-error.js';
 import { Backoff } from './backoff.js';
 import type { KubeClient, KubeRequest } from './client.js';
 import { Reflector } from './reflector.js';
+import { FakeClock } from './testing/fake-clock.js';
 
 // Unit tests of the reflector's state machine with a scripted client. Its behaviour against a real API server
 // is covered by the integration tests in test/.
@@ -80,12 +81,14 @@ function recordingSink() {
   };
 }
 
+/** Waits for an observed condition (the bound only ends a test that would otherwise hang). */
 async function until(done: () => boolean, timeoutMs = 3000) {
-  const deadline = Date.now() + timeoutMs;
-  while (!done()) {
-    if (Date.now() > deadline) throw new Error('condition not reached in time');
-    await new Promise((resolve) => setTimeout(resolve, 2));
-  }
+  await vi.waitFor(
+    () => {
+      if (!done()) throw new Error('condition not reached in time');
+    },
+    { timeout: timeoutMs, interval: 2 },
+  );
 }
 
 const running: { abort: AbortController; done: Promise<void> }[] = [];
@@ -334,9 +337,21 @@ describe('Reflector', () => {
     const failures = Array.from({ length: 50 }, () => new KubeApiError(503, { message: 'unavailable' }));
     const client = new ScriptedClient(failures);
     const { sink } = recordingSink();
-    start(client, sink, { backoff: new Backoff(20, 40, 0) });
-    await new Promise((resolve) => setTimeout(resolve, 150));
-    expect(client.listQueries.length).toBeGreaterThanOrEqual(2);
-    expect(client.listQueries.length).toBeLessThanOrEqual(6);
+    const clock = new FakeClock();
+    start(client, sink, { backoff: new Backoff(20, 40, 0), clock });
+    // Each failed list is followed by exactly one wait on the clock: 20 ms, then 40 ms (the cap), then 40 ms.
+    for (const [attempt, delay] of [
+      [1, 20],
+      [2, 40],
+      [3, 40],
+    ] as const) {
+      await until(() => client.listQueries.length === attempt && clock.pendingTimers() === 1);
+      clock.advance(delay - 1);
+      // The wait is still pending and nothing was retried: its timer has not fallen due.
+      expect(clock.pendingTimers()).toBe(1);
+      expect(client.listQueries).toHaveLength(attempt);
+      clock.advance(1);
+      await until(() => client.listQueries.length === attempt + 1);
+    }
   });
 });

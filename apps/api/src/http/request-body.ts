@@ -57,13 +57,38 @@ export function parseBody(raw: Buffer, type: string, accepted: readonly string[]
     );
   if (raw.length === 0) throw new StatusError(400, 'the request body is empty');
   const text = raw.toString('utf8');
+  const kind = type.includes('yaml') ? 'YAML' : 'JSON';
+  let body: unknown;
   try {
-    return type === BODY_TYPES.yaml || type === BODY_TYPES.apply ? parse(text) : JSON.parse(text);
+    body = type === BODY_TYPES.yaml || type === BODY_TYPES.apply ? parse(text) : JSON.parse(text);
   } catch (error) {
-    const kind = type.includes('yaml') ? 'YAML' : 'JSON';
     throw new StatusError(
       400,
       `the request body is not valid ${kind}: ${(error as Error).message.split('\n')[0]}`,
     );
   }
+  // Refused here, as kube-apiserver refuses it, rather than overflowing the stack of whatever walks it next
+  // (the checks, JSON.stringify on the way to the API server or back: a 500).
+  if (nestedDeeperThan(body, MAX_BODY_DEPTH))
+    throw new StatusError(
+      400,
+      `the request body is not valid ${kind}: exceeded max depth of ${MAX_BODY_DEPTH}`,
+    );
+  return body;
+}
+
+/** The deepest nesting of objects and arrays a body may have: kube-apiserver's (Go's JSON and YAML decoders'). */
+export const MAX_BODY_DEPTH = 10_000;
+
+/** Whether objects and arrays in `value` nest more than `limit` deep (the outermost one is depth 1); no recursion. */
+export function nestedDeeperThan(value: unknown, limit: number): boolean {
+  const stack: [unknown, number][] = [[value, 1]];
+  while (stack.length > 0) {
+    const [node, depth] = stack.pop()!;
+    if (typeof node !== 'object' || node === null) continue;
+    if (depth > limit) return true;
+    for (const child of Array.isArray(node) ? node : Object.values(node))
+      if (typeof child === 'object' && child !== null) stack.push([child, depth + 1]);
+  }
+  return false;
 }
