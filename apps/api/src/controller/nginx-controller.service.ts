@@ -11,6 +11,7 @@ import {
   ignoreNotFound,
   KubeClient,
   LeaderElector,
+  LeadershipEnded,
   type LeadershipTerm,
   NAMESPACE_INDEX,
   objectPath,
@@ -138,7 +139,8 @@ export class NginxControllerService implements OnApplicationBootstrap, OnModuleD
 
   async onModuleDestroy(): Promise<void> {
     clearInterval(this.strayRecheck);
-    this.stopping.abort();
+    // Without leader election this is the term's signal too: it ends the way a term ends.
+    this.stopping.abort(new LeadershipEnded('stopped'));
     await this.running;
   }
 

@@ -1,6 +1,6 @@
 import { Controller, Get, Inject, Param } from '@nestjs/common';
 import type { CoreV1Event } from '@kubernetes/client-node';
-import { KubeApiError, KubeClient } from '@ngx/kube-runtime';
+import { isApiError, KubeClient } from '@ngx/kube-runtime';
 import { NGINX_KIND, NGINX_PLURAL, type EventItem } from '@ngx/nginx-api';
 import { NamespaceScoped } from '../auth/auth.decorators.js';
 import { ClusterInformers } from '../kube/cluster-informers.js';
@@ -62,7 +62,7 @@ export class EventsController {
         items,
       };
     } catch (error) {
-      if (error instanceof KubeApiError) throw error;
+      if (isApiError(error)) throw error;
       throw new StatusError(503, 'the Kubernetes API server is unavailable');
     }
   }

@@ -1,6 +1,6 @@
 import { Controller, Get, Inject, Logger, Param, Post, Req, Res } from '@nestjs/common';
 import type { V1ControllerRevision } from '@kubernetes/client-node';
-import { KubeApiError, KubeClient, collectionPath, errorMessage, objectPath } from '@ngx/kube-runtime';
+import { KubeClient, collectionPath, errorMessage, isApiError, objectPath } from '@ngx/kube-runtime';
 import {
   LABEL_NGINX,
   NGINX_GROUP,
@@ -132,7 +132,7 @@ export class RevisionsController {
       // A user's read, under the token's rate limit rather than the controller's QPS.
       return await this.client.request<T>({ path, query, priority: 'exempt' });
     } catch (error) {
-      if (error instanceof KubeApiError) throw error;
+      if (isApiError(error)) throw error;
       throw new StatusError(503, `the Kubernetes API server is unavailable: ${errorMessage(error)}`);
     }
   }

@@ -1,5 +1,5 @@
 import { Catch, HttpException, Logger, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
-import { KubeApiError, errorMessage } from '@ngx/kube-runtime';
+import { errorMessage, isApiError } from '@ngx/kube-runtime';
 import type { Response } from 'express';
 import { kubeStatus, rememberAnswered, StatusError } from './kube-status.js';
 
@@ -31,7 +31,7 @@ export class StatusExceptionFilter implements ExceptionFilter {
  * (RelayedReadLane).
  */
 export function statusAnswer(error: unknown, logger: Logger): [number, object, Record<string, string>] {
-  if (error instanceof KubeApiError)
+  if (isApiError(error))
     return [
       error.code,
       error.status.kind === 'Status' ? error.status : kubeStatus(error.code, error.message),
