@@ -4,7 +4,7 @@ import { isApiError, KubeClient } from '@ngx/kube-runtime';
 import { NGINX_KIND, NGINX_PLURAL, type EventItem } from '@ngx/nginx-api';
 import { NamespaceScoped } from '../auth/auth.decorators.js';
 import { ClusterInformers } from '../kube/cluster-informers.js';
-import { StatusError } from '../http/kube-status.js';
+import { StatusException } from '../http/kube-status.js';
 import { nameParam, namespaceParam } from '../http/path-params.js';
 import { CONTROLPLANE_API_VERSION } from '../http/controlplane-api.js';
 
@@ -63,7 +63,7 @@ export class EventsController {
       };
     } catch (error) {
       if (isApiError(error)) throw error;
-      throw new StatusError(503, 'the Kubernetes API server is unavailable');
+      throw new StatusException(503, 'the Kubernetes API server is unavailable');
     }
   }
 }

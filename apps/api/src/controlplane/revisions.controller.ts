@@ -14,7 +14,7 @@ import { AuditReader } from '../audit/audit-reader.js';
 import { PrismaService } from '../audit/prisma.service.js';
 import { HandlerAuthorizes, NamespaceScoped } from '../auth/auth.decorators.js';
 import { CONTROLPLANE_API_VERSION } from '../http/controlplane-api.js';
-import { StatusError } from '../http/kube-status.js';
+import { StatusException } from '../http/kube-status.js';
 import { nameParam, namespaceParam } from '../http/path-params.js';
 import { BODY_TYPES, mediaType, parseBody, readRawBody } from '../http/request-body.js';
 import { nestRuntimeLogger } from '../logging/runtime-logger.js';
@@ -133,7 +133,7 @@ export class RevisionsController {
       return await this.client.request<T>({ path, query, priority: 'exempt' });
     } catch (error) {
       if (isApiError(error)) throw error;
-      throw new StatusError(503, `the Kubernetes API server is unavailable: ${errorMessage(error)}`);
+      throw new StatusException(503, `the Kubernetes API server is unavailable: ${errorMessage(error)}`);
     }
   }
 

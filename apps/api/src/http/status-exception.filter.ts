@@ -1,7 +1,7 @@
 import { Catch, HttpException, Logger, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
 import { errorMessage, isApiError } from '@ngx/kube-runtime';
 import type { Response } from 'express';
-import { kubeStatus, rememberAnswered, StatusError } from './kube-status.js';
+import { kubeStatus, rememberAnswered, StatusException } from './kube-status.js';
 
 /**
  * Answers every error as a Kubernetes `Status`: the API server's own Status passed through unchanged (code,
@@ -37,7 +37,7 @@ export function statusAnswer(error: unknown, logger: Logger): [number, object, R
       error.status.kind === 'Status' ? error.status : kubeStatus(error.code, error.message),
       {},
     ];
-  if (error instanceof StatusError) return [error.code, error.body, error.headers];
+  if (error instanceof StatusException) return [error.code, error.body, error.headers];
   if (error instanceof HttpException) {
     const code = error.getStatus();
     return [code, kubeStatus(code, httpMessage(error)), {}];
