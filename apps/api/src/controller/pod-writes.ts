@@ -69,13 +69,7 @@ export class PodWrites {
       report.record({ kind: 'config', object: name, revision: view.updateRevision });
     } catch (error) {
       if (isConflict(error)) return;
-      if (!endedWithTerm(error))
-        this.deps.events.event(
-          nginx,
-          'Warning',
-          'FailedCreate',
-          `Error creating ConfigMap ${name}: ${errorMessage(error)}`,
-        );
+      this.warn(nginx, error, 'FailedCreate', `Error creating ConfigMap ${name}`);
       throw error;
     }
   }
@@ -95,10 +89,7 @@ export class PodWrites {
       this.deps.metrics?.podCreated();
       this.deps.events.event(nginx, 'Normal', 'SuccessfulCreate', `Created pod: ${pod.metadata?.name}`);
     } catch (error) {
-      if (!endedWithTerm(error)) {
-        this.deps.metrics?.podCreateFailed();
-        this.deps.events.event(nginx, 'Warning', 'FailedCreate', `Error creating: ${errorMessage(error)}`);
-      }
+      if (this.warn(nginx, error, 'FailedCreate', 'Error creating')) this.deps.metrics?.podCreateFailed();
       throw error;
     }
   }
@@ -119,13 +110,7 @@ export class PodWrites {
       this.deps.events.event(nginx, 'Normal', 'SuccessfulDelete', `Deleted pod: ${name} (${reason})`);
     } catch (error) {
       if (isNotFound(error)) return;
-      if (!endedWithTerm(error))
-        this.deps.events.event(
-          nginx,
-          'Warning',
-          'FailedDelete',
-          `Error deleting pod ${name}: ${errorMessage(error)}`,
-        );
+      this.warn(nginx, error, 'FailedDelete', `Error deleting pod ${name}`);
       throw error;
     }
   }
@@ -217,5 +202,12 @@ export class PodWrites {
       if (isApiError(error, 404, 409, 422)) return;
       throw error;
     }
+  }
+
+  /** Tells a refused write as a Warning Event, and whether it did: one cut short by the term's end tells nothing. */
+  private warn(nginx: Nginx, error: unknown, reason: string, what: string): boolean {
+    if (endedWithTerm(error)) return false;
+    this.deps.events.event(nginx, 'Warning', reason, `${what}: ${errorMessage(error)}`);
+    return true;
   }
 }
