@@ -6,6 +6,8 @@ import {
   isConflict,
   isInvalid,
   isNotFound,
+  isServerError,
+  isTooManyRequests,
   KubeApiError,
 } from './api-error.js';
 
@@ -32,5 +34,14 @@ describe('API error idioms', () => {
     expect(() => ignoreNotFound(network)).toThrow(network);
     expect(ignoreConflict(refusal(409))).toBeUndefined();
     expect(() => ignoreConflict(refusal(404))).toThrow(KubeApiError);
+  });
+
+  it('tells a shed request (429) and a server failure (5xx) from the refusals that would be answered alike again', () => {
+    expect(isTooManyRequests(refusal(429))).toBe(true);
+    expect(isTooManyRequests(refusal(503))).toBe(false);
+    expect(isServerError(refusal(500))).toBe(true);
+    expect(isServerError(refusal(504))).toBe(true);
+    expect(isServerError(refusal(429))).toBe(false);
+    expect(isServerError(Object.assign(new Error('boom'), { code: 500 }))).toBe(false);
   });
 });

@@ -73,6 +73,14 @@ export const isConflict = (error: unknown): error is KubeApiError => isApiError(
 /** 422 Unprocessable: the object does not validate. */
 export const isInvalid = (error: unknown): error is KubeApiError => isApiError(error, 422);
 
+// The two below answer a plain boolean: as type guards, their false branch would rule out every KubeApiError.
+
+/** 429 Too Many Requests: the API server's priority and fairness shed it; it may be sent again later. */
+export const isTooManyRequests = (error: unknown): boolean => isApiError(error, 429);
+
+/** A 5xx: the server failed to answer it, and a write may or may not have been stored. */
+export const isServerError = (error: unknown): boolean => isApiError(error) && error.code >= 500;
+
 /**
  * For a `catch` whose wish is that the object not exist: a 404 is the wish come true (undefined), anything else is
  * thrown again. `catch (error) { return ignoreNotFound(error); }`

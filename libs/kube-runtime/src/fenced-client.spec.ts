@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { KubeApiError } from './api-error.js';
 import { Fenced, type KubeRequest, type KubeRequester } from './client.js';
-import { FencedClient } from './fenced-client.js';
+import { endedWithTerm, FencedClient } from './fenced-client.js';
+import { LeadershipEnded } from './leader-election.js';
 import { FakeClock } from './testing/fake-clock.js';
 
 /**
@@ -151,5 +152,22 @@ describe('FencedClient', () => {
     term.abort();
     expect(api.sent[0]!.fence!.aborted).toBe(true);
     await expect(answer).rejects.toThrow(); // a read: cut when the term ended
+  });
+
+  it('tells a request its term stopped, never sent or cut on the wire, from one the server refused', async () => {
+    const api = new HeldApi();
+    const term = new AbortController();
+    const client = new FencedClient(api, term.signal);
+    const read = client.request({ path: '/pods/x' });
+    await flush();
+    term.abort(new LeadershipEnded('lost'));
+    const cut = await read.catch((error: unknown) => error);
+    const unsent = await client.request({ path: '/pods/y' }).catch((error: unknown) => error);
+    expect(cut).toBeInstanceOf(LeadershipEnded);
+    expect(endedWithTerm(cut)).toBe(true);
+    expect(endedWithTerm(unsent)).toBe(true);
+    expect(endedWithTerm(new Fenced(1))).toBe(true);
+    expect(endedWithTerm(status(409))).toBe(false);
+    expect(endedWithTerm(new Error('socket hang up'))).toBe(false);
   });
 });

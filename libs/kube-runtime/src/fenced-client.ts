@@ -1,5 +1,5 @@
 import { linkedSignal } from './abort-scope.js';
-import { KubeApiError } from './api-error.js';
+import { isApiError, isServerError } from './api-error.js';
 import { Fenced, type KubeRequest, type KubeRequester } from './client.js';
 import { realClock, type Clock } from './clock.js';
 import { LeadershipEnded } from './leader-election.js';
@@ -31,15 +31,12 @@ export interface SettledWrites {
 }
 
 /**
- * Whether a request failed because its scope stopped rather than because the server refused it: never sent
- * (the term had ended, or `heldUntil` had passed) or aborted on the wire (a read when the term ended).
+ * Whether a request failed because its term stopped rather than because the server refused it: never sent (the
+ * term had ended, or `heldUntil` had passed) or aborted on the wire (a read when the term ended). A term's
+ * signal aborts with a LeadershipEnded, which every request of the term then rejects with.
  */
-export function endedWithTerm(error: unknown): boolean {
-  return (
-    error instanceof Fenced ||
-    error instanceof LeadershipEnded ||
-    (error instanceof Error && error.name === 'AbortError')
-  );
+export function endedWithTerm(error: unknown): error is Fenced | LeadershipEnded {
+  return error instanceof Fenced || error instanceof LeadershipEnded;
 }
 
 const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -144,7 +141,7 @@ export class FencedClient implements KubeRequester {
    * 5xx, a timeout or a broken connection leaves it open whether kube-apiserver stored it.
    */
   private definitelyNotStored(error: unknown): boolean {
-    if (error instanceof KubeApiError) return error.code < 500;
+    if (isApiError(error)) return !isServerError(error);
     return error instanceof Fenced || (this.term.aborted && error === this.term.reason);
   }
 

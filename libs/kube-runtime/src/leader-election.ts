@@ -10,8 +10,8 @@ import { sleep } from './token-bucket.js';
 /** One leadership term, as handed to `onStartedLeading`. */
 export interface LeadershipTerm {
   /**
-   * Aborts when the term ends: the elector stops, a renewal failed past the renew deadline, or another holder
-   * was seen. Everything the leader does should carry it (see FencedClient).
+   * Aborts, with a LeadershipEnded, when the term ends: the elector stops, a renewal failed past the renew
+   * deadline, or another holder was seen. Everything the leader does should carry it (see FencedClient).
    */
   signal: AbortSignal;
   /**

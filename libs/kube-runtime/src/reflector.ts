@@ -1,4 +1,4 @@
-import { KubeApiError, errorMessage } from './api-error.js';
+import { KubeApiError, errorMessage, isApiError, isServerError, isTooManyRequests } from './api-error.js';
 import { Backoff } from './backoff.js';
 import type { KubeClient, KubeResponse } from './client.js';
 import { realClock, type Clock, type Timer } from './clock.js';
@@ -154,7 +154,7 @@ export class Reflector<T extends KubeObject> {
       try {
         return await this.streamingList(signal);
       } catch (error) {
-        if (!(error instanceof KubeApiError) || error.code >= 500 || error.code === 429 || error.isExpired)
+        if (!isApiError(error) || isServerError(error) || isTooManyRequests(error) || error.isExpired)
           throw error;
         // 400/403/422: this server does not accept sendInitialEvents. LIST from now on.
         this.streamingSupported = false;
@@ -227,8 +227,8 @@ export class Reflector<T extends KubeObject> {
         watch ??= await this.openWatch(signal, { resourceVersion: this.resourceVersion });
       } catch (error) {
         if (signal.aborted) return;
-        if (error instanceof KubeApiError && error.isExpired) throw new Expired();
-        if (error instanceof KubeApiError && error.code < 500 && error.code !== 429) throw error; // relist after backoff
+        if (isApiError(error) && error.isExpired) throw new Expired();
+        if (isApiError(error) && !isServerError(error) && !isTooManyRequests(error)) throw error; // relist after backoff
         const delay = this.backoff.next();
         this.logger.warn('watch failed to open, retrying', {
           error: errorMessage(error),
@@ -336,8 +336,8 @@ export class Reflector<T extends KubeObject> {
   }
 
   private watchError(code: number | undefined, status: { message?: string; reason?: string }): Error {
-    if (code === 410 || status.reason === 'Expired' || status.reason === 'Gone') return new Expired();
-    return new KubeApiError(code ?? 500, { kind: 'Status', ...status, code });
+    const refusal = new KubeApiError(code ?? 500, { kind: 'Status', ...status, code });
+    return refusal.isExpired ? new Expired() : refusal;
   }
 
   private selectors() {

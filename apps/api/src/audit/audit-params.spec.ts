@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { StatusError } from '../http/kube-status.js';
+import { StatusException } from '../http/kube-status.js';
 import { encodeCursor } from './audit-cursor.js';
 import {
   formatFromAccept,
@@ -10,15 +10,15 @@ import {
   type QueryParams,
 } from './audit-params.js';
 
-/** The StatusError a parse throws, or a failure when it does not throw one. */
-function refusal(parse: () => unknown): StatusError {
+/** The StatusException a parse throws, or a failure when it does not throw one. */
+function refusal(parse: () => unknown): StatusException {
   try {
     parse();
   } catch (error) {
-    expect(error).toBeInstanceOf(StatusError);
-    return error as StatusError;
+    expect(error).toBeInstanceOf(StatusException);
+    return error as StatusException;
   }
-  throw new Error('expected a 400 StatusError');
+  throw new Error('expected a 400 StatusException');
 }
 
 /** Expects a 400 Status naming `field`, as a Kubernetes client reads it. */

@@ -28,7 +28,7 @@ import { CONTROLPLANE_API_VERSION } from '../http/controlplane-api.js';
 /**
  * The audit trail over HTTP, read-only: reconcile records, change records (newest first, paged with `continue`,
  * or exported whole as NDJSON or CSV), the no-op counts and the refused requests' counts. Bad parameters are answered 400 with a `Status`
- * naming the parameter (StatusError). Reads need the viewer role (the global guard).
+ * naming the parameter (StatusException). Reads need the viewer role (the global guard).
  */
 @NamespaceScoped('query')
 @Controller(`${CONTROLPLANE_API_VERSION}/audit`)

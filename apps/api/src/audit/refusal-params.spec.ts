@@ -1,15 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { StatusError } from '../http/kube-status.js';
+import { StatusException } from '../http/kube-status.js';
 import { encodeCursor } from './audit-cursor.js';
 import { DEFAULT_LIMIT, parseRefusalParams, type QueryParams } from './audit-params.js';
 import { refusalWhere, REFUSAL_ORDER } from './audit-query.js';
 
-function refusalOf(query: QueryParams): StatusError {
+function refusalOf(query: QueryParams): StatusException {
   try {
     parseRefusalParams(query);
   } catch (error) {
-    expect(error).toBeInstanceOf(StatusError);
-    return error as StatusError;
+    expect(error).toBeInstanceOf(StatusException);
+    return error as StatusException;
   }
   throw new Error('expected a 400');
 }

@@ -1,7 +1,7 @@
 import type { ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { describe, expect, it, vi } from 'vitest';
-import { StatusError } from '../http/kube-status.js';
+import { StatusException } from '../http/kube-status.js';
 import { NAMESPACE_SCOPED } from './auth.decorators.js';
 import type { Authentication, Authenticator } from './authenticator.js';
 import { Authorization } from './authorization.js';
@@ -18,7 +18,7 @@ async function guarded(
   request: { method?: string; headers?: Record<string, string>; query?: Record<string, string> },
   authentication: Authentication,
   options: { namespaced?: boolean; kubernetes?: Partial<KubernetesAuthorizer>; csrf?: boolean } = {},
-): Promise<{ recorded: Refusal[]; answer: StatusError | true }> {
+): Promise<{ recorded: Refusal[]; answer: StatusException | true }> {
   const recorded: Refusal[] = [];
   const recorder: RefusalRecorder = { record: (refusal) => recorded.push(refusal) };
   const reflector = new Reflector();
@@ -47,16 +47,16 @@ async function guarded(
   try {
     return { recorded, answer: (await guard.canActivate(context)) as true };
   } catch (error) {
-    expect(error).toBeInstanceOf(StatusError);
-    return { recorded, answer: error as StatusError };
+    expect(error).toBeInstanceOf(StatusException);
+    return { recorded, answer: error as StatusException };
   }
 }
 
 describe('BearerAuthGuard records each refusal', () => {
   it('a request without a credential: 401 no-credential, with the challenge', async () => {
     const { recorded, answer } = await guarded({}, { refused: 'a valid bearer token is required' });
-    expect((answer as StatusError).code).toBe(401);
-    expect((answer as StatusError).headers).toMatchObject({ 'WWW-Authenticate': expect.any(String) });
+    expect((answer as StatusException).code).toBe(401);
+    expect((answer as StatusException).headers).toMatchObject({ 'WWW-Authenticate': expect.any(String) });
     expect(recorded).toEqual([
       {
         door: 'rest',
@@ -129,7 +129,7 @@ describe('BearerAuthGuard records each refusal', () => {
         namespaced: true,
         kubernetes,
       });
-      expect((answer as StatusError).code).toBe(code);
+      expect((answer as StatusException).code).toBe(code);
       expect(recorded).toMatchObject([{ code, reason, subject: 'ada' }]);
     }
   });

@@ -1,7 +1,7 @@
 import { Inject, Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { Request } from 'express';
-import { StatusError } from '../http/kube-status.js';
+import { StatusException } from '../http/kube-status.js';
 import {
   HANDLER_AUTHORIZES,
   NAMESPACE_SCOPED,
@@ -160,9 +160,9 @@ export class BearerAuthGuard implements CanActivate {
     reason: Refusal['reason'],
     message: string,
     subject?: string,
-  ): StatusError {
+  ): StatusException {
     this.refusals.record({ door: 'rest', code, reason, subject, address: request.ip, message });
     const challenge = code === 401 ? { 'WWW-Authenticate': 'Bearer realm="nginx-control-plane"' } : undefined;
-    return new StatusError(code, message, undefined, challenge);
+    return new StatusException(code, message, undefined, challenge);
   }
 }

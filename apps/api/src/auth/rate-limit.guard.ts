@@ -1,7 +1,7 @@
 import { Inject, Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { Request } from 'express';
-import { StatusError } from '../http/kube-status.js';
+import { StatusException } from '../http/kube-status.js';
 import { UNMETERED } from './auth.decorators.js';
 import { Authenticator } from './authenticator.js';
 import { RequestBudget, type BudgetAnswer } from './request-budget.js';
@@ -34,9 +34,9 @@ export class RateLimitGuard implements CanActivate {
   }
 }
 
-export function tooManyRequests(answer: Exclude<BudgetAnswer, { allowed: true }>): StatusError {
+export function tooManyRequests(answer: Exclude<BudgetAnswer, { allowed: true }>): StatusException {
   const seconds = answer.retryAfterSeconds;
-  return new StatusError(
+  return new StatusException(
     429,
     `too many requests for ${answer.spender}: at most ${answer.limit} per ${answer.windowSeconds} s; retry in ${seconds} s`,
     { retryAfterSeconds: seconds },

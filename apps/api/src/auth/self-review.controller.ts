@@ -1,6 +1,6 @@
 import { Controller, HttpCode, Inject, Post, Req } from '@nestjs/common';
 import type { Request } from 'express';
-import { StatusError } from '../http/kube-status.js';
+import { StatusException } from '../http/kube-status.js';
 import { BODY_TYPES, mediaType, parseBody, readRawBody } from '../http/request-body.js';
 import { RequiresRole } from './auth.decorators.js';
 import { Authorization } from './authorization.js';
@@ -28,14 +28,14 @@ async function reviewBody(
     try {
       body = decodeReview(raw);
     } catch (error) {
-      throw new StatusError(
+      throw new StatusException(
         400,
         `the request body is not a valid protobuf ${kind}: ${(error as Error).message}`,
       );
     }
   } else body = parseBody(raw, type, [BODY_TYPES.json, BODY_TYPES.yaml, PROTOBUF]);
   if (!isObject(body) || body.apiVersion !== apiVersion || body.kind !== kind)
-    throw new StatusError(400, `the body must be a ${apiVersion} ${kind}`);
+    throw new StatusException(400, `the body must be a ${apiVersion} ${kind}`);
   return body;
 }
 
@@ -69,7 +69,7 @@ export class SelfReviewController {
     try {
       return { ...body, status: await kubernetes.answer(caller, question) };
     } catch (error) {
-      throw new StatusError(503, unavailable(error).message);
+      throw new StatusException(503, unavailable(error).message);
     }
   }
 

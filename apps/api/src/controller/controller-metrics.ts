@@ -1,5 +1,5 @@
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
-import type { ReconcilerMetrics } from './reconciler.js';
+import type { PodWriteMetrics } from './pod-writes.js';
 
 /** The Nginx controller's own Prometheus collectors (the workqueue's and informers' are in metrics/runtime-metrics.ts). */
 export function controllerMetrics(registry: Registry) {
@@ -20,13 +20,13 @@ export function controllerMetrics(registry: Registry) {
     labelNames: ['reason'],
     registers,
   });
-  const reconciler: ReconcilerMetrics = {
+  const podWrites: PodWriteMetrics = {
     podCreated: () => created.inc(),
     podCreateFailed: () => createFailures.inc(),
     podDeleted: (reason) => deleted.inc({ reason }),
   };
   return {
-    reconciler,
+    podWrites,
     reconciles: new Counter({
       name: 'nginx_reconciles_total',
       help: 'Reconciles by result (success, error, requeue, aborted: cut short by the end of a leadership term).',

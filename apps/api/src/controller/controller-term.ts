@@ -127,7 +127,7 @@ export class ControllerTerm {
       events: this.events,
       logger: deps.logger,
       burst: deps.burst,
-      metrics: deps.metrics.reconciler,
+      metrics: deps.metrics.podWrites,
     });
     const controller = new Controller({
       name: 'nginx',

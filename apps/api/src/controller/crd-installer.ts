@@ -5,7 +5,7 @@ import {
   type OnApplicationBootstrap,
   type OnApplicationShutdown,
 } from '@nestjs/common';
-import { Backoff, KubeApiError, KubeClient, sleep } from '@ngx/kube-runtime';
+import { Backoff, isApiError, KubeClient, sleep } from '@ngx/kube-runtime';
 import { NGINX_CRD_NAME, nginxCrd } from '@ngx/nginx-api';
 import { appConfig, type AppConfig } from '../config/app-config.js';
 
@@ -107,7 +107,7 @@ export class CrdInstaller implements OnApplicationBootstrap, OnApplicationShutdo
         signal: this.stopping.signal,
       });
     } catch (error) {
-      if (!(error instanceof KubeApiError)) throw error; // not reached: the caller retries
+      if (!isApiError(error)) throw error; // not reached: the caller retries
       throw new CrdInstallError(
         `could not install ${NGINX_CRD_NAME} (${error.code} ${error.reason ?? ''}: ${error.message}); ` +
           'apply deploy/crd as an admin and start with INSTALL_CRD=false',

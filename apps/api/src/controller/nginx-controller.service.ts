@@ -11,6 +11,7 @@ import {
   ignoreNotFound,
   KubeClient,
   LeaderElector,
+  LeadershipEnded,
   type LeadershipTerm,
   NAMESPACE_INDEX,
   objectPath,
@@ -121,7 +122,7 @@ export class NginxControllerService implements OnApplicationBootstrap, OnModuleD
           onStoppedLeading: (why: TermEnd) => this.metrics.terms.inc({ end: why }),
           onNewLeader: (leader) => this.logger.log(`leader is ${leader}`),
         }).run(signal)
-      : this.lead({ signal, heldUntil: () => Infinity });
+      : this.leadUnelected(signal);
     this.strayRecheck = setInterval(() => void this.recheckStrays(), STRAY_RECHECK_MS);
     this.strayRecheck.unref();
   }
@@ -172,6 +173,13 @@ export class NginxControllerService implements OnApplicationBootstrap, OnModuleD
       if (this.term === term) this.term = undefined;
       this.metrics.leader.set(0);
     }
+  }
+
+  /** Without leader election the process's life is one term, which ends as a term ends when the process stops. */
+  private leadUnelected(stopping: AbortSignal): Promise<void> {
+    const term = new AbortController();
+    stopping.addEventListener('abort', () => term.abort(new LeadershipEnded('stopped')), { once: true });
+    return this.lead({ signal: term.signal, heldUntil: () => Infinity });
   }
 
   /** Where the informer handlers' news goes: the current term, and the stray-pod record kept across terms. */

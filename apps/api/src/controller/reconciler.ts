@@ -1,24 +1,17 @@
-import type { V1ObjectMeta, V1Pod } from '@kubernetes/client-node';
+import type { V1Pod } from '@kubernetes/client-node';
 import {
-  collectionPath,
   endedWithTerm,
   errorMessage,
   type EventRecorder,
   type Expectations,
-  ignoreNotFound,
   type InformerCache,
-  isApiError,
-  isConflict,
-  isNotFound,
   type KubeObject,
   type KubeRequester,
-  METADATA_ONLY,
   objectKey,
-  objectPath,
   type ReconcileResult,
   type RuntimeLogger,
 } from '@ngx/kube-runtime';
-import { LABEL_REVISION, NGINX_GROUP, NGINX_PLURAL, NGINX_VERSION, type Nginx } from '@ngx/nginx-api';
+import type { Nginx } from '@ngx/nginx-api';
 import { OwnedSync, type OwnedCaches, type OwnedStatus } from './owned-sync.js';
 import {
   deadlineIn,
@@ -31,26 +24,16 @@ import {
   type RolloutView,
 } from './nginx-status.js';
 import { PODS_BY_NGINX } from '../kube/pod-index.js';
-import { claimPods, isMislabelled } from './pod-ownership.js';
+import { claimPods } from './pod-ownership.js';
 import { slowStartBatches } from './pod-plan.js';
-import { configMapFor, controllerReference, podFor, podLike } from './pod-template.js';
+import { PodWrites, type PodWriteMetrics } from './pod-writes.js';
 import { ProgressPacing } from './progress-pacing.js';
 import { planRollout, type RolloutPlan } from './rollout-plan.js';
 import { ReconcileReport } from './reconcile-report.js';
+import { writeStatus, type StatusWrite } from './status-write.js';
 import type { StrayPods } from './stray-pods.js';
 
-const NGINXES = { group: NGINX_GROUP, version: NGINX_VERSION, plural: NGINX_PLURAL };
-const PODS = { group: '', version: 'v1', plural: 'pods' };
-const CONFIG_MAPS = { group: '', version: 'v1', plural: 'configmaps' };
-const STRATEGIC_MERGE = 'application/strategic-merge-patch+json';
 const NEVER = new AbortController().signal;
-
-export interface ReconcilerMetrics {
-  podCreated(): void;
-  podDeleted(reason: string): void;
-  /** A pod creation the API server refused (e.g. a quota). */
-  podCreateFailed(): void;
-}
 
 export interface ReconcilerDeps {
   /** Every request goes through it: the leadership term's FencedClient, so nothing is written after the term. */
@@ -71,7 +54,7 @@ export interface ReconcilerDeps {
   /** Progress status writes a second shared by all Nginxes making progress at once (10; see ProgressPacing). */
   progressWritesPerSecond?: number;
   now?: () => number;
-  metrics?: ReconcilerMetrics;
+  metrics?: PodWriteMetrics;
 }
 
 /** A sync that could not do everything: retried through the queue with backoff. */
@@ -88,9 +71,17 @@ export class ReconcileError extends Error {
 export class NginxReconciler {
   private readonly pacing: ProgressPacing;
   private readonly ownedSync: OwnedSync;
+  private readonly podWrites: PodWrites;
 
   constructor(private readonly deps: ReconcilerDeps) {
     this.ownedSync = new OwnedSync({ client: deps.client, caches: deps.owned, events: deps.events });
+    this.podWrites = new PodWrites({
+      client: deps.client,
+      events: deps.events,
+      configMaps: deps.owned.configMaps,
+      strays: deps.strays,
+      metrics: deps.metrics,
+    });
     this.pacing = new ProgressPacing({
       intervalMs: deps.statusIntervalMs ?? 1000,
       perSecond: deps.progressWritesPerSecond ?? 10,
@@ -120,12 +111,13 @@ export class NginxReconciler {
     // expectation met meanwhile would be judged against pods read before it was: one pod too few, created twice.
     const expectationsMet = expectations.satisfied(key);
     const { owned, orphans, mislabelled } = claimPods(nginx, pods.byIndex(PODS_BY_NGINX, key));
-    for (const pod of mislabelled) await this.release(nginx, pod, report);
-    await this.releaseStrays(key, nginx, report);
+    for (const pod of mislabelled) await this.podWrites.release(nginx, pod, report);
+    await this.podWrites.releaseStrays(key, nginx, report);
     if (orphans.length > 0) {
-      await this.confirmAdopter(nginx);
+      const notAdopting = await this.podWrites.whyNotAdopt(nginx);
+      if (notAdopting) throw new ReconcileError(notAdopting);
       for (const orphan of orphans) {
-        const adopted = await this.adopt(nginx, orphan, report);
+        const adopted = await this.podWrites.adopt(nginx, orphan, report);
         if (adopted) owned.push(adopted);
       }
     }
@@ -212,7 +204,7 @@ export class NginxReconciler {
         plan.delete.map((d) => objectKey(d.pod)),
       );
       const results = await Promise.allSettled(
-        plan.delete.map(({ pod, reason }) => this.deletePod(nginx, pod, reason, report)),
+        plan.delete.map(({ pod, reason }) => this.podWrites.delete(nginx, pod, reason, report)),
       );
       results.forEach((result, i) => {
         if (result.status === 'fulfilled') return;
@@ -241,7 +233,7 @@ export class NginxReconciler {
   ): Promise<ReplicaFailure | undefined> {
     const { expectations } = this.deps;
     try {
-      if (!plan.createLike) await this.ensureConfigMap(nginx, view, report);
+      if (!plan.createLike) await this.podWrites.ensureConfigMap(nginx, view, report);
     } catch (error) {
       if (endedWithTerm(error)) throw error;
       return { reason: 'FailedCreate', message: errorMessage(error) };
@@ -251,7 +243,7 @@ export class NginxReconciler {
     for (const batch of slowStartBatches(plan.create)) {
       if (signal.aborted) break;
       const results = await Promise.allSettled(
-        Array.from({ length: batch }, () => this.createPod(nginx, view, report, plan.createLike)),
+        Array.from({ length: batch }, () => this.podWrites.create(nginx, view, report, plan.createLike)),
       );
       remaining -= batch;
       const failed = results.filter((r) => r.status === 'rejected') as PromiseRejectedResult[];
@@ -265,225 +257,11 @@ export class NginxReconciler {
     return undefined;
   }
 
-  /**
-   * Creates the ConfigMap the update revision's pods mount, unless the cache holds it. It is immutable and named
-   * by its content's hash, so one that exists already (409) is the right one.
-   */
-  private async ensureConfigMap(nginx: Nginx, view: RolloutView, report: ReconcileReport): Promise<void> {
-    const configMap = configMapFor(nginx, view.template);
-    if (!configMap) return;
-    const { name, namespace } = configMap.metadata!;
-    if (this.deps.owned.configMaps.has(`${namespace}/${name}`)) return;
-    try {
-      await this.deps.client.request({
-        method: 'POST',
-        path: collectionPath({ ...CONFIG_MAPS, namespace }),
-        body: configMap,
-      });
-      report.record({ kind: 'config', object: name, revision: view.updateRevision });
-    } catch (error) {
-      if (!isConflict(error)) {
-        if (!endedWithTerm(error))
-          this.deps.events.event(
-            nginx,
-            'Warning',
-            'FailedCreate',
-            `Error creating ConfigMap ${name}: ${errorMessage(error)}`,
-          );
-        throw error;
-      }
-    }
-  }
-
-  /** Creates a pod of the update revision, or one like `model` (paused mid-rollout). */
-  private async createPod(
-    nginx: Nginx,
-    view: RolloutView,
-    report: ReconcileReport,
-    model?: V1Pod,
-  ): Promise<void> {
-    const namespace = nginx.metadata.namespace!;
-    try {
-      const pod = await this.deps.client.request<{ metadata?: V1ObjectMeta }>({
-        method: 'POST',
-        path: collectionPath({ ...PODS, namespace }),
-        body: model ? podLike(nginx, model) : podFor(nginx, view.template, view.updateRevision),
-        accept: METADATA_ONLY,
-      });
-      const revision = pod.metadata?.labels?.[LABEL_REVISION];
-      report.record({ kind: 'create', pod: pod.metadata?.name, ...(revision ? { revision } : {}) });
-      this.deps.metrics?.podCreated();
-      this.deps.events.event(nginx, 'Normal', 'SuccessfulCreate', `Created pod: ${pod.metadata?.name}`);
-    } catch (error) {
-      if (!endedWithTerm(error)) {
-        this.deps.metrics?.podCreateFailed();
-        this.deps.events.event(nginx, 'Warning', 'FailedCreate', `Error creating: ${errorMessage(error)}`);
-      }
-      throw error;
-    }
-  }
-
-  private async deletePod(nginx: Nginx, pod: V1Pod, reason: string, report: ReconcileReport): Promise<void> {
-    const { name, namespace, uid } = pod.metadata!;
-    try {
-      await this.deps.client.request({
-        method: 'DELETE',
-        path: objectPath({ ...PODS, namespace }, name!),
-        body: { apiVersion: 'v1', kind: 'DeleteOptions', preconditions: { uid } },
-        accept: METADATA_ONLY,
-      });
-      const revision = pod.metadata?.labels?.[LABEL_REVISION];
-      report.record({ kind: 'delete', pod: name, reason, ...(revision ? { revision } : {}) });
-      this.deps.metrics?.podDeleted(reason);
-      this.deps.events.event(nginx, 'Normal', 'SuccessfulDelete', `Deleted pod: ${name} (${reason})`);
-    } catch (error) {
-      if (isNotFound(error)) return; // already gone: that is what we wanted
-      if (!endedWithTerm(error))
-        this.deps.events.event(
-          nginx,
-          'Warning',
-          'FailedDelete',
-          `Error deleting pod ${name}: ${errorMessage(error)}`,
-        );
-      throw error;
-    }
-  }
-
-  /**
-   * Before adopting, reads the Nginx from the API server, not the cache (the ReplicaSet controller's
-   * RecheckDeletionTimestamp): a cached copy may not show yet that it was deleted — say with
-   * `--cascade=orphan`, whose garbage collector is busy releasing these very pods — and adopting for an Nginx
-   * on its way out would hand the user's pods to the garbage collector.
-   */
-  private async confirmAdopter(nginx: Nginx): Promise<void> {
-    const { name, namespace, uid } = nginx.metadata;
-    let fresh: Nginx;
-    try {
-      fresh = await this.deps.client.request<Nginx>({ path: objectPath({ ...NGINXES, namespace }, name!) });
-    } catch (error) {
-      if (isNotFound(error))
-        throw new ReconcileError(`${namespace}/${name} is gone: not adopting its orphans`);
-      throw error;
-    }
-    if (fresh.metadata.uid !== uid)
-      throw new ReconcileError(
-        `${namespace}/${name} was replaced (uid ${fresh.metadata.uid}, cached ${uid}): not adopting its orphans`,
-      );
-    if (fresh.metadata.deletionTimestamp)
-      throw new ReconcileError(
-        `${namespace}/${name} is being deleted (since ${String(fresh.metadata.deletionTimestamp)}): not adopting its orphans`,
-      );
-  }
-
-  /**
-   * Makes this Nginx the controller of an orphan matching its selector: a strategic merge patch that adds our
-   * owner reference by uid (keeping every other), with the pod's uid as a precondition. Should someone else have
-   * made themselves its controller meanwhile, the API server refuses a second controller reference (422) and the
-   * sync fails, to be retried: nothing is overwritten. A pod gone meanwhile is skipped.
-   */
-  private async adopt(nginx: Nginx, pod: V1Pod, report: ReconcileReport): Promise<V1Pod | undefined> {
-    const { name, namespace, uid } = pod.metadata!;
-    try {
-      const adopted = await this.deps.client.request<V1Pod>({
-        method: 'PATCH',
-        path: objectPath({ ...PODS, namespace }, name!),
-        contentType: STRATEGIC_MERGE,
-        body: { metadata: { uid, ownerReferences: [controllerReference(nginx)] } },
-      });
-      report.record({ kind: 'adopt', pod: name });
-      return adopted;
-    } catch (error) {
-      if (isNotFound(error)) return undefined;
-      throw error;
-    }
-  }
-
-  /**
-   * Of the pods our watch saw vanish without being deleted, releases the ones that still exist, are controlled by
-   * this Nginx and no longer match its selector. One GET each: the watch cannot tell a removed label from a
-   * deletion. A candidate is settled only after it was looked at, so a failing GET leaves the rest for the retry.
-   */
-  private async releaseStrays(key: string, nginx: Nginx, report: ReconcileReport): Promise<void> {
-    const { strays } = this.deps;
-    for (const candidate of strays.candidates(key)) {
-      const { name, namespace, uid } = candidate.metadata!;
-      let pod: V1Pod | undefined;
-      try {
-        pod = await this.deps.client.request<V1Pod>({ path: objectPath({ ...PODS, namespace }, name!) });
-      } catch (error) {
-        ignoreNotFound(error);
-      }
-      if (pod && pod.metadata?.uid === uid && isMislabelled(pod, nginx.metadata.uid!, nginx.metadata.name!))
-        await this.release(nginx, pod, report);
-      strays.settle(key, uid!);
-    }
-  }
-
-  /**
-   * Lets go of a pod this Nginx controls whose labels no longer match its selector: a strategic merge patch that
-   * deletes only our owner reference (by uid), with the pod's uid as a precondition, so the garbage collector
-   * will not delete it with the Nginx, and a replacement is created.
-   */
-  private async release(nginx: Nginx, pod: V1Pod, report: ReconcileReport): Promise<void> {
-    const { name, namespace, uid } = pod.metadata!;
-    try {
-      await this.deps.client.request({
-        method: 'PATCH',
-        path: objectPath({ ...PODS, namespace }, name!),
-        contentType: STRATEGIC_MERGE,
-        body: { metadata: { uid, ownerReferences: [{ $patch: 'delete', uid: nginx.metadata.uid }] } },
-      });
-      report.record({ kind: 'release', pod: name, reason: 'labels-no-longer-match' });
-    } catch (error) {
-      // Gone (404), replaced by a new pod of the same name (409, the uid precondition), or no longer carrying our
-      // reference (422): nothing of ours to release.
-      if (isApiError(error, 404, 409, 422)) return;
-      throw error;
-    }
-  }
-
-  /**
-   * Writes status through the subresource. On a conflict our cached copy is behind, often only by our own last
-   * status write that a slow watch has not brought yet: as the ReplicaSet controller does, it reads the Nginx from
-   * the API server and writes once more over that, when it still has the spec the status was made for (same uid
-   * and generation). 'conflict' when that does not settle it, 'gone' on 404.
-   */
-  private async writeStatus(
-    key: string,
-    nginx: Nginx,
-    status: Nginx['status'],
-  ): Promise<'written' | 'conflict' | 'gone'> {
-    const { name, namespace } = nginx.metadata;
-    const path = objectPath({ ...NGINXES, namespace }, name!);
-    const put = async (over: Nginx) => {
-      await this.deps.client.request({
-        method: 'PUT',
-        path: `${path}/status`,
-        body: { ...over, status },
-        accept: METADATA_ONLY,
-      });
-      this.pacing.acted(key);
-      return 'written' as const;
-    };
-    const settle = (error: unknown) => {
-      if (isConflict(error)) return 'conflict' as const;
-      if (isNotFound(error)) return 'gone' as const;
-      throw error;
-    };
-    try {
-      return await put(nginx);
-    } catch (error) {
-      if (settle(error) === 'gone') return 'gone';
-    }
-    try {
-      const fresh = await this.deps.client.request<Nginx>({ path });
-      const sameSpec =
-        fresh?.metadata?.uid === nginx.metadata.uid &&
-        fresh.metadata.generation === nginx.metadata.generation;
-      return sameSpec ? await put(fresh) : 'conflict';
-    } catch (error) {
-      return settle(error);
-    }
+  /** Writes status (see writeStatus); a status written paces the next progress write. */
+  private async writeStatus(key: string, nginx: Nginx, status: Nginx['status']): Promise<StatusWrite> {
+    const written = await writeStatus(this.deps.client, nginx, status);
+    if (written === 'written') this.pacing.acted(key);
+    return written;
   }
 }
 

@@ -1,10 +1,10 @@
 import { Controller, Get, Inject, Param } from '@nestjs/common';
 import type { CoreV1Event } from '@kubernetes/client-node';
-import { KubeApiError, KubeClient } from '@ngx/kube-runtime';
+import { isApiError, KubeClient } from '@ngx/kube-runtime';
 import { NGINX_KIND, NGINX_PLURAL, type EventItem } from '@ngx/nginx-api';
 import { NamespaceScoped } from '../auth/auth.decorators.js';
 import { ClusterInformers } from '../kube/cluster-informers.js';
-import { StatusError } from '../http/kube-status.js';
+import { StatusException } from '../http/kube-status.js';
 import { nameParam, namespaceParam } from '../http/path-params.js';
 import { CONTROLPLANE_API_VERSION } from '../http/controlplane-api.js';
 
@@ -62,8 +62,8 @@ export class EventsController {
         items,
       };
     } catch (error) {
-      if (error instanceof KubeApiError) throw error;
-      throw new StatusError(503, 'the Kubernetes API server is unavailable');
+      if (isApiError(error)) throw error;
+      throw new StatusException(503, 'the Kubernetes API server is unavailable');
     }
   }
 }

@@ -3,7 +3,7 @@ import { NGINX_GROUP, NGINX_PLURAL } from '@ngx/nginx-api';
 import { NamespaceScoped } from '../auth/auth.decorators.js';
 import { ClusterInformers } from '../kube/cluster-informers.js';
 import { PODS_BY_NGINX } from '../kube/pod-index.js';
-import { notFound, StatusError } from '../http/kube-status.js';
+import { notFound, StatusException } from '../http/kube-status.js';
 import { nameParam, namespaceParam } from '../http/path-params.js';
 import { byCreation, podView } from './pod-view.js';
 import { CONTROLPLANE_API_VERSION } from '../http/controlplane-api.js';
@@ -21,9 +21,14 @@ export class PodsController {
   pods(@Param('namespace') namespace: string, @Param('name') name: string) {
     const key = `${namespaceParam(namespace)}/${nameParam(name)}`;
     if (!this.informers.watches(namespace))
-      throw new StatusError(400, `this control plane watches only the namespace ${this.informers.namespace}`);
+      throw new StatusException(
+        400,
+        `this control plane watches only the namespace ${this.informers.namespace}`,
+      );
     if (!this.informers.hasSynced())
-      throw new StatusError(503, 'the pod cache is still syncing; retry shortly', { retryAfterSeconds: 1 });
+      throw new StatusException(503, 'the pod cache is still syncing; retry shortly', {
+        retryAfterSeconds: 1,
+      });
     const nginx = this.informers.nginxes.cache.get(key);
     if (!nginx) throw notFound({ group: NGINX_GROUP, plural: NGINX_PLURAL }, name);
     const now = Date.now();

@@ -1,6 +1,6 @@
 import { Controller, Get, Inject, Logger, Param, Post, Req, Res } from '@nestjs/common';
 import type { V1ControllerRevision } from '@kubernetes/client-node';
-import { KubeApiError, KubeClient, collectionPath, errorMessage, objectPath } from '@ngx/kube-runtime';
+import { KubeClient, collectionPath, errorMessage, isApiError, objectPath } from '@ngx/kube-runtime';
 import {
   LABEL_NGINX,
   NGINX_GROUP,
@@ -14,7 +14,7 @@ import { AuditReader } from '../audit/audit-reader.js';
 import { PrismaService } from '../audit/prisma.service.js';
 import { HandlerAuthorizes, NamespaceScoped } from '../auth/auth.decorators.js';
 import { CONTROLPLANE_API_VERSION } from '../http/controlplane-api.js';
-import { StatusError } from '../http/kube-status.js';
+import { StatusException } from '../http/kube-status.js';
 import { nameParam, namespaceParam } from '../http/path-params.js';
 import { BODY_TYPES, mediaType, parseBody, readRawBody } from '../http/request-body.js';
 import { nestRuntimeLogger } from '../logging/runtime-logger.js';
@@ -132,8 +132,8 @@ export class RevisionsController {
       // A user's read, under the token's rate limit rather than the controller's QPS.
       return await this.client.request<T>({ path, query, priority: 'exempt' });
     } catch (error) {
-      if (error instanceof KubeApiError) throw error;
-      throw new StatusError(503, `the Kubernetes API server is unavailable: ${errorMessage(error)}`);
+      if (isApiError(error)) throw error;
+      throw new StatusException(503, `the Kubernetes API server is unavailable: ${errorMessage(error)}`);
     }
   }
 

@@ -9,7 +9,7 @@ import {
 } from '@ngx/nginx-api';
 import { describe, expect, it } from 'vitest';
 import type { SpecChange } from '../audit/audit-reader.js';
-import { StatusError } from '../http/kube-status.js';
+import { StatusException } from '../http/kube-status.js';
 import {
   introducedRevision,
   introducingChanges,
@@ -92,8 +92,8 @@ describe('revisionParam', () => {
         } catch (thrown) {
           return thrown;
         }
-      })() as StatusError;
-      expect(error).toBeInstanceOf(StatusError);
+      })() as StatusException;
+      expect(error).toBeInstanceOf(StatusException);
       expect(error.code).toBe(400);
       expect(error.body).toMatchObject({
         reason: 'BadRequest',
@@ -251,7 +251,7 @@ describe('revisionNumbered', () => {
     try {
       revisionNumbered(nginx(v2), [], 9);
     } catch (error) {
-      expect((error as StatusError).body).toMatchObject({
+      expect((error as StatusException).body).toMatchObject({
         code: 404,
         reason: 'NotFound',
         message: 'nginxes.mycompany.com "web" has no revision 9',
@@ -280,8 +280,8 @@ describe('rollbackOptions', () => {
       rollbackOptions(JSON.parse(JSON.stringify(body)));
       expect.unreachable();
     } catch (error) {
-      expect((error as StatusError).code).toBe(400);
-      if (field) expect((error as StatusError).body.details?.causes?.[0]?.field).toBe(field);
+      expect((error as StatusException).code).toBe(400);
+      if (field) expect((error as StatusException).body.details?.causes?.[0]?.field).toBe(field);
     }
   });
 });

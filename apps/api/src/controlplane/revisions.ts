@@ -12,7 +12,7 @@ import {
   type RevisionItem,
 } from '@ngx/nginx-api';
 import type { SpecChange } from '../audit/audit-reader.js';
-import { StatusError } from '../http/kube-status.js';
+import { StatusException } from '../http/kube-status.js';
 import { printable } from '../http/path-params.js';
 import { mergePatch } from './merge-patch.js';
 import type { RollbackPlan } from './revision-writes.js';
@@ -47,7 +47,7 @@ export function revisionParam(value: string): number {
   const number = /^[1-9][0-9]{0,15}$/.test(value) ? Number(value) : NaN;
   if (Number.isSafeInteger(number)) return number;
   const problem = 'must be a positive integer (1, 2, 3 …), a revision number as the revisions list shows it';
-  throw new StatusError(400, `revision "${printable(value)}" is invalid: ${problem}`, {
+  throw new StatusException(400, `revision "${printable(value)}" is invalid: ${problem}`, {
     causes: [{ reason: 'FieldValueInvalid', field: 'revision', message: problem }],
   });
 }
@@ -166,7 +166,7 @@ export function revisionNumbered(nginx: Nginx, revisions: readonly Revision[], n
   const name = nginx.metadata.name ?? '';
   const known = revisions.map((revision) => revision.revision).join(', ');
   const message = `${NGINX_PLURAL}.${NGINX_GROUP} "${name}" has no revision ${number}`;
-  throw new StatusError(404, known ? `${message} (it has ${known})` : message, {
+  throw new StatusException(404, known ? `${message} (it has ${known})` : message, {
     name,
     group: NGINX_GROUP,
     kind: NGINX_PLURAL,
@@ -186,10 +186,10 @@ export interface RollbackOptions {
 export function rollbackOptions(body: unknown): RollbackOptions {
   if (body === undefined) return {};
   if (!isObject(body))
-    throw new StatusError(400, 'the rollback body must be a JSON object: {"resourceVersion": "…"}');
+    throw new StatusException(400, 'the rollback body must be a JSON object: {"resourceVersion": "…"}');
   const unknown = Object.keys(body).filter((key) => key !== 'resourceVersion');
   if (unknown.length > 0)
-    throw new StatusError(400, `strict decoding error: unknown field "${printable(unknown[0]!)}"`, {
+    throw new StatusException(400, `strict decoding error: unknown field "${printable(unknown[0]!)}"`, {
       causes: unknown.map((field) => ({
         reason: 'FieldValueUnknown',
         field: printable(field),
@@ -202,14 +202,14 @@ export function rollbackOptions(body: unknown): RollbackOptions {
   if (typeof resourceVersion === 'string' && /^[0-9]{1,20}$/.test(resourceVersion))
     return { resourceVersion };
   const problem = "must be the Nginx's metadata.resourceVersion as read, a string of digits";
-  throw new StatusError(400, `resourceVersion is invalid: ${problem}`, {
+  throw new StatusException(400, `resourceVersion is invalid: ${problem}`, {
     causes: [{ reason: 'FieldValueInvalid', field: 'resourceVersion', message: problem }],
   });
 }
 
 /** The 409 the API server answers a write made on a resourceVersion that is no longer the object's. */
-export function conflict(name: string): StatusError {
-  return new StatusError(
+export function conflict(name: string): StatusException {
+  return new StatusException(
     409,
     `Operation cannot be fulfilled on ${NGINX_PLURAL}.${NGINX_GROUP} "${name}": the object has been modified; ` +
       'please apply your changes to the latest version and try again',

@@ -5,7 +5,7 @@ import { callerOf } from '../auth/bearer-auth.guard.js';
 import { unavailable } from '../auth/kubernetes/access-decisions.js';
 import { clusterPermissions } from '../auth/kubernetes/cluster-permissions.js';
 import type { Caller } from '../auth/roles.js';
-import { StatusError } from '../http/kube-status.js';
+import { StatusException } from '../http/kube-status.js';
 import { appConfig, type AppConfig } from '../config/app-config.js';
 import { ClusterInformers } from '../kube/cluster-informers.js';
 import { CONTROLPLANE_API_VERSION } from '../http/controlplane-api.js';
@@ -70,7 +70,7 @@ export class WhoAmIController {
         imageAllowlist: this.config.imageAllowlist ? [...this.config.imageAllowlist.prefixes] : null,
       };
     } catch (error) {
-      throw new StatusError(503, unavailable(error).message);
+      throw new StatusException(503, unavailable(error).message);
     }
   }
 }

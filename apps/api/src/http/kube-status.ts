@@ -38,8 +38,8 @@ export function kubeStatus(
 }
 
 /** An error the control plane raises itself, answered as a `Status` with this code. */
-export class StatusError extends Error {
-  override name = 'StatusError';
+export class StatusException extends Error {
+  override name = 'StatusException';
 
   constructor(
     readonly code: number,
@@ -56,9 +56,9 @@ export class StatusError extends Error {
 }
 
 /** The 404 the API server answers for a missing object: `<plural>.<group> "<name>" not found`. */
-export function notFound(resource: { group: string; plural: string }, name: string): StatusError {
+export function notFound(resource: { group: string; plural: string }, name: string): StatusException {
   const { group, plural } = resource;
-  return new StatusError(404, `${plural}${group ? `.${group}` : ''} "${name}" not found`, {
+  return new StatusException(404, `${plural}${group ? `.${group}` : ''} "${name}" not found`, {
     name,
     group,
     kind: plural,

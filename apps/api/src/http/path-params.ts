@@ -1,9 +1,9 @@
 import { namespaceError, objectNameError } from '@ngx/nginx-api';
-import { StatusError } from './kube-status.js';
+import { StatusException } from './kube-status.js';
 
 function checked(value: string, field: string, problem: string | undefined): string {
   if (problem === undefined) return value;
-  throw new StatusError(
+  throw new StatusException(
     400,
     `${field === 'metadata.namespace' ? 'namespace' : 'name'} "${printable(value)}" is invalid: ${problem}`,
     {

@@ -1,17 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { StatusError } from './kube-status.js';
+import { StatusException } from './kube-status.js';
 import { checkedParam, oneOfParam, rawParam, singleParam, type QueryParams } from './query-params.js';
 
 /** A query object as Express 5's parser makes it: no prototype. */
 const query = (entries: Record<string, unknown>): QueryParams =>
   Object.assign(Object.create(null) as QueryParams, entries);
 
-function refusal(read: () => unknown): StatusError {
+function refusal(read: () => unknown): StatusException {
   try {
     read();
   } catch (error) {
-    expect(error).toBeInstanceOf(StatusError);
-    return error as StatusError;
+    expect(error).toBeInstanceOf(StatusException);
+    return error as StatusException;
   }
   throw new Error('expected a 400');
 }

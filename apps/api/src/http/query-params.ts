@@ -1,5 +1,5 @@
 import { printable } from './path-params.js';
-import { StatusError } from './kube-status.js';
+import { StatusException } from './kube-status.js';
 
 /**
  * Express's parsed query string: repeated keys arrive as arrays, bracketed keys possibly as objects. Read it
@@ -9,9 +9,9 @@ import { StatusError } from './kube-status.js';
 export type QueryParams = Record<string, unknown>;
 
 /** A 400 `Status` naming the query parameter that is wrong, in `details.causes[0].field`. */
-export function invalidParam(field: string, detail: string): StatusError {
+export function invalidParam(field: string, detail: string): StatusException {
   const message = `query parameter "${field}" ${detail}`;
-  return new StatusError(400, message, { causes: [{ reason: 'FieldValueInvalid', field, message }] });
+  return new StatusException(400, message, { causes: [{ reason: 'FieldValueInvalid', field, message }] });
 }
 
 /**

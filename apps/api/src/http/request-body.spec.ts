@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { StatusError } from './kube-status.js';
+import { StatusException } from './kube-status.js';
 import { BODY_TYPES, MAX_BODY_DEPTH, nestedDeeperThan, parseBody } from './request-body.js';
 
 const nested = (depth: number) => `${'['.repeat(depth)}${']'.repeat(depth)}`;
@@ -15,14 +15,14 @@ describe('parseBody nesting', () => {
     } catch (error) {
       refusal = error;
     }
-    expect(refusal).toBeInstanceOf(StatusError);
-    expect((refusal as StatusError).message).toContain(`exceeded max depth of ${MAX_BODY_DEPTH}`);
+    expect(refusal).toBeInstanceOf(StatusException);
+    expect((refusal as StatusException).message).toContain(`exceeded max depth of ${MAX_BODY_DEPTH}`);
   });
 
   it('refuses deep YAML and deep objects too, without recursing', () => {
     expect(() =>
       parseBody(Buffer.from(`spec:\n  x: ${nested(20_000)}\n`), BODY_TYPES.yaml, [BODY_TYPES.yaml]),
-    ).toThrow(StatusError);
+    ).toThrow(StatusException);
     const deep = `${'{"a":'.repeat(200_000)}1${'}'.repeat(200_000)}`;
     expect(() => parseBody(Buffer.from(deep), BODY_TYPES.mergePatch, [BODY_TYPES.mergePatch])).toThrow(
       'exceeded max depth',

@@ -1,6 +1,6 @@
 import type { Request } from 'express';
 import { parse } from 'yaml';
-import { StatusError } from './kube-status.js';
+import { StatusException } from './kube-status.js';
 
 /** Largest request body accepted (the API server's own limit is 3 MiB; ours is tighter). */
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -22,8 +22,8 @@ export async function readRawBody(request: Request, limit = MAX_BODY_BYTES): Pro
   return Buffer.concat(chunks);
 }
 
-function tooLarge(limit: number): StatusError {
-  return new StatusError(413, `the request body is larger than ${limit} bytes`);
+function tooLarge(limit: number): StatusException {
+  return new StatusException(413, `the request body is larger than ${limit} bytes`);
 }
 
 /** The media types a write may carry, as the API server accepts them for custom resources. */
@@ -51,18 +51,18 @@ export function mediaType(request: Request): string {
  */
 export function parseBody(raw: Buffer, type: string, accepted: readonly string[]): unknown {
   if (!accepted.includes(type))
-    throw new StatusError(
+    throw new StatusException(
       415,
       `the body of the request was in an unknown format - accepted media types include: ${accepted.join(', ')}`,
     );
-  if (raw.length === 0) throw new StatusError(400, 'the request body is empty');
+  if (raw.length === 0) throw new StatusException(400, 'the request body is empty');
   const text = raw.toString('utf8');
   const kind = type.includes('yaml') ? 'YAML' : 'JSON';
   let body: unknown;
   try {
     body = type === BODY_TYPES.yaml || type === BODY_TYPES.apply ? parse(text) : JSON.parse(text);
   } catch (error) {
-    throw new StatusError(
+    throw new StatusException(
       400,
       `the request body is not valid ${kind}: ${(error as Error).message.split('\n')[0]}`,
     );
@@ -70,7 +70,7 @@ export function parseBody(raw: Buffer, type: string, accepted: readonly string[]
   // Refused here, as kube-apiserver refuses it, rather than overflowing the stack of whatever walks it next
   // (the checks, JSON.stringify on the way to the API server or back: a 500).
   if (nestedDeeperThan(body, MAX_BODY_DEPTH))
-    throw new StatusError(
+    throw new StatusException(
       400,
       `the request body is not valid ${kind}: exceeded max depth of ${MAX_BODY_DEPTH}`,
     );

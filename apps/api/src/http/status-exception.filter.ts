@@ -1,11 +1,11 @@
 import { Catch, HttpException, Logger, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
-import { KubeApiError, errorMessage } from '@ngx/kube-runtime';
+import { errorMessage, isApiError } from '@ngx/kube-runtime';
 import type { Response } from 'express';
-import { kubeStatus, rememberAnswered, StatusError } from './kube-status.js';
+import { kubeStatus, rememberAnswered, StatusException } from './kube-status.js';
 
 /**
  * Answers every error as a Kubernetes `Status`: the API server's own Status passed through unchanged (code,
- * reason, causes), the control plane's StatusErrors as built, Nest's HTTP exceptions (body parser, 404 routes)
+ * reason, causes), the control plane's StatusExceptions as built, Nest's HTTP exceptions (body parser, 404 routes)
  * translated, and anything else as a 500 without internals.
  */
 @Catch()
@@ -31,13 +31,13 @@ export class StatusExceptionFilter implements ExceptionFilter {
  * (RelayedReadLane).
  */
 export function statusAnswer(error: unknown, logger: Logger): [number, object, Record<string, string>] {
-  if (error instanceof KubeApiError)
+  if (isApiError(error))
     return [
       error.code,
       error.status.kind === 'Status' ? error.status : kubeStatus(error.code, error.message),
       {},
     ];
-  if (error instanceof StatusError) return [error.code, error.body, error.headers];
+  if (error instanceof StatusException) return [error.code, error.body, error.headers];
   if (error instanceof HttpException) {
     const code = error.getStatus();
     return [code, kubeStatus(code, httpMessage(error)), {}];

@@ -4,7 +4,7 @@ import { Public, Unmetered } from '../auth/auth.decorators.js';
 import { appConfig, type AppConfig } from '../config/app-config.js';
 import { clientCertificate } from '../http/client-certificate.js';
 import { CONTROLPLANE_API_VERSION } from '../http/controlplane-api.js';
-import { StatusError } from '../http/kube-status.js';
+import { StatusException } from '../http/kube-status.js';
 import { BODY_TYPES, mediaType, parseBody, readRawBody } from '../http/request-body.js';
 import { eventListError, parseEventList } from './audit-event.js';
 import { KubeAuditIngest } from './kube-audit-ingest.service.js';
@@ -47,7 +47,7 @@ export class AuditWebhookController {
   async receive(@Req() req: Request, @Res() res: Response): Promise<void> {
     this.authenticate(req);
     if (this.inFlight >= MAX_BATCHES_IN_FLIGHT)
-      throw new StatusError(
+      throw new StatusException(
         429,
         'too many audit batches at once; retry',
         { retryAfterSeconds: 1 },
@@ -57,12 +57,12 @@ export class AuditWebhookController {
     try {
       const document = parseBody(await readRawBody(req, MAX_BATCH_BYTES), mediaType(req), [BODY_TYPES.json]);
       const problem = eventListError(document);
-      if (problem) throw new StatusError(400, `not an audit.k8s.io/v1 EventList: ${problem}`);
+      if (problem) throw new StatusException(400, `not an audit.k8s.io/v1 EventList: ${problem}`);
       const { events, invalid } = parseEventList(document as { items: unknown[] });
       const outcome = await this.ingest.ingest(events, 'audit-webhook');
       if (outcome.kind === 'retry-later') {
         const seconds = outcome.retryAfterSeconds;
-        throw new StatusError(
+        throw new StatusException(
           outcome.code,
           `${outcome.why}; retry`,
           { retryAfterSeconds: seconds },
@@ -72,7 +72,7 @@ export class AuditWebhookController {
       if (invalid.length > 0) {
         this.ingest.invalid(invalid.length, 'audit-webhook');
         const shown = invalid.slice(0, 20).map((item) => `items[${item.index}]: ${item.reason}`);
-        throw new StatusError(
+        throw new StatusException(
           400,
           `${invalid.length} of ${invalid.length + events.length} items are no audit events (the others were stored): ${shown.join('; ')}`,
         );
@@ -93,16 +93,16 @@ export class AuditWebhookController {
   private authenticate(req: Request): void {
     const allowed = this.config.auditWebhook;
     if (!allowed)
-      throw new StatusError(404, 'the audit webhook is not configured (AUDIT_WEBHOOK_CLIENT_CA_FILE)');
+      throw new StatusException(404, 'the audit webhook is not configured (AUDIT_WEBHOOK_CLIENT_CA_FILE)');
     const certificate = clientCertificate(req.socket);
     if (certificate.kind !== 'verified')
-      throw new StatusError(
+      throw new StatusException(
         401,
         certificate.kind === 'none'
           ? 'the audit webhook takes a client certificate; none was shown'
           : 'the client certificate is not signed by the audit webhook client CA',
       );
     if (!allowed.clientNames.includes(certificate.commonName))
-      throw new StatusError(403, `"${certificate.commonName}" may not post audit events`);
+      throw new StatusException(403, `"${certificate.commonName}" may not post audit events`);
   }
 }

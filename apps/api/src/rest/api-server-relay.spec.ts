@@ -3,7 +3,7 @@ import { PassThrough, Writable } from 'node:stream';
 import type { KubeClient, KubeResponse } from '@ngx/kube-runtime';
 import type { ServerResponse } from 'node:http';
 import { describe, expect, it } from 'vitest';
-import { StatusError } from '../http/kube-status.js';
+import { StatusException } from '../http/kube-status.js';
 import { ApiServerRelay } from './api-server-relay.js';
 import type { RelayLimits } from './relay-limits.js';
 
@@ -91,7 +91,7 @@ describe('ApiServerRelay.pipe, an answer small enough to send in one write', () 
     upstream.write(object.subarray(0, 10));
     upstream.destroy(new Error('socket hang up'));
     const error = await piped.catch((thrown: unknown) => thrown);
-    expect(error).toBeInstanceOf(StatusError);
+    expect(error).toBeInstanceOf(StatusException);
     expect(error).toMatchObject({
       code: 503,
       message: expect.stringMatching(/answer broke off: socket hang up/),

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { KubeClient, type KubeRequest, type KubeResponse, errorMessage } from '@ngx/kube-runtime';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { StatusError } from '../http/kube-status.js';
+import { StatusException } from '../http/kube-status.js';
 import { warningHeader } from '../http/warning-header.js';
 import { RelayLimits } from './relay-limits.js';
 import { pump } from './stream-pump.js';
@@ -66,8 +66,8 @@ export class ApiServerRelay {
     const code = upstream.statusCode ?? 502;
     const headers = relayedHeaders(upstream);
     const first = await readUpTo(upstream, SMALL_ANSWER_BYTES).catch((error: unknown) => {
-      if (abort.signal.aborted) throw new StatusError(499, 'the client closed the request');
-      throw new StatusError(503, `the Kubernetes API server's answer broke off: ${errorMessage(error)}`);
+      if (abort.signal.aborted) throw new StatusException(499, 'the client closed the request');
+      throw new StatusException(503, `the Kubernetes API server's answer broke off: ${errorMessage(error)}`);
     });
     if (first.ended) return this.reply({ code, headers, body: first.body }, res);
     res.writeHead(code, headers);
@@ -96,8 +96,8 @@ export class ApiServerRelay {
       // Users' requests are bounded by their tokens' rate limits; they neither wait behind nor starve the controller.
       return await this.client.forward({ ...req, priority: 'exempt' });
     } catch (error) {
-      if (req.signal?.aborted) throw new StatusError(499, 'the client closed the request');
-      throw new StatusError(503, `the Kubernetes API server is unavailable: ${errorMessage(error)}`);
+      if (req.signal?.aborted) throw new StatusException(499, 'the client closed the request');
+      throw new StatusException(503, `the Kubernetes API server is unavailable: ${errorMessage(error)}`);
     }
   }
 }

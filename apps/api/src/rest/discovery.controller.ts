@@ -10,7 +10,7 @@ import {
 } from '@ngx/nginx-api';
 import type { Request, Response } from 'express';
 import { ApiServerRelay } from './api-server-relay.js';
-import { StatusError } from '../http/kube-status.js';
+import { StatusException } from '../http/kube-status.js';
 
 const groupVersion = { groupVersion: NGINX_API_VERSION, version: NGINX_VERSION };
 const group = {
@@ -37,7 +37,7 @@ export class DiscoveryController {
     if (!this.version || Date.now() - this.version.at > 60_000) {
       const answer = await this.relay.exchange({ path: '/version' });
       if (answer.code !== 200)
-        throw new StatusError(503, 'the Kubernetes API server did not report its version');
+        throw new StatusException(503, 'the Kubernetes API server did not report its version');
       this.version = { at: Date.now(), body: JSON.parse(answer.body.toString('utf8')) };
     }
     return this.version.body;
@@ -107,7 +107,7 @@ export class DiscoveryController {
   async openapiIndex() {
     const answer = await this.relay.exchange({ path: '/openapi/v3' });
     if (answer.code !== 200)
-      throw new StatusError(503, 'the Kubernetes API server did not serve its OpenAPI index');
+      throw new StatusException(503, 'the Kubernetes API server did not serve its OpenAPI index');
     const index = JSON.parse(answer.body.toString('utf8')) as { paths?: Record<string, unknown> };
     const ours = index.paths?.[OPENAPI_GROUP_PATH];
     return { paths: ours ? { [OPENAPI_GROUP_PATH]: ours } : {} };

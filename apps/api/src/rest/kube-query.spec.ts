@@ -1,6 +1,6 @@
 import type { Request } from 'express';
 import { describe, expect, it } from 'vitest';
-import { StatusError } from '../http/kube-status.js';
+import { StatusException } from '../http/kube-status.js';
 import { isTrue, kubeQuery } from './kube-query.js';
 
 /** A query object as Express 5's parser makes it: no prototype, repeated keys as arrays. */
@@ -47,9 +47,9 @@ describe('kubeQuery', () => {
           return thrown;
         }
       })();
-      expect(error).toBeInstanceOf(StatusError);
-      expect((error as StatusError).code).toBe(400);
-      expect((error as StatusError).details?.causes?.[0]?.field).toBe(query.split('=')[0]);
+      expect(error).toBeInstanceOf(StatusException);
+      expect((error as StatusException).code).toBe(400);
+      expect((error as StatusException).details?.causes?.[0]?.field).toBe(query.split('=')[0]);
     }
   });
 });

@@ -9,7 +9,7 @@ import { impersonationOf } from '../auth/kubernetes/caller-subject.js';
 import { accessRefusal, roleNeeded, type Caller } from '../auth/roles.js';
 import { appConfig, type AppConfig } from '../config/app-config.js';
 import { ApiServerRelay, type RelayedAnswer } from './api-server-relay.js';
-import { StatusError } from '../http/kube-status.js';
+import { StatusException } from '../http/kube-status.js';
 import { NginxReads } from './nginx-reads.js';
 import { nginxPath, type Subresource } from './nginx-paths.js';
 import { kubeQuery, type KubeQuery } from './kube-query.js';
@@ -184,7 +184,7 @@ export class NginxWrites implements RevisionWrites {
       if (attempt)
         attempt.specBefore = write.name ? this.reads.cached(write.namespace, write.name)?.spec : undefined;
       const answer = await this.exchange(write, req, caller, prepare).catch((error: unknown) => {
-        if (error instanceof StatusError && attempt)
+        if (error instanceof StatusException && attempt)
           attempt.outcome = { code: error.code, answer: error.body };
         throw error;
       });
@@ -201,14 +201,14 @@ export class NginxWrites implements RevisionWrites {
    * A write its caller may not make, as the Status answered; counted among the refused requests too (the change
    * audit records the write itself).
    */
-  private refuse(req: Request, caller: Caller, code: 403 | 503, message: string): StatusError {
+  private refuse(req: Request, caller: Caller, code: 403 | 503, message: string): StatusException {
     const reason = this.authorization.kubernetes
       ? code === 403
         ? 'rbac-denied'
         : 'rbac-unavailable'
       : 'role';
     this.refusals.record({ door: 'rest', code, reason, subject: caller.name, address: req.ip, message });
-    return new StatusError(code, message);
+    return new StatusException(code, message);
   }
 
   /** Checks the write, then relays it: to the end, even if the client goes away (its outcome is recorded). */

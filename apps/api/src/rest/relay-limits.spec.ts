@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { StatusError } from '../http/kube-status.js';
+import { StatusException } from '../http/kube-status.js';
 import { boundedWatchTimeout, MAX_WATCH_SECONDS, WatchSlots } from './relay-limits.js';
 
 describe('relay limits', () => {
@@ -13,7 +13,7 @@ describe('relay limits', () => {
     const slots = new WatchSlots(2);
     const first = slots.take('ada');
     slots.take('ada');
-    expect(() => slots.take('ada')).toThrow(StatusError);
+    expect(() => slots.take('ada')).toThrow(StatusException);
     expect(slots.take('eve')).toBeTypeOf('function');
     first();
     first();

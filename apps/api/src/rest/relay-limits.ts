@@ -1,4 +1,4 @@
-import { StatusError } from '../http/kube-status.js';
+import { StatusException } from '../http/kube-status.js';
 
 /**
  * The bounds on what one caller may hold open through the relay (MAX_WATCHES_PER_TOKEN, STALLED_CLIENT_SECONDS);
@@ -30,7 +30,7 @@ export class WatchSlots {
   take(token: string): () => void {
     const held = this.open.get(token) ?? 0;
     if (held >= this.perToken)
-      throw new StatusError(
+      throw new StatusException(
         429,
         `${token} already has ${held} watches open, the most one token may: close one first`,
         { retryAfterSeconds: 1 },

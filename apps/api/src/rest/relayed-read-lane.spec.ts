@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import type { AppConfig } from '../config/app-config.js';
 import { RequestBudget } from '../auth/request-budget.js';
 import { TokenStore } from '../auth/token-store.js';
-import { StatusError } from '../http/kube-status.js';
+import { StatusException } from '../http/kube-status.js';
 import type { ApiServerRelay } from './api-server-relay.js';
 import { RelayedReadLane } from './relayed-read-lane.js';
 
@@ -102,7 +102,10 @@ describe('RelayedReadLane', () => {
   });
 
   it('answers a failed relay with the Status the exception filter gives', async () => {
-    const { lane: handler } = lane(5, new StatusError(503, 'the Kubernetes API server is unavailable: down'));
+    const { lane: handler } = lane(
+      5,
+      new StatusException(503, 'the Kubernetes API server is unavailable: down'),
+    );
     const { res, written } = response();
     expect(handler.handle(request(ONE, TOKENS.viewer), res)).toBe(true);
     await new Promise((resolve) => setImmediate(resolve));
@@ -116,7 +119,10 @@ describe('RelayedReadLane', () => {
   });
 
   it('cuts a response it cannot answer on, rather than leave an unhandled rejection', async () => {
-    const { lane: handler } = lane(5, new StatusError(503, 'the Kubernetes API server is unavailable: down'));
+    const { lane: handler } = lane(
+      5,
+      new StatusException(503, 'the Kubernetes API server is unavailable: down'),
+    );
     let destroyed = false;
     const res = {
       headersSent: false,

@@ -3,7 +3,7 @@ import { APP_FILTER } from '@nestjs/core';
 import { ApiServerRelay } from './api-server-relay.js';
 import { ChangeAuditMiddleware } from './change-audit.middleware.js';
 import { DiscoveryController } from './discovery.controller.js';
-import { NginxController } from './nginx.controller.js';
+import { NginxRestController } from './nginx-rest.controller.js';
 import { NginxReads } from './nginx-reads.js';
 import { NginxWrites } from './nginx-writes.js';
 import { StatusExceptionFilter } from '../http/status-exception.filter.js';
@@ -19,7 +19,7 @@ import { RevisionsController } from '../controlplane/revisions.controller.js';
  * rollbacks included, whose writes NginxWrites makes as RevisionWrites.
  */
 @Module({
-  controllers: [DiscoveryController, NginxController],
+  controllers: [DiscoveryController, NginxRestController],
   providers: [
     ApiServerRelay,
     RelayedReadLane,
@@ -43,6 +43,6 @@ import { RevisionsController } from '../controlplane/revisions.controller.js';
 })
 export class RestModule implements NestModule {
   configure(consumer: MiddlewareConsumer): void {
-    consumer.apply(ChangeAuditMiddleware).forRoutes(NginxController, RevisionsController);
+    consumer.apply(ChangeAuditMiddleware).forRoutes(NginxRestController, RevisionsController);
   }
 }

@@ -1,5 +1,5 @@
 import type { V1ObjectMeta } from '@kubernetes/client-node';
-import { StatusError } from '../http/kube-status.js';
+import { StatusException } from '../http/kube-status.js';
 
 /**
  * Label and field selectors with the API server's grammar, for list requests served from the informer cache
@@ -12,8 +12,8 @@ const KEY =
   /^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*\/)?[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$/;
 const VALUE = /^(([A-Za-z0-9][-A-Za-z0-9_.]{0,61})?[A-Za-z0-9])?$/;
 
-function invalid(what: string, selector: string, why: string): StatusError {
-  return new StatusError(400, `unable to parse ${what} "${selector}": ${why}`, {
+function invalid(what: string, selector: string, why: string): StatusException {
+  return new StatusException(400, `unable to parse ${what} "${selector}": ${why}`, {
     causes: [
       {
         reason: 'FieldValueInvalid',

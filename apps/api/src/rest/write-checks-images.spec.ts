@@ -1,7 +1,7 @@
 // The image allow-list in the write checks (IMAGE_ALLOWLIST): every way a write can set spec.image.
 import { parseImageAllowlist } from '@ngx/nginx-api';
 import { describe, expect, it } from 'vitest';
-import { StatusError } from '../http/kube-status.js';
+import { StatusException } from '../http/kube-status.js';
 import { checkNginx, checkPatch } from './write-checks.js';
 
 const imageAllowlist = parseImageAllowlist('docker.io/library/nginx,registry.example.com/web/')!;
@@ -24,7 +24,7 @@ function imageRefusal(run: () => void) {
   try {
     run();
   } catch (error) {
-    if (!(error instanceof StatusError)) throw error;
+    if (!(error instanceof StatusException)) throw error;
     expect(error.code).toBe(422);
     expect(error.body.reason).toBe('Invalid');
     const causes = error.details?.causes ?? [];

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { StatusError } from '../http/kube-status.js';
+import { StatusException } from '../http/kube-status.js';
 import { checkDeleteOptions, checkNginx, checkPatch, checkScale } from './write-checks.js';
 
 const nginx = (spec: unknown = { replicas: 1 }, metadata: Record<string, unknown> = { name: 'web' }) => ({
@@ -9,11 +9,11 @@ const nginx = (spec: unknown = { replicas: 1 }, metadata: Record<string, unknown
   spec,
 });
 
-function refusal(run: () => void): StatusError {
+function refusal(run: () => void): StatusException {
   try {
     run();
   } catch (error) {
-    if (error instanceof StatusError) return error;
+    if (error instanceof StatusException) return error;
     throw error;
   }
   throw new Error('expected a refusal');

@@ -14,7 +14,7 @@ import {
   type FieldError,
   type ImageAllowlist,
 } from '@ngx/nginx-api';
-import { StatusError } from '../http/kube-status.js';
+import { StatusException } from '../http/kube-status.js';
 import { BODY_TYPES } from '../http/request-body.js';
 import type { Subresource } from './nginx-paths.js';
 
@@ -51,9 +51,9 @@ function specImageErrors(spec: unknown, allowlist: ImageAllowlist | undefined, e
 }
 
 /** 422 Invalid for an Nginx (a Scale's replicas too: the API server judges the Nginx they land in). */
-function invalid(name: string | undefined, errors: readonly FieldError[]): StatusError {
+function invalid(name: string | undefined, errors: readonly FieldError[]): StatusException {
   const causes = errors.map(({ reason, message, field }) => ({ reason, message, field }));
-  return new StatusError(
+  return new StatusException(
     422,
     `${NGINX_KIND}.${NGINX_GROUP} "${name ?? ''}" is invalid: ${describeFieldErrors(errors)}`,
     { name, group: NGINX_GROUP, kind: NGINX_KIND, causes },
@@ -69,7 +69,7 @@ function refuseUnknown(errors: FieldError[], fieldValidation: string | undefined
   const rest = errors.filter((e) => e.reason !== 'FieldValueUnknown');
   if (unknown.length > 0 && fieldValidation === 'Strict')
     // The API server's decoder refuses them before validation (whatever else is wrong), with no causes.
-    throw new StatusError(
+    throw new StatusException(
       400,
       `${NGINX_KIND} in version "${NGINX_VERSION}" cannot be handled as a ${NGINX_KIND}: strict decoding error: ${unknown.map((e) => e.message).join(', ')}`,
     );
@@ -79,7 +79,7 @@ function refuseUnknown(errors: FieldError[], fieldValidation: string | undefined
 function checkPlacement(metadata: unknown, target: Target): void {
   const { name, namespace } = (isObject(metadata) ? metadata : {}) as { name?: unknown; namespace?: unknown };
   if (namespace !== undefined && namespace !== target.namespace)
-    throw new StatusError(
+    throw new StatusException(
       400,
       'the namespace of the provided object does not match the namespace sent on the request',
       {
@@ -93,7 +93,7 @@ function checkPlacement(metadata: unknown, target: Target): void {
       },
     );
   if (target.name !== undefined && name !== undefined && name !== target.name)
-    throw new StatusError(
+    throw new StatusException(
       400,
       `the name of the object (${String(name)}) does not match the name on the URL (${target.name})`,
       {
@@ -110,18 +110,18 @@ function checkPlacement(metadata: unknown, target: Target): void {
  */
 function checkTypeMeta(object: unknown, name: string | undefined): void {
   const unrecognized = (why: string) =>
-    new StatusError(400, `the object provided is unrecognized (must be of type ${NGINX_KIND}): ${why}`);
+    new StatusException(400, `the object provided is unrecognized (must be of type ${NGINX_KIND}): ${why}`);
   if (!isObject(object)) throw unrecognized(`the body is ${object === null ? 'null' : 'not a JSON object'}`);
   const { apiVersion, kind } = object;
   if (typeof kind !== 'string' || kind === '') throw unrecognized("Object 'Kind' is missing");
   if (apiVersion !== NGINX_API_VERSION)
-    throw new StatusError(
+    throw new StatusException(
       400,
       `the API version in the data (${typeof apiVersion === 'string' ? apiVersion : ''}) does not match the expected API version (${NGINX_API_VERSION})`,
     );
   if (kind !== NGINX_KIND) {
     const message = `Invalid value: ${JSON.stringify(kind)}: must be ${NGINX_KIND}`;
-    throw new StatusError(422, `${kind}.${NGINX_GROUP} "${name ?? ''}" is invalid: kind: ${message}`, {
+    throw new StatusException(422, `${kind}.${NGINX_GROUP} "${name ?? ''}" is invalid: kind: ${message}`, {
       name,
       group: NGINX_GROUP,
       kind,
@@ -199,7 +199,7 @@ export function checkNginx(object: unknown, target: Target & { status?: boolean 
  */
 export function checkScale(object: unknown, target: Target): void {
   if (!isObject(object))
-    throw new StatusError(
+    throw new StatusException(
       400,
       'the object provided is unrecognized (must be of type Scale): not a JSON object',
     );
@@ -208,7 +208,7 @@ export function checkScale(object: unknown, target: Target): void {
     (apiVersion !== undefined && apiVersion !== 'autoscaling/v1') ||
     (kind !== undefined && kind !== 'Scale')
   )
-    throw new StatusError(
+    throw new StatusException(
       400,
       `the object provided is unrecognized (must be of type Scale): ${String(kind)} of ${String(apiVersion)}`,
     );
@@ -240,7 +240,7 @@ export function checkPatch(
   target: Target & { name: string; subresource?: Subresource },
 ): void {
   if (type === BODY_TYPES.jsonPatch) return checkJsonPatch(patch, target);
-  if (!isObject(patch)) throw new StatusError(400, `a ${type} body must be an object`);
+  if (!isObject(patch)) throw new StatusException(400, `a ${type} body must be an object`);
   if (target.subresource === 'scale') {
     const errors = replicasErrors(patch.spec);
     if (errors.length > 0) throw invalid(target.name, errors);
@@ -260,7 +260,7 @@ export function checkPatch(
 
 function checkJsonPatch(patch: unknown, target: Target & { name: string }): void {
   if (!Array.isArray(patch) || patch.length === 0)
-    throw new StatusError(400, 'a JSON patch must be a non-empty array of operations');
+    throw new StatusException(400, 'a JSON patch must be a non-empty array of operations');
   const errors: FieldError[] = [];
   patch.forEach((op: unknown, index) => {
     const where = `[${index}]`;
@@ -270,7 +270,7 @@ function checkJsonPatch(patch: unknown, target: Target & { name: string }): void
       !JSON_PATCH_OPS.has(op.op) ||
       typeof op.path !== 'string'
     )
-      throw new StatusError(
+      throw new StatusException(
         400,
         `JSON patch operation ${where} needs "op" (${[...JSON_PATCH_OPS].join(', ')}) and "path"`,
       );
@@ -337,28 +337,28 @@ function jsonPatchImageErrors(
 
 /** A DeleteOptions body (kubectl sends one): only its known fields, with values the API server takes. */
 export function checkDeleteOptions(options: unknown): void {
-  if (!isObject(options)) throw new StatusError(400, 'the DeleteOptions body must be an object');
+  if (!isObject(options)) throw new StatusException(400, 'the DeleteOptions body must be an object');
   const { propagationPolicy, preconditions, gracePeriodSeconds } = options;
   if (
     propagationPolicy !== undefined &&
     !['Foreground', 'Background', 'Orphan'].includes(propagationPolicy as string)
   ) {
     const message = `Unsupported value: ${JSON.stringify(propagationPolicy)}: supported values: "Foreground", "Background", "Orphan", "nil"`;
-    throw new StatusError(422, `DeleteOptions.meta.k8s.io "" is invalid: propagationPolicy: ${message}`, {
+    throw new StatusException(422, `DeleteOptions.meta.k8s.io "" is invalid: propagationPolicy: ${message}`, {
       group: 'meta.k8s.io',
       kind: 'DeleteOptions',
       causes: [{ reason: 'FieldValueNotSupported', field: 'propagationPolicy', message }],
     });
   }
   if (preconditions !== undefined && !isObject(preconditions))
-    throw new StatusError(400, 'preconditions must be an object with uid and/or resourceVersion', {
+    throw new StatusException(400, 'preconditions must be an object with uid and/or resourceVersion', {
       causes: [{ reason: 'FieldValueInvalid', field: 'preconditions', message: 'must be an object' }],
     });
   if (
     gracePeriodSeconds !== undefined &&
     !(Number.isInteger(gracePeriodSeconds) && (gracePeriodSeconds as number) >= 0)
   )
-    throw new StatusError(400, 'gracePeriodSeconds must be a non-negative integer', {
+    throw new StatusException(400, 'gracePeriodSeconds must be a non-negative integer', {
       causes: [
         {
           reason: 'FieldValueInvalid',

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { encodeCursor } from '../audit/audit-cursor.js';
-import { StatusError } from '../http/kube-status.js';
+import { StatusException } from '../http/kube-status.js';
 import { parseTimelineParams, toCursor } from './timeline-params.js';
 
 const parse = (query: Record<string, string>) => parseTimelineParams(query, 'shop', 'web');
@@ -8,7 +8,7 @@ const fieldOf = (query: Record<string, string>) => {
   try {
     parse(query);
   } catch (error) {
-    return (error as StatusError).body.details?.causes?.[0]?.field;
+    return (error as StatusException).body.details?.causes?.[0]?.field;
   }
   return undefined;
 };

@@ -14,7 +14,7 @@ import { streamTimeline } from './timeline-watch.js';
 import { TimelineReader } from './timeline-reader.js';
 import { podWhy } from './pod-why.js';
 import type { AuditPrismaClient } from '../audit/prisma-client.js';
-import { StatusError } from '../http/kube-status.js';
+import { StatusException } from '../http/kube-status.js';
 
 /**
  * `GET /controlplane/v1/namespaces/{ns}/nginxes/{name}/timeline`: an Nginx's changes (any door), reconciles and
@@ -55,7 +55,7 @@ export class TimelineController {
     };
     const why = await podWhy(this.reader, this.prisma, target);
     if (!why)
-      throw new StatusError(
+      throw new StatusException(
         404,
         `the audit trail has no entry of pod "${target.pod}" of nginx "${target.name}"`,
       );

@@ -1,5 +1,5 @@
 import type { Request, Response } from 'express';
-import { StatusError } from '../../http/kube-status.js';
+import { StatusException } from '../../http/kube-status.js';
 
 const escape = (text: string) =>
   text.replace(
@@ -8,7 +8,7 @@ const escape = (text: string) =>
   );
 
 /** A refused sign-in as a page a person can read (same status code), with the way back to the sign-in page. */
-export function refusalPage(status: StatusError): string {
+export function refusalPage(status: StatusException): string {
   return [
     '<!doctype html>',
     '<html lang="en"><head><meta charset="utf-8"><title>Sign-in refused</title></head>',
@@ -28,7 +28,7 @@ export async function asBrowserPage(request: Request, response: Response, step: 
   try {
     await step();
   } catch (error) {
-    if (!(error instanceof StatusError) || request.accepts(['json', 'html']) !== 'html') throw error;
+    if (!(error instanceof StatusException) || request.accepts(['json', 'html']) !== 'html') throw error;
     response.status(error.code).type('html').set('Cache-Control', 'no-store').send(refusalPage(error));
   }
 }

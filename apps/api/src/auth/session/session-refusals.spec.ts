@@ -1,7 +1,7 @@
 import type { Request, Response } from 'express';
 import { describe, expect, it } from 'vitest';
 import type { AppConfig } from '../../config/app-config.js';
-import { StatusError } from '../../http/kube-status.js';
+import { StatusException } from '../../http/kube-status.js';
 import type { Authenticator } from '../authenticator.js';
 import { ProviderUnavailableError } from '../oidc/oidc-token-verifier.js';
 import type { Refusal } from '../refusal-recorder.js';
@@ -44,12 +44,12 @@ const request = (url: string, headers: Record<string, string> = {}) => {
 };
 const response = { setHeader: () => {}, redirect: () => {} } as unknown as Response;
 
-async function refusalOf(run: () => Promise<unknown>): Promise<StatusError> {
+async function refusalOf(run: () => Promise<unknown>): Promise<StatusException> {
   try {
     await run();
   } catch (error) {
-    expect(error).toBeInstanceOf(StatusError);
-    return error as StatusError;
+    expect(error).toBeInstanceOf(StatusException);
+    return error as StatusException;
   }
   throw new Error('expected a refusal');
 }

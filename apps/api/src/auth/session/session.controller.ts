@@ -2,7 +2,7 @@ import { Controller, Get, HttpCode, Inject, Logger, Optional, Post, Req, Res } f
 import type { Request, Response } from 'express';
 import { safeNextPath } from '@ngx/nginx-api';
 import { CONTROLPLANE_API_VERSION } from '../../http/controlplane-api.js';
-import { StatusError } from '../../http/kube-status.js';
+import { StatusException } from '../../http/kube-status.js';
 import { appConfig, type AppConfig } from '../../config/app-config.js';
 import { Public } from '../auth.decorators.js';
 import { Authenticator } from '../authenticator.js';
@@ -114,11 +114,12 @@ export class SessionController {
     if (extra.length > 0)
       throw this.refused(
         request,
-        new StatusError(400, `the callback takes no ${extra.join(', ')} parameter`),
+        new StatusException(400, `the callback takes no ${extra.join(', ')} parameter`),
         'bad-request',
       );
     const state = url.searchParams.get('state');
-    if (!state) throw this.refused(request, new StatusError(400, 'the callback has no state'), 'bad-state');
+    if (!state)
+      throw this.refused(request, new StatusException(400, 'the callback has no state'), 'bad-state');
     const browser =
       cookieValue(request.headers.cookie, SIGN_IN_COOKIE.secure) ??
       cookieValue(request.headers.cookie, SIGN_IN_COOKIE.plain);
@@ -126,20 +127,20 @@ export class SessionController {
     if (pending === 'unknown')
       throw this.refused(
         request,
-        new StatusError(401, 'Unauthorized: this sign-in is unknown, expired or already used'),
+        new StatusException(401, 'Unauthorized: this sign-in is unknown, expired or already used'),
         'bad-state',
       );
     if (pending === 'other-browser')
       throw this.refused(
         request,
-        new StatusError(401, 'Unauthorized: this sign-in was started in another browser'),
+        new StatusException(401, 'Unauthorized: this sign-in was started in another browser'),
         'other-browser',
       );
     const providerError = url.searchParams.get('error');
     if (providerError)
       throw this.refused(
         request,
-        new StatusError(
+        new StatusException(
           401,
           `Unauthorized: the identity provider answered ${providerError}: ${url.searchParams.get('error_description') ?? ''}`.trim(),
         ),
@@ -155,7 +156,7 @@ export class SessionController {
     if ('forbidden' in authorization)
       throw this.refused(
         request,
-        new StatusError(403, `Forbidden: ${authorization.forbidden}`),
+        new StatusException(403, `Forbidden: ${authorization.forbidden}`),
         'no-grant',
         confirmed.identity.username,
       );
@@ -178,7 +179,7 @@ export class SessionController {
   session(@Req() request: Request, @Res({ passthrough: true }) response: Response) {
     const id = sessionIdOf(credentialOf(request.headers));
     const session = id ? this.sessions.describe(id) : undefined;
-    if (!session) throw new StatusError(401, 'Unauthorized: no signed-in session');
+    if (!session) throw new StatusException(401, 'Unauthorized: no signed-in session');
     response.setHeader('Cache-Control', 'no-store');
     const { identity, csrfToken, expiresAt } = session;
     return {
@@ -202,14 +203,19 @@ export class SessionController {
   async signOut(@Req() request: Request, @Res({ passthrough: true }) response: Response) {
     const id = sessionIdOf(credentialOf(request.headers));
     if (!id || !this.sessions.describe(id))
-      throw this.refused(request, new StatusError(401, 'Unauthorized: no signed-in session'), 'bad-session');
+      throw this.refused(
+        request,
+        new StatusException(401, 'Unauthorized: no signed-in session'),
+        'bad-session',
+      );
     const crossSite = crossSiteRefusal(request.headers);
-    if (crossSite) throw this.refused(request, new StatusError(403, `Forbidden: ${crossSite}`), 'cross-site');
+    if (crossSite)
+      throw this.refused(request, new StatusException(403, `Forbidden: ${crossSite}`), 'cross-site');
     const csrf = request.headers[CSRF_HEADER];
     if (!this.sessions.csrfMatches(id, typeof csrf === 'string' ? csrf : undefined))
       throw this.refused(
         request,
-        new StatusError(403, 'Forbidden: signing out needs the session CSRF token in X-CSRF-Token'),
+        new StatusException(403, 'Forbidden: signing out needs the session CSRF token in X-CSRF-Token'),
         'csrf',
       );
     const tokens = this.sessions.end(id);
@@ -230,7 +236,7 @@ export class SessionController {
 
   private signInFlow(): OidcSignIn {
     if (!this.oidc)
-      throw new StatusError(404, 'sign-in with an identity provider is not configured (OIDC_ISSUER_URL)');
+      throw new StatusException(404, 'sign-in with an identity provider is not configured (OIDC_ISSUER_URL)');
     return this.oidc;
   }
 
@@ -241,7 +247,11 @@ export class SessionController {
     const origin = this.origin(request);
     const path = typeof raw === 'string' ? safeNextPath(raw, origin) : undefined;
     if (path === undefined || (path === '/' && raw !== '/'))
-      throw this.refused(request, new StatusError(400, 'next must be a path on this site'), 'bad-request');
+      throw this.refused(
+        request,
+        new StatusException(400, 'next must be a path on this site'),
+        'bad-request',
+      );
     return path;
   }
 
@@ -261,15 +271,20 @@ export class SessionController {
    * The refusal as a Status, logged (who tried what, never a token) and recorded in the audit's refusals under
    * `reason` (by default: the provider away, or its answer refused). A 500 is a failure, not a refusal: logged only.
    */
-  private refused(request: Request, error: unknown, reason?: RefusalReason, subject?: string): StatusError {
+  private refused(
+    request: Request,
+    error: unknown,
+    reason?: RefusalReason,
+    subject?: string,
+  ): StatusException {
     const status =
-      error instanceof StatusError
+      error instanceof StatusException
         ? error
         : error instanceof ProviderUnavailableError
-          ? new StatusError(503, `the identity provider cannot be reached: ${error.message}`)
+          ? new StatusException(503, `the identity provider cannot be reached: ${error.message}`)
           : error instanceof SignInRefusedError
-            ? new StatusError(401, `Unauthorized: ${error.message}`)
-            : new StatusError(500, `sign-in failed: ${(error as Error).message}`);
+            ? new StatusException(401, `Unauthorized: ${error.message}`)
+            : new StatusException(500, `sign-in failed: ${(error as Error).message}`);
     this.logger.warn(
       `refused a sign-in from ${request.ip ?? 'unknown'} (${request.path}): ${status.message}`,
     );

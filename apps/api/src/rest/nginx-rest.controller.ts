@@ -2,7 +2,7 @@ import { All, Controller, Delete, Get, Inject, Param, Patch, Post, Put, Req, Res
 import { NGINX_GROUP, NGINX_PLURAL, NGINX_VERSION } from '@ngx/nginx-api';
 import type { Request, Response } from 'express';
 import { HandlerAuthorizes, NamespaceScoped } from '../auth/auth.decorators.js';
-import { StatusError } from '../http/kube-status.js';
+import { StatusException } from '../http/kube-status.js';
 import { NginxReads } from './nginx-reads.js';
 import { SUBRESOURCES, type Subresource } from './nginx-paths.js';
 import { NginxWrites } from './nginx-writes.js';
@@ -11,7 +11,7 @@ import { kubeQuery } from './kube-query.js';
 
 function subresourceParam(value: string): Subresource {
   if ((SUBRESOURCES as readonly string[]).includes(value)) return value as Subresource;
-  throw new StatusError(
+  throw new StatusException(
     404,
     `the server could not find the requested resource (${NGINX_PLURAL}/${value.slice(0, 40)})`,
   );
@@ -28,7 +28,7 @@ const WritesCheckRoles = HandlerAuthorizes;
  */
 @NamespaceScoped('path')
 @Controller(`apis/${NGINX_GROUP}/${NGINX_VERSION}`)
-export class NginxController {
+export class NginxRestController {
   constructor(
     @Inject(NginxReads) private readonly reads: NginxReads,
     @Inject(NginxWrites) private readonly writes: NginxWrites,
@@ -167,7 +167,7 @@ export class NginxController {
   @WritesCheckRoles()
   unservedOnCollection(@Param('namespace') namespace: string): never {
     namespaceParam(namespace);
-    throw new StatusError(400, 'name must be provided');
+    throw new StatusException(400, 'name must be provided');
   }
 
   /** POST or DELETE of status or scale: 405, in the API server's words (an unknown subresource is 404). */
@@ -183,7 +183,7 @@ export class NginxController {
     nameParam(name);
     subresourceParam(subresource);
     const verb = req.method === 'POST' ? 'create' : req.method.toLowerCase();
-    throw new StatusError(
+    throw new StatusException(
       405,
       `${verb} is not supported on resources of kind "${NGINX_PLURAL}.${NGINX_GROUP}"`,
       { group: NGINX_GROUP, kind: NGINX_PLURAL },
