@@ -33,7 +33,7 @@ import {
 import { PODS_BY_NGINX } from '../kube/pod-index.js';
 import { claimPods, isMislabelled } from './pod-ownership.js';
 import { slowStartBatches } from './pod-plan.js';
-import { configMapFor, controllerReference, podFor, podLike } from './pod-template.js';
+import { configMapFor, controllerReference, podFor, podLike } from './pod-builder.js';
 import { ProgressPacing } from './progress-pacing.js';
 import { planRollout, type RolloutPlan } from './rollout-plan.js';
 import { ReconcileReport } from './reconcile-report.js';
