@@ -12,6 +12,6 @@ export * from './int-or-percent.js';
 export * from './spec-rules.js';
 export * from './template-fields.js';
 export * from './pod-template.js';
-export * from './revision.js';
+export * from './template-revision.js';
 export * from './nginx-config.js';
 export * from './next-path.js';

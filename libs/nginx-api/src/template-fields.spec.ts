@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { podTemplateOf, podTemplateSchema, specWithTemplate } from './pod-template.js';
-import { revisionOf } from './revision.js';
+import { revisionOf } from './template-revision.js';
 import { nginxSpecSchema, type JsonSchema } from './schema.js';
 import { TEMPLATE_FIELDS, templateFields } from './template-fields.js';
 import type { NginxSpec } from './types.js';
