@@ -86,7 +86,10 @@ const inWords = (name: string) =>
 
 type FieldRows = (before: NginxPodTemplate, after: NginxPodTemplate) => FieldRow[];
 
-/** The fields shown as more than their value's text; every other template field is one row of it. */
+/**
+ * The fields shown as more than their value's text. Every other template field is one row of it, shown when
+ * either side sets the field.
+ */
 const FIELD_ROWS: { [K in TemplateFieldName]?: FieldRows } = {
   healthCheckPath: (before, after) => [
     row('health check path', valueText(before.healthCheckPath), valueText(after.healthCheckPath)),
@@ -116,12 +119,12 @@ const ROW_ORDER = [...TEMPLATE_FIELDS.filter((name) => name !== 'config'), 'conf
  * (ephemeral storage only when either side sets it), and the config last.
  */
 export function templateFieldRows(before: NginxPodTemplate, after: NginxPodTemplate): FieldRow[] {
-  return ROW_ORDER.flatMap(
-    (name) =>
-      FIELD_ROWS[name]?.(before, after) ?? [
-        row(inWords(name), valueText(before[name]), valueText(after[name])),
-      ],
-  );
+  return ROW_ORDER.flatMap((name) => {
+    const rows = FIELD_ROWS[name];
+    if (rows) return rows(before, after);
+    if (before[name] === undefined && after[name] === undefined) return [];
+    return [row(inWords(name), valueText(before[name]), valueText(after[name]))];
+  });
 }
 
 /** The lines of a text, without the empty one after a final newline. */

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { podTemplateOf, podTemplateSchema, specWithTemplate } from './pod-template.js';
 import { revisionOf } from './template-revision.js';
 import { nginxSpecSchema, type JsonSchema } from './schema.js';
-import { TEMPLATE_FIELDS, templateFields } from './template-fields.js';
+import { NON_TEMPLATE_FIELDS, TEMPLATE_FIELDS, templateFields } from './template-fields.js';
 import type { NginxSpec } from './types.js';
 import { validateNginx } from './validation.js';
 
@@ -26,6 +26,11 @@ describe('the pod template table', () => {
       expect(nginxSpecSchema.properties, name).toHaveProperty([name]);
       expect(validateNginx(nginx({ [name]: templateFields[name].example })), name).toEqual([]);
     }
+  });
+
+  it("with the fields outside the template, covers the schema's spec fields each once", () => {
+    const fields = [...TEMPLATE_FIELDS, ...Object.keys(NON_TEMPLATE_FIELDS)];
+    expect(fields.sort()).toEqual(Object.keys(nginxSpecSchema.properties!).sort());
   });
 
   it('gives every field a place in the template: each example is kept, and changes the revision', () => {

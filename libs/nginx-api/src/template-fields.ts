@@ -50,6 +50,21 @@ export const templateFields = {
 
 export type TemplateFieldName = keyof typeof templateFields;
 
+/**
+ * The spec fields outside the pod template (how many pods, how they roll, what else is kept for them): with the
+ * table, every spec field exactly once, so a new spec field is a template field or said not to be.
+ */
+export const NON_TEMPLATE_FIELDS = {
+  replicas: true,
+  service: true,
+  strategy: true,
+  minReadySeconds: true,
+  progressDeadlineSeconds: true,
+  revisionHistoryLimit: true,
+  paused: true,
+  disruptionBudget: true,
+} satisfies { [K in Exclude<keyof NginxSpec, TemplateFieldName>]: true };
+
 /** The spec fields a revision is made of (a rollback writes exactly these), in the table's order. */
 export const TEMPLATE_FIELDS = Object.keys(templateFields) as TemplateFieldName[];
 
