@@ -4,7 +4,10 @@ import { LABEL_REVISION, type LivePod } from '@ngx/nginx-api';
 const time = (value: unknown): string | null =>
   value === undefined || value === null ? null : value instanceof Date ? value.toISOString() : String(value);
 
-/** The row for one pod (one row of an Nginx's live pod table), from its cached object. `now` is when the view is made (for the age). */
+/**
+ * The row for one pod (one row of an Nginx's live pod table), from its cached object. `now` is when the view is
+ * made (for the age).
+ */
 export function podView(pod: V1Pod, now = Date.now()): LivePod {
   const createdAt = time(pod.metadata?.creationTimestamp);
   return {
