@@ -1,4 +1,12 @@
-import { NGINX_API_VERSION, NGINX_KIND, nginxSpecSchema, type JsonSchema } from '@ngx/nginx-api';
+import {
+  NGINX_API_VERSION,
+  NGINX_KIND,
+  TEMPLATE_FIELDS,
+  nginxSpecSchema,
+  templateFields,
+  type JsonSchema,
+  type TemplateFieldName,
+} from '@ngx/nginx-api';
 
 /** The pod disruption budget's one bound the form sets, or '' for no budget. */
 export type BudgetKind = '' | 'minAvailable' | 'maxUnavailable';
@@ -15,6 +23,18 @@ export interface CreateFormValues {
   budget: BudgetKind;
 }
 
+/** Pod template fields shown in sections of their own: the image with the replicas, the config by itself. */
+const OWN_SECTION: ReadonlySet<TemplateFieldName> = new Set(['image', 'config']);
+
+/**
+ * The container section: every other pod template field that a form edits, with the spec paths it is edited
+ * through, in the template table's order.
+ */
+export const CONTAINER_FIELDS: readonly { field: TemplateFieldName; paths: readonly string[] }[] =
+  TEMPLATE_FIELDS.filter((field) => !OWN_SECTION.has(field))
+    .map((field) => ({ field, paths: templateFields[field].inputs }))
+    .filter(({ paths }) => paths.length > 0);
+
 /** The form's sections and the spec paths each holds, in the order they are shown. */
 export const SECTIONS = {
   basic: ['replicas', 'image'],
@@ -29,14 +49,7 @@ export const SECTIONS = {
   ],
   service: ['service.type', 'service.port', 'service.nodePort'],
   budget: ['disruptionBudget.minAvailable', 'disruptionBudget.maxUnavailable'],
-  container: [
-    'port',
-    'healthCheckPath',
-    'resources.requests.cpu',
-    'resources.requests.memory',
-    'resources.limits.cpu',
-    'resources.limits.memory',
-  ],
+  container: CONTAINER_FIELDS.flatMap(({ paths }) => paths),
   config: ['config'],
 } as const satisfies Record<string, readonly string[]>;
 

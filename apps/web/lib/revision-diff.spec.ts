@@ -1,4 +1,4 @@
-import type { NginxPodTemplate } from '@ngx/nginx-api';
+import { TEMPLATE_FIELDS, podTemplateOf, templateFields, type NginxPodTemplate } from '@ngx/nginx-api';
 import { describe, expect, it } from 'vitest';
 import {
   configDiff,
@@ -55,6 +55,16 @@ describe('templateFieldRows', () => {
     expect(rows.find((row) => row.field === 'limits ephemeral-storage')).toMatchObject({ after: '1Gi' });
     expect(rows.find((row) => row.field === 'limits cpu')).toMatchObject({ after: '2', changed: true });
     expect(rows.some((row) => row.field === 'requests ephemeral-storage')).toBe(false);
+  });
+
+  it('shows a change of every pod template field', () => {
+    for (const name of TEMPLATE_FIELDS) {
+      const after = podTemplateOf({ replicas: 1, image: base.image, [name]: templateFields[name].example });
+      expect(
+        templateFieldRows(base, after).some((row) => row.changed),
+        name,
+      ).toBe(true);
+    }
   });
 
   it('sees a config change even when the line count is the same', () => {

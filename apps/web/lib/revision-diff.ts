@@ -1,4 +1,10 @@
-import type { NginxPodTemplate, NginxResourceList, RevisionItem } from '@ngx/nginx-api';
+import {
+  TEMPLATE_FIELDS,
+  type NginxPodTemplate,
+  type NginxResourceList,
+  type RevisionItem,
+  type TemplateFieldName,
+} from '@ngx/nginx-api';
 import { diffLines } from 'diff';
 
 /** One field of a side-by-side comparison of two pod templates, each side as display text. */
@@ -63,33 +69,62 @@ export function configText(template: NginxPodTemplate): string {
   return `custom (${lines} line${lines === 1 ? '' : 's'})`;
 }
 
+const row = (field: string, before: string, after: string): FieldRow => ({
+  field,
+  before,
+  after,
+  changed: before !== after,
+});
+
+/** A template value as display text: "not set", the value, or JSON for a list or an object. */
+const valueText = (value: unknown): string =>
+  value === undefined ? NOT_SET : typeof value === 'object' ? JSON.stringify(value) : String(value);
+
+/** A field's name in words (`healthCheckPath` → `health check path`). */
+const inWords = (name: string) =>
+  name.replace(/([a-z])([A-Z])/g, (_, a: string, b: string) => `${a} ${b.toLowerCase()}`);
+
+type FieldRows = (before: NginxPodTemplate, after: NginxPodTemplate) => FieldRow[];
+
 /**
- * The rows comparing `before` with `after`, always in the same order: image, port, health check path, readiness
- * probe, requests and limits of cpu and memory (ephemeral storage only when either side sets it), config.
+ * The fields shown as more than their value's text. Every other template field is one row of it, shown when
+ * either side sets the field.
+ */
+const FIELD_ROWS: { [K in TemplateFieldName]?: FieldRows } = {
+  healthCheckPath: (before, after) => [
+    row('health check path', valueText(before.healthCheckPath), valueText(after.healthCheckPath)),
+    row('readiness probe', probeText(before), probeText(after)),
+  ],
+  resources: (before, after) =>
+    (['requests', 'limits'] as const).flatMap((kind) =>
+      RESOURCE_NAMES.map((name) =>
+        row(
+          `${kind} ${name}`,
+          resource(before.resources?.[kind], name),
+          resource(after.resources?.[kind], name),
+        ),
+      ).filter((r) => !r.field.endsWith('ephemeral-storage') || r.before !== NOT_SET || r.after !== NOT_SET),
+    ),
+  config: (before, after) => [
+    { ...row('config', configText(before), configText(after)), changed: before.config !== after.config },
+  ],
+};
+
+/** The template fields in the order their rows show: the table's, with the config (whose line diff follows) last. */
+const ROW_ORDER = [...TEMPLATE_FIELDS.filter((name) => name !== 'config'), 'config' as const];
+
+/**
+ * The rows comparing `before` with `after`, always in the same order: a row for each pod template field (image,
+ * port …), the health check path followed by the readiness probe, requests and limits of cpu and memory
+ * (ephemeral storage only when either side sets it), and the config last.
  */
 export function templateFieldRows(before: NginxPodTemplate, after: NginxPodTemplate): FieldRow[] {
-  const rows: [string, string, string][] = [
-    ['image', before.image, after.image],
-    ['port', String(before.port), String(after.port)],
-    ['health check path', before.healthCheckPath ?? NOT_SET, after.healthCheckPath ?? NOT_SET],
-    ['readiness probe', probeText(before), probeText(after)],
-  ];
-  for (const kind of ['requests', 'limits'] as const)
-    for (const name of RESOURCE_NAMES) {
-      const left = resource(before.resources?.[kind], name);
-      const right = resource(after.resources?.[kind], name);
-      if (name === 'ephemeral-storage' && left === NOT_SET && right === NOT_SET) continue;
-      rows.push([`${kind} ${name}`, left, right]);
-    }
-  return [
-    ...rows.map(([field, left, right]) => ({ field, before: left, after: right, changed: left !== right })),
-    {
-      field: 'config',
-      before: configText(before),
-      after: configText(after),
-      changed: before.config !== after.config,
-    },
-  ];
+  return ROW_ORDER.flatMap((name) => {
+    const rows = FIELD_ROWS[name];
+    if (rows) return rows(before, after);
+    if (before[name] === undefined && after[name] === undefined) return [];
+    return [row(inWords(name), valueText(before[name]), valueText(after[name]))];
+  });
 }
 
 /** The lines of a text, without the empty one after a final newline. */

@@ -6,7 +6,7 @@ export const CONTROLPLANE_API_VERSION = 'controlplane/v1';
  * and the UI that reads them.
  */
 
-import type { NginxPodTemplate } from './pod-template.js';
+import type { NginxPodTemplate } from './template-fields.js';
 
 /** One action a reconcile took, as the audit trail stores it. */
 export interface ReconcileAction {
@@ -181,6 +181,17 @@ export interface RevisionItem {
    * when audited. `role` is the token's for the control-plane door, null for the others.
    */
   change: { actor: string; role: string | null; door: ChangeDoor; verb: string; at: string } | null;
+}
+
+/** The revisions of one Nginx, as `GET /controlplane/v1/namespaces/{ns}/nginxes/{name}/revisions` answers. */
+export interface RevisionList {
+  apiVersion: typeof CONTROLPLANE_API_VERSION;
+  kind: 'RevisionList';
+  /** The resourceVersion of the ControllerRevisions' list. */
+  metadata: { resourceVersion?: string };
+  /** The Nginx the list was read with (its resourceVersion is the one a rollback should be conditioned on). */
+  nginx: { namespace: string; name: string; uid: string; resourceVersion: string };
+  items: RevisionItem[];
 }
 
 /** The kinds of entries an Nginx's timeline holds. */

@@ -10,6 +10,8 @@ export * from './live.js';
 export * from './controlplane.js';
 export * from './int-or-percent.js';
 export * from './spec-rules.js';
+export * from './template-fields.js';
 export * from './pod-template.js';
+export * from './template-revision.js';
 export * from './nginx-config.js';
 export * from './next-path.js';

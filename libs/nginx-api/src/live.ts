@@ -45,7 +45,9 @@ export interface LivePod {
   restarts: number;
   podIP: string | null;
   createdAt: string | null;
+  /** Seconds since creation when the view was made. */
   ageSeconds: number | null;
+  /** True once the pod is being deleted (deletionTimestamp set). */
   terminating: boolean;
   deletionTimestamp: string | null;
   resourceVersion: string;

@@ -7,6 +7,7 @@ import {
   MIN_REPLICAS,
 } from './names.js';
 import { MAX_CONFIG_BYTES } from './nginx-config.js';
+import type { NginxSpec } from './types.js';
 
 /** A CEL validation rule of a CRD schema (`x-kubernetes-validations`); `self` is the value it sits on. */
 export interface ValidationRule {
@@ -115,6 +116,162 @@ const count = (description: string): JsonSchema => ({
   description,
 });
 
+/** One schema for each of an object type's fields, no more and no fewer: `satisfies` it on a literal. */
+export type PropertiesOf<T, S = JsonSchema> = { [K in keyof T]-?: S };
+
+/** The schemas of the spec's fields: exactly NginxSpec's (the compiler holds the type and the schema together). */
+const specProperties = {
+  replicas: {
+    type: 'integer',
+    format: 'int32',
+    minimum: MIN_REPLICAS,
+    maximum: MAX_REPLICAS,
+    description: `Number of nginx pods to run, from ${MIN_REPLICAS} to ${MAX_REPLICAS}.`,
+  },
+  image: {
+    type: 'string',
+    minLength: 1,
+    maxLength: 512,
+    default: DEFAULT_IMAGE,
+    description: `Container image of every pod; defaults to ${DEFAULT_IMAGE}.`,
+  },
+  port: port(`The port nginx listens on in every pod (the container port); defaults to ${DEFAULT_PORT}.`),
+  config: {
+    type: 'string',
+    maxLength: MAX_CONFIG_BYTES,
+    description:
+      'nginx server configuration (the http context: `server { … }` blocks), mounted as /etc/nginx/conf.d/default.conf; at most 256 KiB, and syntactically valid nginx. Without it, nginx serves its welcome page on spec.port.',
+  },
+  healthCheckPath: {
+    type: 'string',
+    maxLength: 1024,
+    pattern: '^/[^\\s]*$',
+    description:
+      'A path, from /: when set, each pod is ready once GET of it on spec.port answers 2xx or 3xx (a readiness probe).',
+  },
+  resources: {
+    type: 'object',
+    description: 'CPU and memory asked for (requests) and capped (limits), for the nginx container.',
+    properties: {
+      requests: resourceList('What the scheduler reserves for each pod.'),
+      limits: resourceList('The most each pod may use.'),
+    },
+    'x-kubernetes-validations': [
+      {
+        rule: `!has(self.requests) || !has(self.limits) || ((${notBelow('limits.cpu', 'requests.cpu')}) && (${notBelow('limits.memory', 'requests.memory')}))`,
+        message: 'limits must not be below requests',
+      },
+    ],
+  },
+  service: {
+    type: 'object',
+    description: 'A Service the controller keeps for the Nginx, selecting the pods of every revision.',
+    properties: {
+      type: {
+        type: 'string',
+        enum: ['ClusterIP', 'NodePort', 'LoadBalancer'],
+        description: 'How the Service is exposed; defaults to ClusterIP.',
+      },
+      port: port('The Service port, forwarded to spec.port; defaults to 80.'),
+      nodePort: {
+        type: 'integer',
+        format: 'int32',
+        minimum: 30000,
+        maximum: 32767,
+        description: 'For NodePort and LoadBalancer: the node port (picked by the API server when absent).',
+      },
+    },
+    'x-kubernetes-validations': [
+      {
+        rule: "!has(self.nodePort) || (has(self.type) && self.type != 'ClusterIP')",
+        message: 'nodePort needs type NodePort or LoadBalancer',
+        reason: 'FieldValueForbidden',
+      },
+    ],
+  },
+  strategy: {
+    type: 'object',
+    description:
+      'How pods move to a new revision; defaults to RollingUpdate with maxSurge 25% and maxUnavailable 25%.',
+    properties: {
+      type: {
+        type: 'string',
+        enum: ['RollingUpdate', 'Recreate'],
+        description: 'RollingUpdate replaces pods a few at a time; Recreate deletes all old pods first.',
+      },
+      rollingUpdate: {
+        type: 'object',
+        description: 'The bounds of a rolling update.',
+        properties: {
+          maxSurge: intOrPercent(
+            'Pods above spec.replicas while rolling: a count or a percentage (rounded up); defaults to 25%.',
+          ),
+          maxUnavailable: intOrPercent(
+            'Pods below spec.replicas that may be unavailable while rolling: a count or a percentage up to 100% (rounded down); defaults to 25%.',
+            100,
+          ),
+        },
+        'x-kubernetes-validations': [
+          {
+            rule: "!(has(self.maxSurge) && has(self.maxUnavailable) && string(self.maxSurge) in ['0', '0%'] && string(self.maxUnavailable) in ['0', '0%'])",
+            message: 'maxSurge and maxUnavailable may not both be 0',
+          },
+        ],
+      },
+    },
+    'x-kubernetes-validations': [
+      {
+        rule: "!has(self.rollingUpdate) || !has(self.type) || self.type == 'RollingUpdate'",
+        message: 'rollingUpdate may not be set when type is Recreate',
+        reason: 'FieldValueForbidden',
+      },
+    ],
+  },
+  minReadySeconds: {
+    type: 'integer',
+    format: 'int32',
+    minimum: 0,
+    maximum: 86400,
+    description: 'Seconds a new pod must be ready before it counts as available; defaults to 0.',
+  },
+  progressDeadlineSeconds: {
+    type: 'integer',
+    format: 'int32',
+    minimum: 1,
+    maximum: 86400,
+    description: `Seconds a rollout may go without progress before Progressing turns False (ProgressDeadlineExceeded); defaults to ${DEFAULT_PROGRESS_DEADLINE_SECONDS}. Nothing is rolled back.`,
+  },
+  revisionHistoryLimit: {
+    type: 'integer',
+    format: 'int32',
+    minimum: 0,
+    maximum: 1000,
+    description: `Old revisions kept for rollback; defaults to ${DEFAULT_REVISION_HISTORY_LIMIT}.`,
+  },
+  paused: {
+    type: 'boolean',
+    description: 'While true, changes to the pod template do not roll out; scaling still applies.',
+  },
+  disruptionBudget: {
+    type: 'object',
+    description:
+      'A PodDisruptionBudget the controller keeps for the pods: set exactly one of minAvailable and maxUnavailable.',
+    properties: {
+      minAvailable: intOrPercent(
+        'Pods that must stay available through an eviction: a count or a percentage.',
+        100,
+      ),
+      maxUnavailable: intOrPercent('Pods an eviction may leave unavailable: a count or a percentage.', 100),
+    },
+    'x-kubernetes-validations': [
+      {
+        rule: 'has(self.minAvailable) != has(self.maxUnavailable)',
+        message: 'set exactly one of minAvailable and maxUnavailable',
+      },
+    ],
+  },
+} satisfies PropertiesOf<NginxSpec>;
+
 /**
  * The Nginx schema: the single source for the CRD manifest (deploy/crd), the API's server-side validation and the
  * UI's forms. Only `spec` is writable by users; `status` belongs to the controller.
@@ -131,164 +288,7 @@ export const nginxSchema: JsonSchema = {
       type: 'object',
       description: 'What to run.',
       required: ['replicas'],
-      properties: {
-        replicas: {
-          type: 'integer',
-          format: 'int32',
-          minimum: MIN_REPLICAS,
-          maximum: MAX_REPLICAS,
-          description: `Number of nginx pods to run, from ${MIN_REPLICAS} to ${MAX_REPLICAS}.`,
-        },
-        image: {
-          type: 'string',
-          minLength: 1,
-          maxLength: 512,
-          default: DEFAULT_IMAGE,
-          description: `Container image of every pod; defaults to ${DEFAULT_IMAGE}.`,
-        },
-        port: port(
-          `The port nginx listens on in every pod (the container port); defaults to ${DEFAULT_PORT}.`,
-        ),
-        config: {
-          type: 'string',
-          maxLength: MAX_CONFIG_BYTES,
-          description:
-            'nginx server configuration (the http context: `server { … }` blocks), mounted as /etc/nginx/conf.d/default.conf; at most 256 KiB, and syntactically valid nginx. Without it, nginx serves its welcome page on spec.port.',
-        },
-        healthCheckPath: {
-          type: 'string',
-          maxLength: 1024,
-          pattern: '^/[^\\s]*$',
-          description:
-            'A path, from /: when set, each pod is ready once GET of it on spec.port answers 2xx or 3xx (a readiness probe).',
-        },
-        resources: {
-          type: 'object',
-          description: 'CPU and memory asked for (requests) and capped (limits), for the nginx container.',
-          properties: {
-            requests: resourceList('What the scheduler reserves for each pod.'),
-            limits: resourceList('The most each pod may use.'),
-          },
-          'x-kubernetes-validations': [
-            {
-              rule: `!has(self.requests) || !has(self.limits) || ((${notBelow('limits.cpu', 'requests.cpu')}) && (${notBelow('limits.memory', 'requests.memory')}))`,
-              message: 'limits must not be below requests',
-            },
-          ],
-        },
-        service: {
-          type: 'object',
-          description: 'A Service the controller keeps for the Nginx, selecting the pods of every revision.',
-          properties: {
-            type: {
-              type: 'string',
-              enum: ['ClusterIP', 'NodePort', 'LoadBalancer'],
-              description: 'How the Service is exposed; defaults to ClusterIP.',
-            },
-            port: port('The Service port, forwarded to spec.port; defaults to 80.'),
-            nodePort: {
-              type: 'integer',
-              format: 'int32',
-              minimum: 30000,
-              maximum: 32767,
-              description:
-                'For NodePort and LoadBalancer: the node port (picked by the API server when absent).',
-            },
-          },
-          'x-kubernetes-validations': [
-            {
-              rule: "!has(self.nodePort) || (has(self.type) && self.type != 'ClusterIP')",
-              message: 'nodePort needs type NodePort or LoadBalancer',
-              reason: 'FieldValueForbidden',
-            },
-          ],
-        },
-        strategy: {
-          type: 'object',
-          description:
-            'How pods move to a new revision; defaults to RollingUpdate with maxSurge 25% and maxUnavailable 25%.',
-          properties: {
-            type: {
-              type: 'string',
-              enum: ['RollingUpdate', 'Recreate'],
-              description:
-                'RollingUpdate replaces pods a few at a time; Recreate deletes all old pods first.',
-            },
-            rollingUpdate: {
-              type: 'object',
-              description: 'The bounds of a rolling update.',
-              properties: {
-                maxSurge: intOrPercent(
-                  'Pods above spec.replicas while rolling: a count or a percentage (rounded up); defaults to 25%.',
-                ),
-                maxUnavailable: intOrPercent(
-                  'Pods below spec.replicas that may be unavailable while rolling: a count or a percentage up to 100% (rounded down); defaults to 25%.',
-                  100,
-                ),
-              },
-              'x-kubernetes-validations': [
-                {
-                  rule: "!(has(self.maxSurge) && has(self.maxUnavailable) && string(self.maxSurge) in ['0', '0%'] && string(self.maxUnavailable) in ['0', '0%'])",
-                  message: 'maxSurge and maxUnavailable may not both be 0',
-                },
-              ],
-            },
-          },
-          'x-kubernetes-validations': [
-            {
-              rule: "!has(self.rollingUpdate) || !has(self.type) || self.type == 'RollingUpdate'",
-              message: 'rollingUpdate may not be set when type is Recreate',
-              reason: 'FieldValueForbidden',
-            },
-          ],
-        },
-        minReadySeconds: {
-          type: 'integer',
-          format: 'int32',
-          minimum: 0,
-          maximum: 86400,
-          description: 'Seconds a new pod must be ready before it counts as available; defaults to 0.',
-        },
-        progressDeadlineSeconds: {
-          type: 'integer',
-          format: 'int32',
-          minimum: 1,
-          maximum: 86400,
-          description: `Seconds a rollout may go without progress before Progressing turns False (ProgressDeadlineExceeded); defaults to ${DEFAULT_PROGRESS_DEADLINE_SECONDS}. Nothing is rolled back.`,
-        },
-        revisionHistoryLimit: {
-          type: 'integer',
-          format: 'int32',
-          minimum: 0,
-          maximum: 1000,
-          description: `Old revisions kept for rollback; defaults to ${DEFAULT_REVISION_HISTORY_LIMIT}.`,
-        },
-        paused: {
-          type: 'boolean',
-          description: 'While true, changes to the pod template do not roll out; scaling still applies.',
-        },
-        disruptionBudget: {
-          type: 'object',
-          description:
-            'A PodDisruptionBudget the controller keeps for the pods: set exactly one of minAvailable and maxUnavailable.',
-          properties: {
-            minAvailable: intOrPercent(
-              'Pods that must stay available through an eviction: a count or a percentage.',
-              100,
-            ),
-            maxUnavailable: intOrPercent(
-              'Pods an eviction may leave unavailable: a count or a percentage.',
-              100,
-            ),
-          },
-          'x-kubernetes-validations': [
-            {
-              rule: 'has(self.minAvailable) != has(self.maxUnavailable)',
-              message: 'set exactly one of minAvailable and maxUnavailable',
-            },
-          ],
-        },
-      },
+      properties: specProperties,
       'x-kubernetes-validations': [
         {
           rule: `(has(self.progressDeadlineSeconds) ? self.progressDeadlineSeconds : ${DEFAULT_PROGRESS_DEADLINE_SECONDS}) > (has(self.minReadySeconds) ? self.minReadySeconds : 0)`,

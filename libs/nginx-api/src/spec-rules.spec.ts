@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { scaledValue } from './int-or-percent.js';
-import { podTemplateOf, revisionOf, mountedConfig } from './pod-template.js';
+import { podTemplateOf, mountedConfig } from './pod-template.js';
+import { revisionOf } from './template-revision.js';
 import { validateNginx } from './validation.js';
 import type { NginxSpec } from './types.js';
 

@@ -2,7 +2,7 @@ import type { V1Pod } from '@kubernetes/client-node';
 import { MANAGED_BY, podTemplateOf, revisionOf, type Nginx } from '@ngx/nginx-api';
 import { describe, expect, it } from 'vitest';
 import { isSettled, nginxStatus, statusChanged } from './nginx-status.js';
-import { podFor, selectorString } from './pod-template.js';
+import { podFor, selectorString } from './pod-builder.js';
 
 const nginx = (replicas: number, status?: Nginx['status']): Nginx => ({
   apiVersion: 'mycompany.com/v1',

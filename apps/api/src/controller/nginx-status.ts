@@ -21,7 +21,7 @@ import {
 } from '@ngx/nginx-api';
 import { isActive, isReady } from './pod-plan.js';
 import { isAvailable, runsRevision } from './rollout-plan.js';
-import { selectorString } from './pod-template.js';
+import { selectorString } from './pod-builder.js';
 
 /** A pod creation or deletion the API server refused during this sync. */
 export interface ReplicaFailure {

@@ -17,7 +17,7 @@ import {
   servicePatch,
   serviceStatus,
 } from './owned-objects.js';
-import { configMapFor } from './pod-template.js';
+import { configMapFor } from './pod-builder.js';
 
 const nginx = (spec: Partial<NginxSpec> = {}): Nginx => ({
   apiVersion: 'mycompany.com/v1',

@@ -22,7 +22,7 @@ import {
   type NginxServiceStatus,
 } from '@ngx/nginx-api';
 import { isActive } from './pod-plan.js';
-import { configMapName, controllerReference, podSelector } from './pod-template.js';
+import { configMapName, controllerReference, podSelector } from './pod-builder.js';
 
 /** The labels of everything the controller makes for `nginx` besides pods: the pods' selector and ours. */
 export function ownedLabels(nginx: Nginx): Record<string, string> {

@@ -1,7 +1,7 @@
 import type { V1Pod } from '@kubernetes/client-node';
 import type { Nginx } from '@ngx/nginx-api';
 import { controllerOf } from '../kube/pod-index.js';
-import { podSelector } from './pod-template.js';
+import { podSelector } from './pod-builder.js';
 
 /** Whether the pod's labels match the selector an Nginx publishes in `status.selector` (every label of it). */
 export function matchesSelector(pod: V1Pod, nginxName: string): boolean {

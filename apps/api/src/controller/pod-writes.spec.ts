@@ -11,7 +11,7 @@ import type { Nginx } from '@ngx/nginx-api';
 import { describe, expect, it } from 'vitest';
 import { rolloutView } from './nginx-status.js';
 import { PodWrites, type PodWriteMetrics } from './pod-writes.js';
-import { configMapFor } from './pod-template.js';
+import { configMapFor } from './pod-builder.js';
 import { ReconcileReport } from './reconcile-report.js';
 import { StrayPods } from './stray-pods.js';
 

@@ -17,7 +17,7 @@ import {
 import { LABEL_REVISION, NGINX_GROUP, NGINX_PLURAL, NGINX_VERSION, type Nginx } from '@ngx/nginx-api';
 import type { RolloutView } from './nginx-status.js';
 import { isMislabelled } from './pod-ownership.js';
-import { configMapFor, controllerReference, podFor, podLike } from './pod-template.js';
+import { configMapFor, controllerReference, podFor, podLike } from './pod-builder.js';
 import type { ReconcileReport } from './reconcile-report.js';
 import type { StrayPods } from './stray-pods.js';
 

@@ -22,7 +22,7 @@ import { LABEL_REVISION, podTemplateOf, revisionOf, type Nginx } from '@ngx/ngin
 import { describe, expect, it } from 'vitest';
 import { BY_NGINX_LABEL, byNginxLabel, owningNginxKey, PODS_BY_NGINX } from '../kube/pod-index.js';
 import { controllerRevisionFor } from './owned-objects.js';
-import { podSelector } from './pod-template.js';
+import { podSelector } from './pod-builder.js';
 import { NginxReconciler, ReconcileError } from './reconciler.js';
 import { ReconcileReport } from './reconcile-report.js';
 import { StrayPods } from './stray-pods.js';

@@ -1,5 +1,11 @@
 import type { V1Pod } from '@kubernetes/client-node';
-import { LABEL_REVISION, podTemplateOf, type NginxStrategy } from '@ngx/nginx-api';
+import {
+  LABEL_REVISION,
+  TEMPLATE_FIELDS,
+  podTemplateOf,
+  templateFields,
+  type NginxStrategy,
+} from '@ngx/nginx-api';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { isActive } from './pod-plan.js';
@@ -134,6 +140,21 @@ describe('planRollout', () => {
     expect(runsRevision(legacy, NEW, TEMPLATE)).toBe(true);
     expect(runsRevision(legacy, NEW, { ...TEMPLATE, image: 'nginx:1.28' })).toBe(false);
     expect(runsRevision(legacy, NEW, { ...TEMPLATE, config: 'server {}' })).toBe(false);
+  });
+
+  it('never counts a pod from before revisions for a template that sets any field beyond its image', () => {
+    const legacy: V1Pod = {
+      metadata: { name: 'web-x' },
+      spec: { containers: [{ name: 'nginx', image: 'nginx:1.27' }] },
+    };
+    for (const name of TEMPLATE_FIELDS.filter((field) => field !== 'image')) {
+      const template = podTemplateOf({
+        replicas: 1,
+        image: 'nginx:1.27',
+        [name]: templateFields[name].example,
+      });
+      expect(runsRevision(legacy, NEW, template), name).toBe(false);
+    }
   });
 
   it('caps creations and deletions at the burst', () => {

@@ -2,8 +2,9 @@ import type { V1Pod } from '@kubernetes/client-node';
 import {
   DEFAULT_MAX_SURGE,
   DEFAULT_MAX_UNAVAILABLE,
-  DEFAULT_PORT,
   LABEL_REVISION,
+  podTemplateOf,
+  sameTemplate,
   scaledValue,
   type NginxPodTemplate,
   type NginxStrategy,
@@ -77,17 +78,14 @@ export function isAvailable(pod: V1Pod, minReadySeconds: number, now: number): b
 
 /**
  * Whether `pod` runs `revision`. A pod without the revision label was made before revisions existed: it runs the
- * image of its container and nothing else, so it counts as the update revision when that is all the template asks.
+ * image of its container with every other template field at its default, so it counts as the update revision when
+ * that is all the template asks.
  */
 export function runsRevision(pod: V1Pod, revision: string, template: NginxPodTemplate): boolean {
   const label = pod.metadata?.labels?.[LABEL_REVISION];
   if (label !== undefined) return label === revision;
-  const plain =
-    template.port === DEFAULT_PORT &&
-    template.config === undefined &&
-    template.healthCheckPath === undefined &&
-    template.resources === undefined;
-  return plain && pod.spec?.containers?.[0]?.image === template.image;
+  const image = pod.spec?.containers?.[0]?.image;
+  return Boolean(image) && sameTemplate(template, podTemplateOf({ replicas: 0, image }));
 }
 
 const byDeletionOrder = (pods: readonly V1Pod[]) => [...pods].sort(compareForDeletion);

@@ -1,31 +1,14 @@
 import type { V1Pod } from '@kubernetes/client-node';
-import { LABEL_REVISION } from '@ngx/nginx-api';
-
-/** A pod as the UI shows it: one row of an Nginx's live pod table. */
-export interface PodView {
-  name: string;
-  uid: string;
-  phase: string;
-  ready: boolean;
-  node: string | null;
-  restarts: number;
-  podIP: string | null;
-  createdAt: string | null;
-  /** Seconds since creation when the view was made. */
-  ageSeconds: number | null;
-  /** True once the pod is being deleted (deletionTimestamp set). */
-  terminating: boolean;
-  deletionTimestamp: string | null;
-  resourceVersion: string;
-  /** Its `mycompany.com/revision` label: the pod template revision it runs (null for pods from before revisions). */
-  revision: string | null;
-}
+import { LABEL_REVISION, type LivePod } from '@ngx/nginx-api';
 
 const time = (value: unknown): string | null =>
   value === undefined || value === null ? null : value instanceof Date ? value.toISOString() : String(value);
 
-/** The row for one pod, from its cached object. `now` is when the view is made (for the age). */
-export function podView(pod: V1Pod, now = Date.now()): PodView {
+/**
+ * The row for one pod (one row of an Nginx's live pod table), from its cached object. `now` is when the view is
+ * made (for the age).
+ */
+export function podView(pod: V1Pod, now = Date.now()): LivePod {
   const createdAt = time(pod.metadata?.creationTimestamp);
   return {
     name: pod.metadata?.name ?? '',
@@ -45,6 +28,6 @@ export function podView(pod: V1Pod, now = Date.now()): PodView {
 }
 
 /** Oldest first, then by name: the order rows keep while pods come and go. */
-export function byCreation(a: PodView, b: PodView): number {
+export function byCreation(a: LivePod, b: LivePod): number {
   return (a.createdAt ?? '').localeCompare(b.createdAt ?? '') || a.name.localeCompare(b.name);
 }

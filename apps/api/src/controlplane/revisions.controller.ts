@@ -8,6 +8,7 @@ import {
   NGINX_VERSION,
   type Nginx,
   type RevisionItem,
+  type RevisionList,
 } from '@ngx/nginx-api';
 import type { Request, Response } from 'express';
 import { AuditReader } from '../audit/audit-reader.js';
@@ -62,7 +63,7 @@ export class RevisionsController {
   }
 
   @Get(`namespaces/:namespace/${NGINX_PLURAL}/:name/revisions`)
-  async list(@Param('namespace') namespace: string, @Param('name') name: string) {
+  async list(@Param('namespace') namespace: string, @Param('name') name: string): Promise<RevisionList> {
     const ns = namespaceParam(namespace);
     const nginx = await this.nginx(ns, nameParam(name));
     const { revisions, resourceVersion } = await this.revisions(nginx);
@@ -73,10 +74,10 @@ export class RevisionsController {
       kind: 'RevisionList',
       metadata: { resourceVersion },
       nginx: {
-        namespace: nginx.metadata.namespace,
-        name: nginx.metadata.name,
-        uid: nginx.metadata.uid,
-        resourceVersion: nginx.metadata.resourceVersion,
+        namespace: nginx.metadata.namespace!,
+        name: nginx.metadata.name!,
+        uid: nginx.metadata.uid!,
+        resourceVersion: nginx.metadata.resourceVersion!,
       },
       items,
     };

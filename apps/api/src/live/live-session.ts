@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { V1Pod } from '@kubernetes/client-node';
 import { objectKey } from '@ngx/kube-runtime';
-import type { ChangeType, LiveChange, Nginx, Snapshot, SubscriptionRequest } from '@ngx/nginx-api';
-import { byCreation, podView, type PodView } from '../controlplane/pod-view.js';
+import type { ChangeType, LiveChange, LivePod, Nginx, Snapshot, SubscriptionRequest } from '@ngx/nginx-api';
+import { byCreation, podView } from '../controlplane/pod-view.js';
 import type { ClusterInformers } from '../kube/cluster-informers.js';
 import { owningNginxKey, PODS_BY_NGINX } from '../kube/pod-index.js';
 import { ChangeCoalescer } from './change-coalescer.js';
@@ -13,13 +13,13 @@ import { ChangeCoalescer } from './change-coalescer.js';
  */
 export class PodChange {
   readonly owner: string | undefined;
-  private view: PodView | undefined;
+  private view: LivePod | undefined;
 
   constructor(readonly pod: V1Pod) {
     this.owner = owningNginxKey(pod);
   }
 
-  get podView(): PodView {
+  get podView(): LivePod {
     return (this.view ??= podView(this.pod));
   }
 }

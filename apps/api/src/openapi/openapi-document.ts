@@ -1,5 +1,6 @@
 import { NGINX_API_VERSION, NGINX_KIND, nginxSchema } from '@ngx/nginx-api';
 import { auditPaths, auditSchemas } from './audit-paths.js';
+import { podViewListSchema, revisionListSchema } from './controlplane-schemas.js';
 import {
   errors,
   json,
@@ -327,86 +328,8 @@ const schemas = {
       },
     },
   },
-  RevisionList: {
-    type: 'object',
-    properties: {
-      apiVersion: { type: 'string', enum: ['controlplane/v1'] },
-      kind: { type: 'string', enum: ['RevisionList'] },
-      metadata: { type: 'object', properties: { resourceVersion: { type: 'string' } } },
-      nginx: {
-        type: 'object',
-        properties: {
-          namespace: { type: 'string' },
-          name: { type: 'string' },
-          uid: { type: 'string' },
-          resourceVersion: { type: 'string' },
-        },
-      },
-      items: {
-        type: 'array',
-        items: {
-          type: 'object',
-          properties: {
-            revision: { type: 'integer', minimum: 1 },
-            hash: {
-              type: 'string',
-              description: "The pod template hash (the pods' mycompany.com/revision).",
-            },
-            template: {
-              type: 'object',
-              description:
-                'What every pod of the revision runs: image, port, config, healthCheckPath, resources.',
-              properties: {
-                image: { type: 'string' },
-                port: { type: 'integer' },
-                config: { type: 'string' },
-                healthCheckPath: { type: 'string' },
-                resources: { type: 'object' },
-              },
-            },
-            created: { type: 'string', format: 'date-time' },
-            current: { type: 'boolean', description: "Whether it is the spec's revision now." },
-            change: {
-              type: 'object',
-              nullable: true,
-              description:
-                'The latest write through this API that moved the template to it (null: none audited).',
-              properties: {
-                actor: { type: 'string' },
-                role: { type: 'string' },
-                verb: { type: 'string' },
-                at: { type: 'string', format: 'date-time' },
-              },
-            },
-          },
-        },
-      },
-    },
-  },
-  PodViewList: {
-    type: 'object',
-    properties: {
-      metadata: { type: 'object', properties: { resourceVersion: { type: 'string' } } },
-      items: {
-        type: 'array',
-        items: {
-          type: 'object',
-          properties: {
-            name: { type: 'string' },
-            phase: { type: 'string' },
-            ready: { type: 'boolean' },
-            node: { type: 'string', nullable: true },
-            restarts: { type: 'integer' },
-            podIP: { type: 'string', nullable: true },
-            createdAt: { type: 'string', format: 'date-time' },
-            ageSeconds: { type: 'integer' },
-            terminating: { type: 'boolean' },
-            revision: { type: 'string', nullable: true, description: 'the pod template revision it runs' },
-          },
-        },
-      },
-    },
-  },
+  RevisionList: revisionListSchema,
+  PodViewList: podViewListSchema,
 };
 
 /** The whole document. */

@@ -1,22 +1,28 @@
 import { FormSection } from '@/components/create/form-section';
 import { SpecField, type FormBinding } from '@/components/create/spec-field';
-import { SECTIONS } from '@/lib/create-form-fields';
+import { CONTAINER_FIELDS, SECTIONS } from '@/lib/create-form-fields';
 
-/** The nginx container: its port, the readiness path, and CPU and memory requested and capped. */
+/** The nginx container: the pod template fields without a section of their own (a field of several inputs in a grid). */
 export function ContainerSection({ form }: { form: FormBinding }) {
   return (
     <FormSection
       title="Container"
       summary="Port, health check, CPU and memory"
-      hasError={[...SECTIONS.container, 'resources'].some((path) => form.errorOf(`spec.${path}`))}
+      hasError={[...CONTAINER_FIELDS.map(({ field }) => field), ...SECTIONS.container].some((path) =>
+        form.errorOf(`spec.${path}`),
+      )}
     >
-      <SpecField path="port" form={form} />
-      <SpecField path="healthCheckPath" form={form} />
-      <div className="create-grid">
-        {SECTIONS.container.slice(2).map((path) => (
-          <SpecField key={path} path={path} form={form} />
-        ))}
-      </div>
+      {CONTAINER_FIELDS.map(({ field, paths }) =>
+        paths.length === 1 ? (
+          <SpecField key={field} path={paths[0]!} form={form} />
+        ) : (
+          <div key={field} className="create-grid">
+            {paths.map((path) => (
+              <SpecField key={path} path={path} form={form} />
+            ))}
+          </div>
+        ),
+      )}
     </FormSection>
   );
 }

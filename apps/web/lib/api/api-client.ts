@@ -46,9 +46,9 @@ export class StatusError extends Error {
   }
 }
 
-import type { ChangeItem, EventItem, ReconcileAction, ReconcileItem } from '@ngx/nginx-api';
+import type { ChangeItem, EventItem, ReconcileAction, ReconcileItem, RevisionList } from '@ngx/nginx-api';
 
-export type { ChangeItem, EventItem, ReconcileAction, ReconcileItem, RevisionItem };
+export type { ChangeItem, EventItem, ReconcileAction, ReconcileItem, RevisionItem, RevisionList };
 
 export interface AuditList<T> {
   metadata: { continue?: string };
@@ -79,13 +79,6 @@ export const nginxPath = (namespace: string, name?: string, subresource?: 'scale
 /** An Nginx's path under the control plane's own API (`/controlplane/v1/namespaces/{ns}/nginxes/{name}/…`). */
 export const controlPlaneNginxPath = (namespace: string, name: string, rest: string) =>
   `${CONTROLPLANE}/namespaces/${seg(namespace)}/${NGINX_PLURAL}/${seg(name)}/${rest}`;
-
-/** The revisions of one Nginx, as `GET …/revisions` answers. */
-export interface RevisionList {
-  /** The Nginx the list was read with (its resourceVersion is the one a rollback should be conditioned on). */
-  nginx: { namespace: string; name: string; uid: string; resourceVersion: string };
-  items: RevisionItem[];
-}
 
 /** Options of a write: `dryRun` runs every check and admission, and answers the result without storing it. */
 export interface WriteOptions {
