@@ -1,7 +1,7 @@
 import { Field } from '@/components/create/field';
 import { NamespaceField } from '@/components/create/namespace-field';
 import { SpecField, type FormBinding } from '@/components/create/spec-field';
-import { schemaAt } from '@/lib/create-form-fields';
+import { schemaAt } from '@/lib/create/create-form-fields';
 
 /** Name, namespace, replicas and image: always shown, the only fields a new Nginx needs. */
 export function BasicSection({

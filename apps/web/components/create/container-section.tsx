@@ -1,6 +1,6 @@
 import { FormSection } from '@/components/create/form-section';
 import { SpecField, type FormBinding } from '@/components/create/spec-field';
-import { CONTAINER_FIELDS, SECTIONS } from '@/lib/create-form-fields';
+import { CONTAINER_FIELDS, SECTIONS } from '@/lib/create/create-form-fields';
 
 /** The nginx container: the pod template fields without a section of their own (a field of several inputs in a grid). */
 export function ContainerSection({ form }: { form: FormBinding }) {

@@ -1,6 +1,6 @@
 import { FormSection } from '@/components/create/form-section';
 import { SpecField, type FormBinding } from '@/components/create/spec-field';
-import { SECTIONS } from '@/lib/create-form-fields';
+import { SECTIONS } from '@/lib/create/create-form-fields';
 
 /** How pods move to a new revision: strategy and its bounds, readiness and deadline, history, paused. */
 export function RolloutSection({ form }: { form: FormBinding }) {

@@ -1,6 +1,6 @@
 import type { JsonSchema } from '@ngx/nginx-api';
 import { Field } from '@/components/create/field';
-import { fieldKind, type SchemaFieldKind } from '@/lib/create-form-fields';
+import { fieldKind, type SchemaFieldKind } from '@/lib/create/create-form-fields';
 
 const PLACEHOLDERS: Partial<Record<SchemaFieldKind, string>> = {
   'int-or-percent': 'e.g. 1 or 25%',

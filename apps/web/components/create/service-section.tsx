@@ -2,7 +2,7 @@ import { Field } from '@/components/create/field';
 import { FormSection } from '@/components/create/form-section';
 import { SchemaField } from '@/components/create/schema-field';
 import { SpecField, type FormBinding } from '@/components/create/spec-field';
-import { schemaAt, SECTIONS } from '@/lib/create-form-fields';
+import { schemaAt, SECTIONS } from '@/lib/create/create-form-fields';
 
 const BUDGETS = [
   { value: '', label: 'None' },

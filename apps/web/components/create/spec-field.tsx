@@ -6,7 +6,7 @@ import {
   isRequiredPath,
   schemaAt,
   type CreateFormValues,
-} from '@/lib/create-form-fields';
+} from '@/lib/create/create-form-fields';
 
 /** What a section needs of the form: its values, the error to show at a field, and how to edit one. */
 export interface FormBinding {

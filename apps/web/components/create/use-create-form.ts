@@ -3,7 +3,7 @@
 import { useRouter } from 'next/navigation';
 import { useMemo, useReducer, type FormEvent } from 'react';
 import { useReadySession } from '@/components/session-provider';
-import { idFor, manifestOf } from '@/lib/create-form-fields';
+import { idFor, manifestOf } from '@/lib/create/create-form-fields';
 import { createFormReducer, initialCreateState } from '@/lib/create/create-form-state';
 import { checkYaml } from '@/lib/create/create-yaml';
 import { createFormErrors, formFields, refusalOf } from '@/lib/create/form-errors';

@@ -1,4 +1,4 @@
-import { DEFAULT_SERVER, type ConfigDiff, type NumberedLine } from '@/lib/revision-diff';
+import { DEFAULT_SERVER, type ConfigDiff, type NumberedLine } from '@/lib/revisions/revision-diff';
 
 const SIGN = { removed: '−', added: '+' } as const;
 

@@ -2,7 +2,7 @@
 
 import type { RevisionItem } from '@ngx/nginx-api';
 import { useId, useState } from 'react';
-import { defaultComparison } from '@/lib/revision-diff';
+import { defaultComparison } from '@/lib/revisions/revision-diff';
 import { RevisionDiff } from './revision-diff';
 
 const label = (item: RevisionItem) => `#${item.revision}${item.current ? ' (current)' : ''}`;

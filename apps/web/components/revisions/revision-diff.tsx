@@ -1,7 +1,7 @@
 import type { NginxPodTemplate } from '@ngx/nginx-api';
 import { useMemo } from 'react';
 import { TableWrap } from '@/components/table-wrap';
-import { configDiff, templateFieldRows } from '@/lib/revision-diff';
+import { configDiff, templateFieldRows } from '@/lib/revisions/revision-diff';
 import { ConfigSideBySide } from './config-side-by-side';
 
 /**

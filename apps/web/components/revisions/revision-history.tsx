@@ -7,7 +7,7 @@ import { ErrorState } from '@/components/error-state';
 import { ReadOnlyNote } from '@/components/read-only-note';
 import { useReadySession } from '@/components/session-provider';
 import { Skeleton } from '@/components/skeleton';
-import { rollbackSummary } from '@/lib/revision-diff';
+import { rollbackSummary } from '@/lib/revisions/revision-diff';
 import { useRevisions, useRollback } from '@/lib/revisions/use-revisions';
 import { RevisionCompare } from './revision-compare';
 import { RevisionTable } from './revision-table';

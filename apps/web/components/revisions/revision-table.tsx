@@ -2,7 +2,7 @@ import type { RevisionItem } from '@ngx/nginx-api';
 import { Age } from '@/components/age';
 import { Badge } from '@/components/badge';
 import { TableWrap } from '@/components/table-wrap';
-import { verbText } from '@/lib/revision-diff';
+import { verbText } from '@/lib/revisions/revision-diff';
 
 /** Characters of the template hash shown (the whole hash is in the title). */
 const SHORT_HASH = 7;

@@ -5,7 +5,7 @@ import {
   valuesFromManifest,
   type BudgetKind,
   type CreateFormValues,
-} from '@/lib/create-form-fields';
+} from '@/lib/create/create-form-fields';
 import type { FieldErrors } from './form-errors';
 
 export type CreateMode = 'form' | 'yaml';

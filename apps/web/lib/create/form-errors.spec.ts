@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { StatusError, type KubeStatus } from '@/lib/api/api-client';
-import { initialValues, type CreateFormValues } from '@/lib/create-form-fields';
+import { initialValues, type CreateFormValues } from '@/lib/create/create-form-fields';
 import {
   createFormErrors,
   fieldOfRule,

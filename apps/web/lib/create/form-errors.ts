@@ -8,7 +8,7 @@ import {
   type ImageAllowlist,
 } from '@ngx/nginx-api';
 import { errorMessage, StatusError, type StatusCause } from '@/lib/api/api-client';
-import { isIncluded, manifestOf, SPEC_PATHS, type CreateFormValues } from '@/lib/create-form-fields';
+import { isIncluded, manifestOf, SPEC_PATHS, type CreateFormValues } from '@/lib/create/create-form-fields';
 
 /** Messages by field path (`metadata.name`, `spec.service.port`). */
 export type FieldErrors = Record<string, string>;
