@@ -358,7 +358,8 @@ describe('the controller’s lifecycle', () => {
     const nginx = nginxesIn(client, ns);
     const names = Array.from({ length: 5 }, (_, i) => `web-${i}`);
     const replicas = 6;
-    for (const name of names) await nginx.create(name, replicas);
+    const firstUids = new Map<string, string>();
+    for (const name of names) firstUids.set(name, (await nginx.create(name, replicas)).metadata.uid!);
     for (const name of names) await nginx.converged(name, replicas, 60_000);
     const before = new Set(recorder.seen.keys());
     expect(before.size).toBe(names.length * replicas);
@@ -379,11 +380,36 @@ describe('the controller’s lifecycle', () => {
       },
       { timeoutMs: 60_000 },
     );
-    await sleep(3000); // time for a wrong adoption to be undone by the garbage collector
-    const pods = await client.request<{ items: V1Pod[] }>({ path: `/api/v1/namespaces/${ns}/pods` });
-    expect(active(pods.items)).toHaveLength(names.length * replicas);
-    expect(pods.items.every((p) => (p.metadata?.ownerReferences ?? []).length === 0)).toBe(true);
-    expect(recorder.deleted.size).toBe(0);
+    // A wrong adoption (an owner reference to a deleted Nginx) would be undone by the garbage collector deleting
+    // the pod. Its marker, not a sleep: a pod created now with such a reference (and no label of ours), which the
+    // garbage collector deletes; once it has, it has dealt with any wrong adoption before it too.
+    const marker = await client.request<V1Pod>({
+      method: 'POST',
+      path: `/api/v1/namespaces/${ns}/pods`,
+      body: {
+        apiVersion: 'v1',
+        kind: 'Pod',
+        metadata: {
+          name: 'gc-marker',
+          ownerReferences: [
+            { apiVersion: 'mycompany.com/v1', kind: 'Nginx', name: names[0], uid: firstUids.get(names[0]!) },
+          ],
+        },
+        spec: { containers: [{ name: 'nginx', image: 'nginx' }] },
+      },
+    });
+    const markerUid = marker.metadata!.uid!;
+    await waitFor('the garbage collector to delete the marker pod', () => recorder.deleted.has(markerUid), {
+      timeoutMs: 60_000,
+    });
+    const pods = (
+      await client.request<{ items: V1Pod[] }>({ path: `/api/v1/namespaces/${ns}/pods` })
+    ).items.filter((p) => p.metadata?.uid !== markerUid);
+    expect(active(pods)).toHaveLength(names.length * replicas);
+    expect(pods.every((p) => (p.metadata?.ownerReferences ?? []).length === 0)).toBe(true);
+    expect([...recorder.deleted]).toEqual([markerUid]);
+    recorder.seen.delete(markerUid);
+    recorder.deleted.delete(markerUid);
 
     for (const name of names) await nginx.create(name, replicas);
     for (const name of names) await nginx.converged(name, replicas, 60_000);
