@@ -267,7 +267,7 @@ describe('the controller’s lifecycle', () => {
       expect(leader.output()).toContain('released the lease');
 
       await nginx.converged(name, replicas, 120_000);
-      await nginx.stays(name, replicas, 2000);
+      await nginx.staysPastMarker(name, replicas);
       expect((await standby.readiness()).checks.controller.leader).toBe(true);
       // Every pod ever created for it is one of the final ones; none was created twice and deleted again.
       expect(recorder.seen.size).toBe(replicas);
