@@ -8,11 +8,12 @@ import { runAppToExit, startApp, type AppProcess } from './support/app-process.j
 import { tlsFetch } from './support/control-plane.js';
 import { CONNECTION_LIMITS } from '../apps/api/src/http/connection-limits.js';
 import type { PublicReadiness, Readiness } from '../apps/api/src/health/readiness.js';
-import { KUBECONFIG_PATH } from './support/paths.js';
+import { API_SERVER, KUBECONFIG_PATH } from './support/paths.js';
 import { sleep, waitFor } from './support/wait.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'ngx-api-'));
 const databaseUrl = `file:${join(scratch, 'audit.db')}`;
+const API_PORT = new URL(API_SERVER).port;
 const VIEWER_TOKEN = 'api-app-viewer-token-0123456789';
 
 const portOf = (api: AppProcess) => Number(new URL(api.url).port);
@@ -87,28 +88,29 @@ describe('the app on one origin (API + web UI)', () => {
     expect(body.checks.kubernetes).toEqual({ ok: true, detail: 'reachable' });
     expect(body.checks.database).toEqual({ ok: true, detail: 'reachable' });
     expect(Object.keys(body.checks.controller).sort()).toEqual(['detail', 'leader', 'ok']);
-    expect(text).not.toMatch(/https?:\/\/|6443|Kubernetes v|sqlite/);
+    expect(text).not.toMatch(new RegExp(`https?://|${API_PORT}|Kubernetes v|sqlite`));
 
     const detailed = await fetch(`${api.url}/readyz`, {
       headers: { Authorization: `Bearer ${VIEWER_TOKEN}` },
     });
     const full = (await detailed.json()) as Readiness;
-    expect(full.checks.kubernetes).toMatchObject({ ok: true, server: 'https://127.0.0.1:6443' });
+    expect(full.checks.kubernetes).toMatchObject({ ok: true, server: API_SERVER });
     expect(full.checks.kubernetes.detail).toMatch(/^Kubernetes v1\.\d+\.\d+$/);
     expect(full.checks.database).toMatchObject({ ok: true, provider: 'sqlite' });
     const wrongToken = await fetch(`${api.url}/readyz`, {
       headers: { Authorization: 'Bearer not-a-token-0123456789' },
     });
-    expect(await wrongToken.text()).not.toContain('6443');
+    expect(await wrongToken.text()).not.toContain(API_PORT);
   });
 
   it('survives TCP resets before the first byte and mid-handshake: no uncaughtException, still answering', async () => {
     for (let i = 0; i < 5; i++) (await rawConnection(api)).resetAndDestroy();
     const midHandshake = await rawConnection(api);
     midHandshake.write(Buffer.from([0x16, 0x03, 0x01, 0x00]));
-    await sleep(100);
+    await sleep(100); // the partial record reaches the app before the reset
     midHandshake.resetAndDestroy();
-    await sleep(500);
+    // The marker, not a sleep: requests on connections opened after the resets are answered, so the app has
+    // handled the resets that came before them (and would have printed an uncaughtException by then).
     expect((await fetch(`${api.url}/healthz`)).status).toBe(200);
     expect((await fetch(`${api.url}/`)).status).toBe(200);
     expect(api.output()).not.toContain('uncaughtException');
@@ -185,19 +187,28 @@ describe('slow clients (slowloris)', () => {
   it(
     'closes a connection that sends nothing, and answers 408 to headers that never complete',
     async () => {
-      const silent = untilClosed(await rawConnection(api));
+      // Which closed first, and how many header lines the trickling client had sent when refused: observed order
+      // and progress, not wall-clock upper bounds.
+      const closed: string[] = [];
+      const silent = untilClosed(await rawConnection(api)).then((r) => (closed.push('silent'), r));
       const trickling = await rawConnection(api);
-      const partial = untilClosed(trickling);
+      const partial = untilClosed(trickling).then((r) => (closed.push('trickling'), r));
       trickling.write('GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n');
-      const keepTrickling = setInterval(() => trickling.write('X-Slow: 1\r\n'), 2000);
+      let trickled = 0;
+      const keepTrickling = setInterval(() => {
+        trickling.write('X-Slow: 1\r\n');
+        trickled++;
+      }, 2000);
       try {
         const [nothing, headers] = await Promise.all([silent, partial]);
         expect(nothing.text).toBe('');
         expect(nothing.afterMs).toBeGreaterThanOrEqual(CONNECTION_LIMITS.firstByteMs - 100);
-        expect(nothing.afterMs).toBeLessThan(CONNECTION_LIMITS.firstByteMs + 3000);
         expect(headers.text).toMatch(/^HTTP\/1\.1 408 Request Timeout/);
         expect(headers.afterMs).toBeGreaterThanOrEqual(CONNECTION_LIMITS.headersMs - 100);
-        expect(headers.afterMs).toBeLessThan(CONNECTION_LIMITS.headersMs + 3000);
+        // The silent one went at its first-byte bound, before the headers bound refused the other (10 s vs 20 s).
+        expect(closed).toEqual(['silent', 'trickling']);
+        // The trickling client was still sending when refused: a bound on the whole headers, not on idleness.
+        expect(trickled).toBeGreaterThanOrEqual(Math.floor(CONNECTION_LIMITS.firstByteMs / 2000));
       } finally {
         clearInterval(keepTrickling);
       }

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import type { V1Pod, V1ResourceQuota } from '@kubernetes/client-node';
 import { afterAll, afterEach, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
 import type { Nginx } from '../libs/nginx-api/src/index.js';
+import { refusedCreation } from '../apps/api/src/controller/event-handlers.js';
 import { FaultProxy } from './chaos/support/fault-proxy.js';
 import { HEADLESS, leaderAndStandby, metric, startApp, type AppProcess } from './support/app-process.js';
 import { migrate } from './support/database.js';
@@ -54,45 +55,107 @@ async function controller(
 const isWrite = (method: string) => method !== 'GET';
 const isLease = (path: string) => path.includes('/leases/') || path.endsWith('/leases');
 
-// ─── The quota scenario, in the background ────────────────────────────────────────────────────────────────────
+// ─── The quota scenarios, in the background ───────────────────────────────────────────────────────────────────
+// Two controllers, each in a namespace of its own with a quota of 1 pod and an Nginx of 3: one with the quota wake
+// (the default), refused for minutes; one with QUOTA_WAKE=false, refused for a dozen tries, so that its
+// convergence after the raise can only come from its retries.
 const QUOTA_REFUSAL_MS = 170_000;
 const quotaCleanups: (() => Promise<unknown>)[] = [];
 const quotaControllers: AppProcess[] = [];
 let quotaScenario: Promise<QuotaFigures> | undefined;
+let retryScenario: Promise<QuotaFigures> | undefined;
+
+/** One `reconciled` line of a controller's JSON log. */
+interface Reconciled {
+  key: string;
+  trigger: string;
+  result: string;
+  actions: string;
+}
 
 interface QuotaFigures {
+  /** When the refused-creates counter rose, in ms since the first refusal (sampled every 100 ms). */
+  refusalsAtMs: number[];
+  /** How many of those came before the raise. */
+  refusalsBeforeRaise: number;
   refusedFirstMinute: number;
   refusedTotal: number;
   refusingMs: number;
-  convergedAfterRaiseMs: number;
+  /** The Nginx's status when the quota was raised: whether it still reported the refused creation. */
+  refusedAtRaise: boolean;
   /** From the raise to kube-controller-manager's copy of the new limit in the quota's status. */
   raisedInStatusMs: number | undefined;
+  /** From the first refusal to the raise, and to the moment all 3 pods existed. */
+  raisedAtMs: number;
+  allCreatedAtMs: number;
+  convergedAfterRaiseMs: number;
+  /** The Nginx's reconciles logged after the raise, in order; the first of them that created pods. */
+  afterRaise: Reconciled[];
+  creator: Reconciled | undefined;
   output: string;
 }
 
-async function quotaRefusingForMinutes(): Promise<QuotaFigures> {
-  const ns = await createNamespace(client, 'life-quota', quotaCleanups);
+const reconciledLines = (output: string, key: string): Reconciled[] =>
+  output
+    .split('\n')
+    .filter((line) => line.startsWith('{'))
+    .map((line) => {
+      try {
+        return JSON.parse(line) as Reconciled & { message?: string };
+      } catch {
+        return undefined;
+      }
+    })
+    .filter((entry): entry is Reconciled & { message?: string } => entry?.message === 'reconciled')
+    .filter((entry) => entry.key === key);
+
+async function quotaRefusing(
+  wake: boolean,
+  raiseWhen: { refusals?: number; ms?: number },
+): Promise<QuotaFigures> {
+  const ns = await createNamespace(client, wake ? 'life-quota' : 'life-quota-retry', quotaCleanups);
   const quotaPath = await createPodQuota(client, ns, 1);
-  const ctl = await controller(ns, {}, quotaControllers);
+  const ctl = await controller(ns, wake ? {} : { QUOTA_WAKE: 'false' }, quotaControllers);
   await waitFor('the controller to lead', async () => (await ctl.readiness()).checks.controller.leader, {
     timeoutMs: 30_000,
   });
   const nginx = nginxesIn(client, ns);
   const name = uniqueName('quota');
+  const key = `${ns}/${name}`;
   await nginx.create(name, 3);
-  const started = Date.now();
   await waitFor('the first refusal', async () => (await metric(ctl, 'nginx_pod_create_failures_total')) > 0, {
     timeoutMs: 30_000,
     intervalMs: 50,
   });
   const firstRefusal = Date.now();
-  await sleep(60_000 - (Date.now() - firstRefusal));
-  const refusedFirstMinute = await metric(ctl, 'nginx_pod_create_failures_total');
-  await sleep(Math.max(0, QUOTA_REFUSAL_MS - (Date.now() - started)));
+  // Every rise of the refused-creates counter, when it was seen: the pace of the retries.
+  const refusalsAtMs: number[] = [];
+  let refused = 0;
+  let sampling = true;
+  const sampler = (async () => {
+    while (sampling) {
+      const now = await metric(ctl, 'nginx_pod_create_failures_total').catch(() => refused);
+      for (; refused < now; refused++) refusalsAtMs.push(Date.now() - firstRefusal);
+      await sleep(100);
+    }
+  })();
+  let refusedFirstMinute = 0;
+  if (raiseWhen.ms !== undefined) {
+    await sleep(60_000 - (Date.now() - firstRefusal));
+    refusedFirstMinute = await metric(ctl, 'nginx_pod_create_failures_total');
+    await sleep(Math.max(0, raiseWhen.ms - (Date.now() - firstRefusal)));
+  } else {
+    await waitFor(`${raiseWhen.refusals} refusals`, () => refusalsAtMs.length >= raiseWhen.refusals!, {
+      timeoutMs: 120_000,
+    });
+  }
   const refusedTotal = await metric(ctl, 'nginx_pod_create_failures_total');
   const refusingMs = Date.now() - firstRefusal;
   expect(active(await nginx.pods(name))).toHaveLength(1);
+  const refusedAtRaise = refusedCreation(await nginx.get(name));
 
+  const outputAtRaise = ctl.output().length;
+  const refusalsBeforeRaise = refusalsAtMs.length;
   await client.request({
     method: 'PATCH',
     path: quotaPath,
@@ -100,9 +163,8 @@ async function quotaRefusingForMinutes(): Promise<QuotaFigures> {
     body: { spec: { hard: { pods: '10' } } },
   });
   const raisedAt = Date.now();
-  // The backoff would now wait minutes: the raised quota must wake the Nginx at once. Admission counts against the
-  // quota's status, so nothing can be created before kube-controller-manager has copied the raised limit there;
-  // a CI run once took over 20 s for all of it, so the bound leaves room for a loaded cluster, not for the backoff.
+  // Admission counts against the quota's status, so nothing can be created before kube-controller-manager has
+  // copied the raised limit there.
   let raisedInStatusMs: number | undefined;
   void waitFor(
     'the raised limit in the quota’s status',
@@ -114,7 +176,16 @@ async function quotaRefusingForMinutes(): Promise<QuotaFigures> {
     },
     { timeoutMs: 60_000, intervalMs: 100 },
   ).catch(() => {});
-  await nginx.converged(name, 3, 60_000).catch(async (error: unknown) => {
+  let allCreatedAtMs = 0;
+  void waitFor(
+    'all 3 pods created',
+    async () => active(await nginx.pods(name)).length === 3 && (allCreatedAtMs = Date.now() - firstRefusal),
+    { timeoutMs: 600_000, intervalMs: 100 },
+  ).catch(() => {});
+  // Retries alone wait out their backoff (5 ms doubling per refusal): room for two more of its steps.
+  const lastGap = (refusalsAtMs.at(-1) ?? 0) - (refusalsAtMs.at(-2) ?? 0);
+  const convergeWithinMs = wake ? 60_000 : Math.max(60_000, 4 * lastGap + 30_000);
+  await nginx.converged(name, 3, convergeWithinMs).catch(async (error: unknown) => {
     const [quota, stuck, pods] = await Promise.all([
       client.request<V1ResourceQuota>({ path: quotaPath }),
       nginx.get(name),
@@ -135,20 +206,34 @@ async function quotaRefusingForMinutes(): Promise<QuotaFigures> {
       ].join('\n'),
     );
   });
+  const convergedAfterRaiseMs = Date.now() - raisedAt;
+  await waitFor('the creation of all 3 pods timed', () => allCreatedAtMs > 0);
+  sampling = false;
+  await sampler;
+  const afterRaise = reconciledLines(ctl.output().slice(outputAtRaise), key);
   return {
+    refusalsAtMs,
+    refusalsBeforeRaise,
     refusedFirstMinute,
     refusedTotal,
     refusingMs,
-    convergedAfterRaiseMs: Date.now() - raisedAt,
+    refusedAtRaise,
     raisedInStatusMs,
+    raisedAtMs: raisedAt - firstRefusal,
+    allCreatedAtMs,
+    convergedAfterRaiseMs,
+    afterRaise,
+    creator: afterRaise.find((line) => /\bcreate [1-9]/.test(line.actions ?? '')),
     output: ctl.output(),
   };
 }
 
 describe('the controller’s lifecycle', () => {
   beforeAll(() => {
-    quotaScenario = quotaRefusingForMinutes();
-    quotaScenario.catch(() => {}); // asserted in the last test
+    quotaScenario = quotaRefusing(true, { ms: QUOTA_REFUSAL_MS });
+    quotaScenario.catch(() => {}); // asserted in the last tests
+    retryScenario = quotaRefusing(false, { refusals: 12 });
+    retryScenario.catch(() => {});
   });
   afterAll(async () => {
     for (const ctl of quotaControllers.splice(0)) await ctl.kill();
@@ -182,7 +267,7 @@ describe('the controller’s lifecycle', () => {
       expect(leader.output()).toContain('released the lease');
 
       await nginx.converged(name, replicas, 120_000);
-      await nginx.stays(name, replicas, 2000);
+      await nginx.staysPastMarker(name, replicas);
       expect((await standby.readiness()).checks.controller.leader).toBe(true);
       // Every pod ever created for it is one of the final ones; none was created twice and deleted again.
       expect(recorder.seen.size).toBe(replicas);
@@ -273,7 +358,8 @@ describe('the controller’s lifecycle', () => {
     const nginx = nginxesIn(client, ns);
     const names = Array.from({ length: 5 }, (_, i) => `web-${i}`);
     const replicas = 6;
-    for (const name of names) await nginx.create(name, replicas);
+    const firstUids = new Map<string, string>();
+    for (const name of names) firstUids.set(name, (await nginx.create(name, replicas)).metadata.uid!);
     for (const name of names) await nginx.converged(name, replicas, 60_000);
     const before = new Set(recorder.seen.keys());
     expect(before.size).toBe(names.length * replicas);
@@ -294,11 +380,36 @@ describe('the controller’s lifecycle', () => {
       },
       { timeoutMs: 60_000 },
     );
-    await sleep(3000); // time for a wrong adoption to be undone by the garbage collector
-    const pods = await client.request<{ items: V1Pod[] }>({ path: `/api/v1/namespaces/${ns}/pods` });
-    expect(active(pods.items)).toHaveLength(names.length * replicas);
-    expect(pods.items.every((p) => (p.metadata?.ownerReferences ?? []).length === 0)).toBe(true);
-    expect(recorder.deleted.size).toBe(0);
+    // A wrong adoption (an owner reference to a deleted Nginx) would be undone by the garbage collector deleting
+    // the pod. Its marker, not a sleep: a pod created now with such a reference (and no label of ours), which the
+    // garbage collector deletes; once it has, it has dealt with any wrong adoption before it too.
+    const marker = await client.request<V1Pod>({
+      method: 'POST',
+      path: `/api/v1/namespaces/${ns}/pods`,
+      body: {
+        apiVersion: 'v1',
+        kind: 'Pod',
+        metadata: {
+          name: 'gc-marker',
+          ownerReferences: [
+            { apiVersion: 'mycompany.com/v1', kind: 'Nginx', name: names[0], uid: firstUids.get(names[0]!) },
+          ],
+        },
+        spec: { containers: [{ name: 'nginx', image: 'nginx' }] },
+      },
+    });
+    const markerUid = marker.metadata!.uid!;
+    await waitFor('the garbage collector to delete the marker pod', () => recorder.deleted.has(markerUid), {
+      timeoutMs: 60_000,
+    });
+    const pods = (
+      await client.request<{ items: V1Pod[] }>({ path: `/api/v1/namespaces/${ns}/pods` })
+    ).items.filter((p) => p.metadata?.uid !== markerUid);
+    expect(active(pods)).toHaveLength(names.length * replicas);
+    expect(pods.every((p) => (p.metadata?.ownerReferences ?? []).length === 0)).toBe(true);
+    expect([...recorder.deleted]).toEqual([markerUid]);
+    recorder.seen.delete(markerUid);
+    recorder.deleted.delete(markerUid);
 
     for (const name of names) await nginx.create(name, replicas);
     for (const name of names) await nginx.converged(name, replicas, 60_000);
@@ -311,15 +422,53 @@ describe('the controller’s lifecycle', () => {
 
   it('under a quota refusing pods for minutes, retries at the backoff’s pace, never gives up, and converges at once when it is raised', async () => {
     const figures = await quotaScenario!;
+    const refusalsAtMs = figures.refusalsAtMs.slice(0, figures.refusalsBeforeRaise);
     expect(figures.refusingMs).toBeGreaterThan(164_000); // longer than client-go's old 15-retry budget
     // The ReplicaSet controller made 15 refused creates in its first minute on the same cluster.
     expect(figures.refusedFirstMinute).toBeLessThanOrEqual(30);
     expect(figures.refusedTotal).toBeLessThanOrEqual(40);
+    // At the backoff's pace: the last gap between refusals before the raise is over 10 s, and many times the
+    // early ones.
+    const gaps = refusalsAtMs.slice(1).map((at, i) => at - refusalsAtMs[i]!);
+    expect(gaps.at(-1)!).toBeGreaterThan(10_000);
+    expect(gaps.at(-1)!).toBeGreaterThan(4 * Math.max(...gaps.slice(0, 5)));
+    // Never gives up: it still retried after the first minute, the key was never dropped, and its status still
+    // reported the refused creation when the quota was raised, minutes in.
+    expect(refusalsAtMs.at(-1)!).toBeGreaterThan(60_000);
+    expect(figures.refusedTotal).toBeGreaterThan(figures.refusedFirstMinute);
     expect(figures.output).not.toContain('dropping key');
+    expect(figures.refusedAtRaise).toBe(true);
+    // At once, by the quota's wake: reconciles woken by the quota change ran after the raise, and the pods were all
+    // there well before the next retry was due.
+    expect(figures.afterRaise.some((line) => line.trigger === 'quota-changed')).toBe(true);
+    expect(figures.creator).toBeDefined();
+    // The next retry was due about two last gaps after the last refusal (the delay doubles); 1.5 leaves room.
+    expect(figures.allCreatedAtMs).toBeLessThan(refusalsAtMs.at(-1)! + 1.5 * gaps.at(-1)!);
     console.log(
       `quota: ${figures.refusedFirstMinute} refused creates in the first minute, ${figures.refusedTotal} in ` +
-        `${Math.round(figures.refusingMs / 1000)} s; converged ${figures.convergedAfterRaiseMs} ms after the raise ` +
-        `(the quota's status had it after ${figures.raisedInStatusMs} ms)`,
+        `${Math.round(figures.refusingMs / 1000)} s (at ${refusalsAtMs.map((ms) => Math.round(ms / 1000)).join(', ')} s); ` +
+        `converged ${figures.convergedAfterRaiseMs} ms after the raise (the quota's status had it after ` +
+        `${figures.raisedInStatusMs} ms; the pods were created by a ${figures.creator?.trigger} reconcile)`,
     );
   }, 300_000);
+
+  it('with QUOTA_WAKE=false, converges after the raise by its retries alone', async () => {
+    const figures = await retryScenario!;
+    const { refusalsAtMs } = figures;
+    expect(figures.refusedAtRaise).toBe(true);
+    // No wake: nothing woke the Nginx for the quota, and the pods were created by a retry of the refused sync.
+    expect(figures.output).not.toContain('quota-changed');
+    expect(figures.creator?.trigger).toBe('retry');
+    expect(figures.creator?.result).not.toBe('error');
+    // And it waited for its backoff: the creating retry came no sooner than the last gap after the last refusal
+    // (the backoff doubles), whereas the wake would have acted on the raise at once.
+    const lastGap = refusalsAtMs.at(-1)! - refusalsAtMs.at(-2)!;
+    expect(figures.allCreatedAtMs).toBeGreaterThanOrEqual(refusalsAtMs.at(-1)! + lastGap - 250);
+    expect(figures.output).not.toContain('dropping key');
+    console.log(
+      `quota without the wake: ${figures.refusedTotal} refused creates (at ${refusalsAtMs.map((ms) => (ms / 1000).toFixed(1)).join(', ')} s), ` +
+        `raised at ${(figures.raisedAtMs / 1000).toFixed(1)} s (in its status ${figures.raisedInStatusMs} ms later); ` +
+        `all pods at ${(figures.allCreatedAtMs / 1000).toFixed(1)} s, by a ${figures.creator?.trigger} reconcile`,
+    );
+  }, 600_000);
 });

@@ -4,6 +4,7 @@
 import type {
   V1ConfigMap,
   V1ControllerRevision,
+  V1Pod,
   V1PodDisruptionBudget,
   V1Service,
 } from '@kubernetes/client-node';
@@ -213,28 +214,49 @@ describe('rolling updates', () => {
     await waitFor('the rollout to start', async () =>
       podsOf(name).some((p) => isActive(p) && p.metadata?.labels?.[LABEL_REVISION] === after),
     );
-    await patchSpec(name, { paused: true });
-    const counts = () => {
-      const active = podsOf(name).filter(isActive);
-      const of = (revision: string) =>
-        active.filter((p) => p.metadata?.labels?.[LABEL_REVISION] === revision).length;
-      return `${of(before)} old, ${of(after)} new`;
-    };
-    // Whatever was under way when the pause was read settles within a step; then nothing moves.
-    await sleep(3_000);
-    const held = counts();
-    await sleep(4_000);
-    expect(counts()).toBe(held);
-    const paused = await client.request<Nginx>({ path: `${collection()}/${name}` });
+    const pausedGeneration = (await patchSpec(name, { paused: true })).metadata.generation;
+    // The pause is read: the status says Paused for the generation that asked for it. Syncs of one Nginx run one
+    // at a time, so every pod write of an earlier sync was answered before this status was written.
+    const paused = await waitFor('the status to say Paused for the pause', async () => {
+      const nginx = await client.request<Nginx>({ path: `${collection()}/${name}` });
+      const progressing = nginx.status?.conditions?.find((c) => c.type === 'Progressing');
+      return (
+        nginx.status?.observedGeneration === pausedGeneration && progressing?.reason === 'Paused' && nginx
+      );
+    });
     expect(paused.status?.conditions?.find((c) => c.type === 'Progressing')).toMatchObject({
       status: 'Unknown',
       reason: 'Paused',
     });
+    // What the API server holds now (a fresh LIST, not the watch): the pause landed mid-rollout, both revisions
+    // have pods.
+    const activePods = async () =>
+      (
+        await client.request<{ items: V1Pod[] }>({
+          path: `/api/v1/namespaces/${ns}/pods`,
+          query: { labelSelector: `mycompany.com/nginx=${name}` },
+        })
+      ).items.filter(isActive);
+    const of = (pods: V1Pod[], revision: string) =>
+      pods.filter((p) => p.metadata?.labels?.[LABEL_REVISION] === revision);
+    const held = await activePods();
+    expect(of(held, before).length).toBeGreaterThan(0);
+    expect(of(held, after).length).toBeGreaterThan(0);
+    expect(of(held, before).length + of(held, after).length).toBe(held.length);
 
-    await patchSpec(name, { replicas: 8 });
-    await waitFor('the scale-up while paused', async () => podsOf(name).filter(isActive).length === 8);
-    const [oldBefore] = held.split(' old');
-    expect(Number(counts().split(' old')[0])).toBeGreaterThanOrEqual(Number(oldBefore));
+    // A scale-up while paused is the marker: once the controller has acted on it (status for its generation, 8
+    // pods), it would have moved the rollout too had it not held. It did not: every held pod is still there, no
+    // new-revision pod was added, and the two added pods are copies of the old revision.
+    const scaledGeneration = (await patchSpec(name, { replicas: 8 })).metadata.generation;
+    await waitFor('the scale-up while paused, acted on', async () => {
+      const nginx = await client.request<Nginx>({ path: `${collection()}/${name}` });
+      return nginx.status?.observedGeneration === scaledGeneration && (await activePods()).length === 8;
+    });
+    const scaled = await activePods();
+    const uids = new Set(scaled.map((p) => p.metadata!.uid));
+    expect(held.every((p) => uids.has(p.metadata!.uid))).toBe(true);
+    expect(of(scaled, after).length).toBe(of(held, after).length);
+    expect(of(scaled, before).length).toBe(8 - of(held, after).length);
 
     await patchSpec(name, { paused: false });
     await rolledOut(name, 8, after);

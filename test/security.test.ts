@@ -18,7 +18,7 @@ import {
   type ControlPlane,
 } from './support/control-plane.js';
 import { kubectl } from './support/kubectl.js';
-import { sleep, uniqueName, waitFor } from './support/wait.js';
+import { uniqueName, waitFor } from './support/wait.js';
 
 const NS_A = uniqueName('sec-a');
 const NS_B = uniqueName('sec-b');
@@ -174,6 +174,10 @@ describe('a token limited to one namespace', () => {
       return rows.length > 0 && rows;
     });
     expect(record).toMatchObject({ verb: 'create', code: 403, reason: 'Forbidden', namespace: NS_B });
+    // Nothing was created: kube-apiserver itself (not our cache) has no such Nginx, and NS_B only its own.
+    await expect(kubectl('get', 'ngx', name, '-n', NS_B, '-o', 'name')).rejects.toThrow(/NotFound|not found/);
+    const inB = JSON.parse(await kubectl('get', 'ngx', '-n', NS_B, '-o', 'json')) as Json;
+    expect(inB.items.map((n: Json) => n.metadata.name)).toEqual([`web-${NS_B}`]);
   });
 });
 
@@ -279,8 +283,20 @@ describe('the change audit of refused writes', () => {
       body: JSON.stringify(nginxManifest(name)),
     });
     expect(answer.status).toBe(201);
-    await sleep(500);
+    // A real write after it, by the same caller: once its record is there, the dry run's would have been too.
+    const marker = uniqueName('after-dry');
+    const real = await cp.as('editor')(nginxes(NS_A), {
+      method: 'POST',
+      headers: json,
+      body: JSON.stringify(nginxManifest(marker)),
+    });
+    expect(real.status).toBe(201);
+    await waitFor('the later real create in the change audit', async () =>
+      (await changeRecords(`namespace=${NS_A}&name=${marker}`)).some((row) => row.code === 201),
+    );
     expect(await changeRecords(`namespace=${NS_A}&name=${name}`)).toEqual([]);
+    await expect(kubectl('get', 'ngx', name, '-n', NS_A, '-o', 'name')).rejects.toThrow(/NotFound|not found/);
+    await kubectl('delete', 'ngx', marker, '-n', NS_A, '--wait=false');
   });
 });
 

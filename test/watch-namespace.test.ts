@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Nginx, SubscribeAck } from '../libs/nginx-api/src/index.js';
 import { TOKENS, nginxManifest, startControlPlane, type ControlPlane } from './support/control-plane.js';
 import { kubectl, kubectlApply } from './support/kubectl.js';
-import { sleep, uniqueName, waitFor } from './support/wait.js';
+import { uniqueName, waitFor } from './support/wait.js';
 
 const WATCHED = uniqueName('watched');
 const OTHER = uniqueName('other');
@@ -28,8 +28,9 @@ const nginx = async (ns: string, name: string) =>
 
 describe('a control plane watching one namespace', () => {
   it('manages Nginxes there and leaves the others alone', async () => {
-    await kubectlApply(JSON.stringify(nginxManifest('web', 2)), WATCHED);
+    // The other namespace's Nginx first: a controller watching it would see it before the watched one's.
     await kubectlApply(JSON.stringify(nginxManifest('web', 2)), OTHER);
+    await kubectlApply(JSON.stringify(nginxManifest('web', 2)), WATCHED);
     await waitFor(
       '2 ready pods in the watched namespace',
       async () => (await nginx(WATCHED, 'web')).status?.readyReplicas === 2,
@@ -37,7 +38,19 @@ describe('a control plane watching one namespace', () => {
         timeoutMs: 30_000,
       },
     );
-    await sleep(3000);
+    // And a later change in the watched namespace, acted on: by then the other Nginx would have had its turn.
+    await kubectl('scale', 'ngx', 'web', '-n', WATCHED, '--replicas=3');
+    await waitFor(
+      'the later scale to 3 in the watched namespace',
+      async () => {
+        const watched = await nginx(WATCHED, 'web');
+        return (
+          watched.status?.readyReplicas === 3 &&
+          watched.status.observedGeneration === watched.metadata.generation
+        );
+      },
+      { timeoutMs: 30_000 },
+    );
     expect((await nginx(OTHER, 'web')).status).toBeUndefined();
     expect((await kubectl('get', 'pods', '-n', OTHER, '-o', 'name')).trim()).toBe('');
   });

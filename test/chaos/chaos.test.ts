@@ -89,28 +89,43 @@ function compactEtcd(): number {
 describe('the controller under faults', () => {
   it(`ends with exactly the desired pods after ${LONG ? 5 : 3} kill -9s during a scale-up`, async () => {
     const [count, replicas, kills] = LONG ? [50, 10, 5] : [10, 5, 3];
+    const total = count * replicas;
     const ns = await createNamespace(client, 'chaos-kill', cleanups);
+    const recorder = await podRecorder(client, ns);
+    cleanups.push(recorder.stop);
     const nginxes = fleet(client, ns, 'web', count);
-    let ctl = await controller(ns);
+    // Pod writes paced at 10 a second, so the scale-up takes seconds and every kill lands inside it.
+    const paced = { KUBE_API_QPS: '10', KUBE_API_BURST: '5' };
+    let ctl = await controller(ns, paced);
     await nginxes.create(replicas);
     const killedAt: number[] = [];
     for (let i = 0; i < kills; i++) {
-      await sleep(300 + Math.floor(Math.random() * 1500));
-      killedAt.push((await nginxes.census()).active);
+      // Each kill when the watch has seen the next share of the pods created: driven by what happened.
+      const threshold = Math.ceil(((i + 1) * total) / (kills + 1));
+      await waitFor(`${threshold} of ${total} pods created`, () => recorder.seen.size >= threshold, {
+        timeoutMs: 60_000,
+        intervalMs: 5,
+      });
       await ctl.kill();
+      // Nothing is sent after the kill: what kube-apiserver holds now is what the kill left.
+      killedAt.push((await nginxes.census()).active);
       controllers.splice(controllers.indexOf(ctl), 1);
-      ctl = await controller(ns);
+      ctl = await controller(ns, paced);
     }
+    // Every kill landed mid-scale-up: pods were still missing each time.
+    for (const active of killedAt) expect(active).toBeLessThan(total);
     const ms = await nginxes.converged(replicas);
-    for (let i = 0; i < 6; i++) {
-      await sleep(500);
-      const { perNginx, orphans } = await nginxes.census();
-      expect(orphans).toEqual([]);
-      expect([...perNginx.values()].every((n) => n === replicas)).toBe(true);
-    }
+    // A marker Nginx, converged after the fleet: by then a late or duplicate create for the fleet would have shown.
+    const marker = fleet(client, ns, 'marker', 1);
+    await marker.create(1);
+    await marker.converged(1);
+    const { perNginx, orphans } = await nginxes.census();
+    expect(orphans).toEqual([]);
+    expect([...perNginx.values()].every((n) => n === replicas)).toBe(true);
+    expect(recorder.seen.size).toBe(total + 1); // every pod ever created is one of the final ones
     console.log(
       `kill -9 × ${kills} during ${count} × ${replicas}: killed with ${killedAt.join(', ')} pods up; ` +
-        `${count * replicas} exact ${ms} ms after the last restart`,
+        `${total} exact ${ms} ms after the last restart`,
     );
   }, 300_000);
 
@@ -118,7 +133,8 @@ describe('the controller under faults', () => {
     const [count, replicas] = LONG ? [20, 10] : [5, 4];
     const ns = await createNamespace(client, 'chaos-apiserver', cleanups);
     const nginxes = fleet(client, ns, 'web', count);
-    const ctl = await controller(ns);
+    // Pod writes paced at 5 a second, so the restart lands in the scale-up.
+    const ctl = await controller(ns, { KUBE_API_QPS: '5', KUBE_API_BURST: '1' });
     await nginxes.create(replicas);
     await waitFor('the first pods', async () => (await nginxes.census()).active > 0, { intervalMs: 20 });
     const restart = await restartKubeApiServer();
@@ -133,8 +149,18 @@ describe('the controller under faults', () => {
       },
       { timeoutMs: 60_000, intervalMs: 100 },
     );
-    const createdMs = Date.now() - back;
+    // When the pods were created, by kube-apiserver's own creation timestamps (whole seconds), not by when this
+    // test's polling saw them: the last one within 15 s of the return, and some only after it (the restart landed
+    // mid-scale-up).
+    const created = (
+      await client.request<{ items: { metadata: { creationTimestamp: string } }[] }>({
+        path: `/api/v1/namespaces/${ns}/pods`,
+      })
+    ).items.map((p) => Date.parse(p.metadata.creationTimestamp));
+    const createdMs = Math.max(...created) + 1000 - back;
     expect(createdMs).toBeLessThan(15_000);
+    const afterReturn = created.filter((at) => at >= Math.ceil(back / 1000) * 1000).length;
+    expect(afterReturn).toBeGreaterThan(0);
     const convergedMs = await nginxes.converged(replicas, 90_000);
 
     // The app's caches (read through its cached REST reads and pods endpoint) match what the API server lists.
@@ -168,7 +194,7 @@ describe('the controller under faults', () => {
       });
     console.log(
       `kube-apiserver restart: down ${restart.stopMs + restart.downMs} ms; ${count} × ${replicas} created ` +
-        `${createdMs} ms and Running with status ${convergedMs} ms after it was back`,
+        `${createdMs} ms (${afterReturn} of them after it was back) and Running with status ${convergedMs} ms after it was back`,
     );
   }, 240_000);
 
@@ -335,21 +361,30 @@ describe('the controller under faults', () => {
     const recorder = await podRecorder(client, ns);
     cleanups.push(recorder.stop);
     const nginxes = fleet(client, ns, 'web', count);
-    const env = { LEADER_ELECTION: 'true' };
+    // Pod writes paced at 5 a second, so the leader dies in the middle of the scale-up.
+    const env = { LEADER_ELECTION: 'true', KUBE_API_QPS: '5', KUBE_API_BURST: '1' };
     const a = await controller(ns, env);
     const b = await controller(ns, env);
     const [leader, standby] = await leaderAndStandby(a, b);
     await nginxes.create(replicas);
     await waitFor('the leader to start creating pods', () => recorder.seen.size > 0, { intervalMs: 5 });
-    const podsAtKill = recorder.seen.size;
     await leader.kill();
+    // Nothing is sent after the kill: pods were still missing when the leader died.
+    const podsAtKill = (await nginxes.census()).active;
+    expect(podsAtKill).toBeGreaterThan(0);
+    expect(podsAtKill).toBeLessThan(count * replicas);
     const ms = await nginxes.converged(replicas, 90_000);
     expect((await standby.readiness()).checks.controller.leader).toBe(true);
-    await sleep(2000);
-    expect(recorder.seen.size).toBe(count * replicas); // every pod ever created is one of the final ones
+    // A marker Nginx, converged after the fleet: by then a late or duplicate create for the fleet would have shown.
+    const marker = fleet(client, ns, 'marker', 1);
+    await marker.create(1);
+    await marker.converged(1);
+    // Every pod ever created is one of the final ones (and the marker's).
+    expect(recorder.seen.size).toBe(count * replicas + 1);
+    expect((await nginxes.census()).orphans).toEqual([]);
     console.log(
       `leader killed with ${podsAtKill}/${count * replicas} pods created; the standby finished ${ms} ms later, ` +
-        `${recorder.seen.size} pods created in all`,
+        `${recorder.seen.size} pods created in all (1 the marker's)`,
     );
   }, 240_000);
 });

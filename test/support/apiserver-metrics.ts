@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Agent, request } from 'undici';
-import { CLUSTER_DIR } from './paths.js';
+import { API_SERVER, CLUSTER_DIR } from './paths.js';
 
 /** Requests kube-apiserver has served, by "VERB resource[/subresource]", from its apiserver_request_total. */
 export type RequestCounts = Map<string, number>;
@@ -34,7 +34,7 @@ async function countRequests(
   return counts;
 }
 
-export function requestCounts(server = 'https://127.0.0.1:6443'): Promise<RequestCounts> {
+export function requestCounts(server = API_SERVER): Promise<RequestCounts> {
   return countRequests((labels) => {
     const subresource = label(labels, 'subresource');
     return `${label(labels, 'verb')} ${label(labels, 'resource')}${subresource ? `/${subresource}` : ''}`;
@@ -46,7 +46,7 @@ export function requestCounts(server = 'https://127.0.0.1:6443'): Promise<Reques
  * resources of the same name in two groups, such as core Events (controllers') and events.k8s.io Events (the
  * scheduler's), and answers by HTTP status, such as a DELETE of a pod already gone (404).
  */
-export function requestCountsByGroup(server = 'https://127.0.0.1:6443'): Promise<RequestCounts> {
+export function requestCountsByGroup(server = API_SERVER): Promise<RequestCounts> {
   return countRequests((labels) => {
     const subresource = label(labels, 'subresource');
     const resource = `${label(labels, 'group')}/${label(labels, 'resource')}${subresource ? `/${subresource}` : ''}`;
@@ -55,7 +55,7 @@ export function requestCountsByGroup(server = 'https://127.0.0.1:6443'): Promise
 }
 
 /** Pod creations kube-apiserver has answered, by HTTP status code ("201", "403", …). */
-export function podCreatesByCode(server = 'https://127.0.0.1:6443'): Promise<RequestCounts> {
+export function podCreatesByCode(server = API_SERVER): Promise<RequestCounts> {
   return countRequests(
     (labels) =>
       label(labels, 'verb') === 'POST' &&
@@ -71,7 +71,7 @@ export function podCreatesByCode(server = 'https://127.0.0.1:6443'): Promise<Req
  * Pod creations answered 201 and single-pod deletions answered 200, as "create" and "delete". A namespace's
  * deletion of all its pods at once (DELETECOLLECTION) is reported as a DELETE too, with scope "namespace": left out.
  */
-export function podWrites(server = 'https://127.0.0.1:6443'): Promise<RequestCounts> {
+export function podWrites(server = API_SERVER): Promise<RequestCounts> {
   return countRequests((labels) => {
     if (label(labels, 'resource') !== 'pods' || label(labels, 'group') || label(labels, 'subresource'))
       return;

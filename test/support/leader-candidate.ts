@@ -1,5 +1,5 @@
-// A leader-election candidate process for the integration tests: prints "LEADER <id>" when it starts leading
-// and "STOPPED <id>" when it stops. Usage: tsx leader-candidate.ts <lease-name> <identity>
+// A leader-election candidate process for the integration tests: prints "CANDIDATE <id>" as it starts competing,
+// "LEADER <id>" when it starts leading and "STOPPED <id>" when it stops. Usage: tsx leader-candidate.ts <lease-name> <identity>
 import { LeaderElector } from '../../libs/kube-runtime/src/index.js';
 import { runtimeClient } from './runtime.js';
 
@@ -23,5 +23,7 @@ const elector = new LeaderElector({
   },
   onStoppedLeading: () => console.log(`STOPPED ${identity}`),
 });
+// Said before the first attempt, so a test knows this candidate is competing from now on.
+console.log(`CANDIDATE ${identity}`);
 await elector.run(abort.signal);
 client.close();

@@ -138,12 +138,53 @@ export function nginxesIn(client: KubeClient, namespace: string) {
     }
   };
 
+  /**
+   * The positive event a "nothing more happens" check waits for, instead of a sleep: a marker Nginx of 0 replicas
+   * created now, and its status written by the controller for its generation. By then the controller has been
+   * running past everything queued before it; then exactly `count` pods of `name` must still run. The marker is
+   * deleted again (it has no pods, so it counts toward no quota).
+   */
+  const staysPastMarker = async (name: string, count: number, timeoutMs = 30_000) => {
+    const marker = uniqueName('marker');
+    await client.request<Nginx>({
+      method: 'POST',
+      path: collection,
+      body: {
+        apiVersion: 'mycompany.com/v1',
+        kind: 'Nginx',
+        metadata: { name: marker },
+        spec: { replicas: 0 },
+      },
+    });
+    try {
+      await waitFor(
+        `the controller's status for the marker ${namespace}/${marker}`,
+        async () => {
+          const seen = await get(marker);
+          return (
+            seen.status?.observedGeneration === seen.metadata.generation && (seen.status?.replicas ?? 0) === 0
+          );
+        },
+        { timeoutMs },
+      );
+    } finally {
+      await client.request({ method: 'DELETE', path: `${collection}/${marker}` }).catch(() => {});
+    }
+    const all = await pods(name);
+    if (active(all).length !== count || running(all).length !== count)
+      throw new Error(
+        `${namespace}/${name} left ${count} pods by the time the marker was reconciled: ` +
+          `${active(all).length} active, ${running(all).length} running`,
+      );
+  };
+
   return {
     namespace,
     get,
     pods,
     converged,
     stays,
+    staysPastMarker,
     create: (name: string, replicas: number) =>
       client.request<Nginx>({
         method: 'POST',

@@ -4,7 +4,7 @@ import { Agent, request as httpsRequest } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CLUSTER_DIR } from '../../support/paths.js';
+import { API_SERVER, CLUSTER_DIR } from '../../support/paths.js';
 
 export type Fault = '500' | '429' | 'stall';
 
@@ -52,7 +52,7 @@ export class FaultProxy {
   private readonly apiServer: URL;
   private port = 0;
 
-  constructor(apiServer = 'https://127.0.0.1:6443') {
+  constructor(apiServer = API_SERVER) {
     const pki = join(CLUSTER_DIR, 'pki');
     this.apiServer = new URL(apiServer);
     this.upstream = new Agent({

@@ -227,7 +227,9 @@ describe('loadAppConfig', () => {
     expect(loadAppConfig({}, emptyDir()).controller).toMatchObject({
       lease: { durationMs: 15_000, renewDeadlineMs: 10_000, retryPeriodMs: 2_000 },
       resyncPeriodMs: 12 * 3600 * 1000,
+      quotaWake: true,
     });
+    expect(loadAppConfig({ QUOTA_WAKE: 'false' }, emptyDir()).controller.quotaWake).toBe(false);
     expect(
       loadAppConfig(
         {

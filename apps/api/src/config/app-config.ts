@@ -121,6 +121,11 @@ export interface AppConfig {
     lease: { durationMs: number; renewDeadlineMs: number; retryPeriodMs: number };
     /** How often every Nginx is reconciled even if nothing happened to it (kube-controller-manager: 12 h). */
     resyncPeriodMs: number;
+    /**
+     * Whether a ResourceQuota change that frees room wakes the Nginxes it refused at once (QUOTA_WAKE); off, they
+     * wait out their retry backoff, as the ReplicaSet controller's do.
+     */
+    quotaWake: boolean;
   };
 }
 
@@ -440,6 +445,7 @@ export function loadAppConfig(
         12 * 3600,
         7 * 24 * 3600,
       ),
+      quotaWake: parseBoolean('QUOTA_WAKE', env.QUOTA_WAKE, true),
     },
   };
 }

@@ -85,14 +85,15 @@ export class NginxControllerService implements OnApplicationBootstrap, OnModuleD
     const events = this.events();
     this.informers.nginxes.addEventHandler(nginxEventHandlers(events));
     this.informers.pods.addEventHandler(podEventHandlers(events));
-    this.informers.quotas.addEventHandler(
-      quotaEventHandlers(events, (namespace) =>
-        this.informers.nginxes.cache
-          .byIndex(NAMESPACE_INDEX, namespace)
-          .filter(refusedCreation)
-          .map((nginx) => `${namespace}/${nginx.metadata.name}`),
-      ),
-    );
+    if (this.config.controller.quotaWake)
+      this.informers.quotas.addEventHandler(
+        quotaEventHandlers(events, (namespace) =>
+          this.informers.nginxes.cache
+            .byIndex(NAMESPACE_INDEX, namespace)
+            .filter(refusedCreation)
+            .map((nginx) => `${namespace}/${nginx.metadata.name}`),
+        ),
+      );
     const { revisions, configMaps, services, endpointSlices, budgets } = this.informers.owned;
     revisions.addEventHandler(ownedEventHandlers(events));
     configMaps.addEventHandler(ownedEventHandlers(events));
