@@ -2,13 +2,10 @@
 // can-i / whoami), YAML alias bombs and deeply nested JSON and YAML, and a watch from an expired resourceVersion
 // (answered as kube-apiserver answers it, compared with its own answer in the same test). Each bad request must
 // get a clear 4xx Kubernetes Status, leave the Nginx as it was, and the app must keep serving.
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { Agent, fetch as undiciFetch } from 'undici';
+import { kubeApiServer } from './support/conformance.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { kubectl } from './support/kubectl.js';
 import { nginxManifest, startControlPlane, type ControlPlane } from './support/control-plane.js';
-import { CLUSTER_DIR } from './support/paths.js';
 import { errorLines } from './support/log-lines.js';
 import { uniqueName } from './support/wait.js';
 
@@ -346,20 +343,8 @@ describe('bad bodies through the app against the cluster', () => {
     const path = `${GROUP}/namespaces/${NS}/nginxes?${query}`;
     const ours = await cp.as('viewer')(path);
     const oursText = await ours.text();
-    const pki = join(CLUSTER_DIR, 'pki');
-    const dispatcher = new Agent({
-      connect: {
-        ca: readFileSync(join(pki, 'ca.crt')),
-        cert: readFileSync(join(pki, 'admin.crt')),
-        key: readFileSync(join(pki, 'admin.key')),
-      },
-    });
-    const kubeServer = new URL(
-      /server: (\S+)/.exec(readFileSync(join(CLUSTER_DIR, 'kubeconfig'), 'utf8'))![1]!,
-    );
-    const theirs = await undiciFetch(`${kubeServer.origin}${path}`, { dispatcher });
+    const theirs = await kubeApiServer(NS).fetch(path);
     const theirsText = await theirs.text();
-    await dispatcher.close();
 
     // kube-apiserver's answer is the standard: 410 Gone, as an HTTP status or as an ERROR event carrying the
     // Status (which one depends on whether its watch cache serves it). The current version in the message moves.

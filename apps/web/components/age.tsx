@@ -1,6 +1,6 @@
 'use client';
 
-import { useNow } from '@/lib/ui/clock';
+import { useNow } from '@/lib/ui/use-now';
 import { formatAge, formatDateTime } from '@/lib/ui/format';
 
 /** Time since `since` (kubectl's style), ticking every second; the exact time on hover. */

@@ -1,7 +1,7 @@
 import Link from 'next/link';
 import { detailHref } from '@/lib/nginx/nginx-view';
 import type { ChangeItem } from '@/lib/api/api-client';
-import { changePerson, kubeSaw } from '@/lib/audit/change-person';
+import { changePerson, kubeSaw } from '@/lib/audit/change-person-view';
 import { SpecDiff } from '@/components/spec-diff';
 
 /**

@@ -5,7 +5,7 @@ import { Badge } from '@/components/badge';
 import { ExpandableTable } from '@/components/expandable-table';
 import { NginxLink } from '@/components/audit/nginx-link';
 import type { ChangeItem } from '@/lib/api/api-client';
-import { changePersonTitle } from '@/lib/audit/change-person';
+import { changePersonTitle } from '@/lib/audit/change-person-view';
 import { formatDateTime } from '@/lib/ui/format';
 
 const COLUMNS = [

@@ -1,6 +1,6 @@
 import type { ChangeItem } from '@ngx/nginx-api';
 import { describe, expect, it } from 'vitest';
-import { changePerson, changePersonTitle, kubeSaw } from './change-person';
+import { changePerson, changePersonTitle, kubeSaw } from './change-person-view';
 
 const item = (overrides: Partial<ChangeItem>): ChangeItem => ({
   id: 1,
