@@ -1,5 +1,5 @@
 import { PassThrough, Readable, Writable } from 'node:stream';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { pump } from './stream-pump.js';
 
 /** A client whose buffer is full after one chunk and which drains only when told to (or never). */
@@ -23,11 +23,12 @@ describe('pump', () => {
     const done = pump(upstream, client, { cutOnUpstreamFailure: true, stallMs: 5_000 });
     upstream.write('a');
     upstream.write('b');
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    // Once paused, upstream emits no 'data' until resumed: 'b' stays with it.
+    await vi.waitFor(() => expect(upstream.isPaused()).toBe(true));
     expect(received).toEqual(['a']);
     expect(upstream.isPaused()).toBe(true);
     drain();
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await vi.waitFor(() => expect(received).toEqual(['a', 'b']));
     drain();
     upstream.end();
     await done;
