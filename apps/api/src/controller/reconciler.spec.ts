@@ -19,7 +19,7 @@ import {
   type KubeRequester,
 } from '@ngx/kube-runtime';
 import { LABEL_REVISION, podTemplateOf, revisionOf, type Nginx } from '@ngx/nginx-api';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { BY_NGINX_LABEL, byNginxLabel, owningNginxKey, PODS_BY_NGINX } from '../kube/pod-index.js';
 import { controllerRevisionFor } from './owned-objects.js';
 import { podSelector } from './pod-builder.js';
@@ -471,7 +471,7 @@ describe('NginxReconciler', () => {
     const client = new FencedClient(api, term.signal);
     const { reconciler } = setup({ nginx: nginx(50), client });
     const running = reconciler.reconcile(KEY, new ReconcileReport(), term.signal);
-    await new Promise((resolve) => setTimeout(resolve, 5));
+    await vi.waitFor(() => expect(api.made('POST')).toHaveLength(1)); // the first create is on the wire
     expect(api.made('POST')).toHaveLength(1);
     term.abort(new LeadershipEnded('stopped'));
     release();
