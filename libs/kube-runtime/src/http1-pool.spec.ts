@@ -2,7 +2,8 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 import { KubeConfig, type User } from '@kubernetes/client-node';
-import { afterEach, describe, expect, it } from 'vitest';
+import type { Pool } from 'undici';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { KubeClient } from './client.js';
 import { jsonBodyHeaders, kubeRequestHeaders } from './testing/request-headers.js';
 import { selfSignedCertificate } from './testing/self-signed.js';
@@ -63,8 +64,18 @@ function clientFor(kubeConfig: KubeConfig, credentialsTtlMs = 10_000): KubeClien
   return client;
 }
 
-/** undici hands a connection back to its pool a moment after the body ended; a request sent at once gets another. */
-const connectionFreed = () => new Promise((resolve) => setTimeout(resolve, 5));
+/**
+ * undici hands a connection back to its pool a moment after the body ended; a request sent at once gets another.
+ * Waits until the client's pool counts every connection of it free again.
+ */
+function connectionFreed(client: KubeClient): Promise<void> {
+  const transport = (client as unknown as { transport: { live?: { pool: Pool } } }).transport;
+  return vi.waitFor(() => {
+    const stats = transport.live!.pool.stats;
+    expect(stats.connected).toBeGreaterThan(0);
+    expect(stats.free).toBe(stats.connected);
+  });
+}
 
 async function text(response: AsyncIterable<unknown>): Promise<string> {
   let body = '';
@@ -91,7 +102,7 @@ describe('KubeClient over HTTP/1.1 keep-alive connections', () => {
     await expect(
       client.request({ path: '/api/v1/pods', query: { limit: 5, labelSelector: 'a=b', x: undefined } }),
     ).resolves.toEqual({ path: '/api/v1/pods?limit=5&labelSelector=a%3Db' });
-    await connectionFreed();
+    await connectionFreed(client);
     const response = await client.forward({ method: 'POST', path: '/api/v1/x', body: { k: 'ü' } });
     expect(response.statusCode).toBe(201);
     expect(response.headers).toMatchObject({
@@ -122,7 +133,7 @@ describe('KubeClient over HTTP/1.1 keep-alive connections', () => {
         path: `/api/v1/namespaces/d/pods/${name}`,
         body: { preconditions: { uid: name } },
       });
-      await connectionFreed();
+      await connectionFreed(client);
     }
     expect(bodies).toEqual(['a', 'b', 'c'].map((uid) => JSON.stringify({ preconditions: { uid } })));
     expect(api.connections).toHaveLength(1);
@@ -189,7 +200,7 @@ describe('KubeClient over HTTP/1.1 keep-alive connections', () => {
     const kubeConfig = kubeConfigFor(api.url);
     const client = clientFor(kubeConfig, 0); // the kubeconfig is applied afresh for every request
     await client.request({ path: '/version' });
-    await connectionFreed();
+    await connectionFreed(client);
     await client.request({ path: '/version' });
     expect(api.connections).toHaveLength(1);
 
