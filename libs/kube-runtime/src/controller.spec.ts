@@ -1,16 +1,16 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { Controller } from './controller.js';
 import { ItemExponentialFailureRateLimiter } from './rate-limiter.js';
 import { RateLimitingQueue } from './workqueue/rate-limiting-queue.js';
 
-const tick = (ms = 5) => new Promise((resolve) => setTimeout(resolve, ms));
 /** Waits until `done()` holds (polling), so assertions do not depend on how busy the machine is. */
-async function until(done: () => boolean, timeoutMs = 5000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!done()) {
-    if (Date.now() > deadline) throw new Error('condition not reached in time');
-    await tick(1);
-  }
+function until(done: () => boolean, timeoutMs = 5000): Promise<void> {
+  return vi.waitFor(
+    () => {
+      if (!done()) throw new Error('condition not reached in time');
+    },
+    { timeout: timeoutMs, interval: 1 },
+  );
 }
 const fastQueue = () =>
   new RateLimitingQueue<string>({ rateLimiter: new ItemExponentialFailureRateLimiter(1, 4) });
@@ -21,17 +21,19 @@ describe('Controller', () => {
     const seen: string[] = [];
     let markSynced!: (value: boolean) => void;
     const synced = new Promise<boolean>((resolve) => (markSynced = resolve));
+    let syncing = false;
     const controller = new Controller({
       name: 't',
       queue,
-      waitForSync: () => synced,
+      waitForSync: () => ((syncing = true), synced),
       reconcile: async (key) => void seen.push(key),
     });
     const abort = new AbortController();
     const running = controller.run(abort.signal);
     queue.add('a');
-    await tick();
+    await until(() => syncing); // the controller waits for the caches
     expect(seen).toEqual([]);
+    expect(queue.len()).toBe(1); // no worker took the key
     markSynced(true);
     await until(() => seen.length > 0);
     expect(seen).toEqual(['a']);
@@ -44,27 +46,38 @@ describe('Controller', () => {
     let active = 0;
     let maxActive = 0;
     let calls = 0;
+    let others = 0;
+    const releases: (() => void)[] = [];
     const controller = new Controller({
       name: 't',
       queue,
       workers: 4,
       waitForSync: async () => true,
-      reconcile: async () => {
+      reconcile: async (key) => {
+        if (key === 'other') return void others++;
         calls++;
         active++;
         maxActive = Math.max(maxActive, active);
-        await tick(10);
+        await new Promise<void>((resolve) => releases.push(resolve)); // held until the test lets it return
         active--;
       },
     });
     const abort = new AbortController();
     const running = controller.run(abort.signal);
     queue.add('same');
-    await tick(2);
+    await until(() => active === 1);
     queue.add('same');
     queue.add('same');
-    await until(() => calls === 2 && active === 0);
-    await tick(20);
+    // A free worker takes 'other', queued after 'same': had 'same' been handed out again, it would be first.
+    queue.add('other');
+    await until(() => others === 1);
+    expect(calls).toBe(1);
+    releases[0]!();
+    await until(() => calls === 2);
+    releases[1]!();
+    await until(() => active === 0);
+    queue.add('other'); // likewise: a third run of 'same' would have been queued before it
+    await until(() => others === 2);
     expect(maxActive).toBe(1);
     expect(calls).toBe(2);
     abort.abort();
@@ -200,20 +213,23 @@ describe('Controller', () => {
 
   it('on abort waits for reconciles in flight to return before resolving', async () => {
     const queue = fastQueue();
+    let started = false;
     let finished = false;
     const controller = new Controller({
       name: 't',
       queue,
       waitForSync: async () => true,
-      reconcile: async () => {
-        await tick(20);
+      reconcile: async (_key, signal) => {
+        started = true;
+        await new Promise((resolve) => signal.addEventListener('abort', resolve, { once: true }));
+        await new Promise((resolve) => setImmediate(resolve)); // returns a turn of the event loop after the abort
         finished = true;
       },
     });
     const abort = new AbortController();
     const running = controller.run(abort.signal);
     queue.add('slow');
-    await tick(2);
+    await until(() => started);
     abort.abort();
     await running;
     expect(finished).toBe(true);
