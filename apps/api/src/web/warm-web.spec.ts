@@ -11,6 +11,8 @@ describe('warmWeb', () => {
         inFlight++;
         most = Math.max(most, inFlight);
         seen.push(req.url!);
+        // Kept: a render that takes a while is the scenario (the window in which a warmer that does not wait for
+        // one page before the next would send another); no assertion waits on it, and nothing here reads a clock.
         await new Promise((resolve) => setTimeout(resolve, 5));
         inFlight--;
         if (req.url === '/broken') throw new Error('render failed');
