@@ -1,6 +1,7 @@
 'use client';
 
 import { useRouter } from 'next/navigation';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import {
   ApiClient,
@@ -10,6 +11,7 @@ import {
   type Credential,
 } from '@/lib/api/api-client';
 import { LiveClient } from '@/lib/live/live-client';
+import { queryKeys } from '@/lib/query/query-keys';
 import { clearToken, useToken, type Identity } from '@/lib/session/session';
 
 const REFUSED = 'Your token is no longer accepted. Sign in again.';
@@ -45,38 +47,31 @@ export function useReadySession() {
   return session;
 }
 
-type Check =
-  | { key: string; identity: Identity; error?: undefined }
-  | { key: string; identity?: undefined; error: StatusError };
-
 const errorOf = (error: unknown) =>
   error instanceof StatusError ? error : new StatusError(0, 'Error', (error as Error).message);
 
 /**
  * Holds the session: a pasted token from sessionStorage, or else the browser session of a sign-in with the
  * identity provider (asked of the server on every page load); the identity the server gives it (whoami), a REST
- * client and the live connection. A 401 anywhere ends the session.
+ * client and the live connection. A 401 anywhere ends the session. Both reads go through the query layer.
  */
 export function SessionProvider({ children }: { children: ReactNode }) {
   const token = useToken();
   const router = useRouter();
-  /** The provider sign-in's session: undefined while asked, null when there is none. */
-  const [browser, setBrowser] = useState<BrowserSession | null | undefined>(undefined);
-  const [check, setCheck] = useState<Check | undefined>();
-  const [attempt, setAttempt] = useState(0);
+  const queryClient = useQueryClient();
   const [live, setLive] = useState<LiveClient | undefined>();
 
-  useEffect(() => {
-    if (token !== null) return;
-    const abort = new AbortController();
-    setBrowser(undefined);
-    browserSession(abort.signal)
-      .then(setBrowser)
-      .catch((error: unknown) => {
-        if (!abort.signal.aborted) setCheck({ key: 'browser', error: errorOf(error) });
-      });
-    return () => abort.abort();
-  }, [token, attempt]);
+  /** The provider sign-in's session, asked only without a pasted token: undefined while asked, null when none. */
+  const browserRead = useQuery({
+    queryKey: queryKeys.browserSession(),
+    queryFn: ({ signal }) => browserSession(signal),
+    enabled: token === null,
+  });
+  const browser = token === null ? browserRead.data : undefined;
+  const setBrowser = useCallback(
+    (value: BrowserSession | null) => queryClient.setQueryData(queryKeys.browserSession(), value),
+    [queryClient],
+  );
 
   const credential = useMemo<Credential | undefined>(
     () => (token ? { token } : browser ? { csrfToken: browser.csrfToken } : undefined),
@@ -87,7 +82,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   const endBrowserSession = useCallback(() => {
     setBrowser(null);
     clearToken(ENDED);
-  }, []);
+  }, [setBrowser]);
   const api = useMemo(
     () =>
       credential
@@ -96,21 +91,19 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     [credential, endBrowserSession],
   );
 
-  useEffect(() => {
-    if (!api || !key) return;
-    const abort = new AbortController();
-    api
-      .whoami(abort.signal)
-      .then((identity) => setCheck({ key, identity }))
-      .catch((error: unknown) => {
-        if (abort.signal.aborted) return;
-        if (error instanceof StatusError && error.code === 401) return; // the client already signed out
-        setCheck({ key, error: errorOf(error) });
-      });
-    return () => abort.abort();
-  }, [api, key, attempt]);
+  const whoami = useQuery({
+    queryKey: queryKeys.whoami(key ?? ''),
+    queryFn: ({ signal }) => api!.whoami(signal),
+    enabled: api !== undefined && key !== undefined,
+  });
+  // A 401 has already ended the session (the client's onUnauthorized): not an error to show.
+  const whoamiError =
+    whoami.error && !(whoami.error instanceof StatusError && whoami.error.code === 401)
+      ? errorOf(whoami.error)
+      : undefined;
+  const identity = whoami.data;
 
-  const ready = check?.key === key && check?.identity !== undefined;
+  const ready = identity !== undefined;
   useEffect(() => {
     if (!ready || !key) return;
     const client = new LiveClient(token ?? null, token ? () => clearToken(REFUSED) : endBrowserSession);
@@ -121,7 +114,14 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     };
   }, [ready, key, token, endBrowserSession]);
 
-  const retry = useCallback(() => setAttempt((n) => n + 1), []);
+  const { refetch: askBrowser } = browserRead;
+  const { refetch: askWhoami } = whoami;
+  const canAsk = api !== undefined && key !== undefined;
+  const retry = useCallback(() => {
+    if (token === null) void askBrowser();
+    // refetch() runs even a disabled query: whoami only once there is a credential to ask with.
+    if (canAsk) void askWhoami();
+  }, [token, canAsk, askBrowser, askWhoami]);
   const signOut = useCallback(() => {
     if (token || !api) {
       clearToken();
@@ -136,19 +136,19 @@ export function SessionProvider({ children }: { children: ReactNode }) {
         if (providerSignOutUrl) window.location.assign(providerSignOutUrl);
         else router.push('/sign-in');
       });
-  }, [token, api, router]);
+  }, [token, api, router, setBrowser]);
 
   const session = useMemo<SessionState>(() => {
     if (token === undefined) return { status: 'loading' };
     if (token === null && browser === undefined) {
-      if (check?.key === 'browser' && check.error) return { status: 'error', error: check.error, retry };
+      if (browserRead.error) return { status: 'error', error: errorOf(browserRead.error), retry };
       return { status: 'loading' };
     }
     if (!key) return { status: 'signed-out' };
-    if (!check || check.key !== key) return { status: 'loading' };
-    if (check.error) return { status: 'error', error: check.error, retry };
-    return { status: 'ready', token: token ?? null, identity: check.identity, api: api!, live };
-  }, [token, browser, key, check, api, live, retry]);
+    if (whoamiError) return { status: 'error', error: whoamiError, retry };
+    if (!identity) return { status: 'loading' };
+    return { status: 'ready', token: token ?? null, identity, api: api!, live };
+  }, [token, browser, browserRead.error, key, whoamiError, identity, api, live, retry]);
 
   const value = useMemo(() => ({ session, signOut }), [session, signOut]);
   return <Context.Provider value={value}>{children}</Context.Provider>;

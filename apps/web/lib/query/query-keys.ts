@@ -18,4 +18,6 @@ export const queryKeys = {
   audit: (kind: AuditKind, filters: AuditViewFilters, pageSize: number) =>
     ['audit', kind, filters, pageSize] as const,
   signInOptions: () => ['sign-in-options'] as const,
+  browserSession: () => ['session', 'browser'] as const,
+  whoami: (credentialKey: string) => ['session', 'whoami', credentialKey] as const,
 };
