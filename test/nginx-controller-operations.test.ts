@@ -18,6 +18,7 @@ import {
   restartKubeApiServer,
   running,
 } from './support/operations.js';
+import { migrate, sqliteDatabase } from './support/database.js';
 import { errorLines } from './support/log-lines.js';
 import { runtimeClient } from './support/runtime.js';
 import { uniqueName, waitFor } from './support/wait.js';
@@ -36,11 +37,18 @@ afterEach(async () => {
 afterAll(() => client.close());
 
 /** A controller with leader election on (the default) whose Lease lives in `leaseNamespace`. */
-async function controller(leaseNamespace: string): Promise<AppProcess> {
-  const started = await startApp({ ...HEADLESS, LEASE_NAMESPACE: leaseNamespace });
+async function controller(leaseNamespace: string, env: Record<string, string> = {}): Promise<AppProcess> {
+  const started = await startApp({ ...HEADLESS, LEASE_NAMESPACE: leaseNamespace, ...env });
   controllers.push(started);
   onTestFailed(() => console.log(`--- controller ${started.identity}:\n${started.output()}`));
   return started;
+}
+
+/** controller() with an audit database of its own, migrated (HEADLESS's in-memory one has no tables to write). */
+async function auditedController(leaseNamespace: string): Promise<AppProcess> {
+  const database = await sqliteDatabase();
+  await migrate(database.url);
+  return controller(leaseNamespace, { DATABASE_URL: database.url });
 }
 
 async function leading(controller: AppProcess): Promise<void> {
@@ -98,7 +106,8 @@ describe('the Nginx controller in operation', () => {
   it('converges to exactly 8 pods when scaled after a kube-apiserver restart in the middle of a scale-up', async () => {
     const ns = await createNamespace(client, 'ops-restart', cleanups);
     const nginx = nginxesIn(client, ns);
-    const ctl = await controller(ns);
+    // Pod writes paced (20 a second, one at a time) so the restart lands while the scale-up is still under way: asserted below.
+    const ctl = await controller(ns, { KUBE_API_QPS: '20', KUBE_API_BURST: '1' });
     await leading(ctl);
 
     const name = uniqueName('restart');
@@ -112,6 +121,7 @@ describe('the Nginx controller in operation', () => {
       },
     );
 
+    expect(podsAtRestart, 'the restart must land in the middle of the scale-up').toBeLessThan(5);
     let restart: { stopMs: number; downMs: number };
     try {
       restart = await restartKubeApiServer();
@@ -334,8 +344,9 @@ describe('the Nginx controller in operation', () => {
     const ns = await createNamespace(client, 'ops-lease', cleanups);
     const nginx = nginxesIn(client, ns);
     const leases = await leaseRecorder(ns);
-    const a = await controller(ns);
-    const b = await controller(ns);
+    // Each with a real audit database, so a clean shutdown includes flushing the audit: nothing logged as an error.
+    const a = await auditedController(ns);
+    const b = await auditedController(ns);
     const [leader, standby] = await leaderAndStandby(a, b);
     const leaseUrl = `/apis/coordination.k8s.io/v1/namespaces/${ns}/leases/nginx-controller`;
     const before = await client.request<V1Lease>({ path: leaseUrl });
