@@ -163,6 +163,13 @@ const specProperties = {
       },
     ],
   },
+  priorityClassName: {
+    type: 'string',
+    maxLength: 253,
+    pattern: '^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$',
+    description:
+      "The PriorityClass every pod runs with (a scheduling.k8s.io/v1 PriorityClass's name): the scheduler's order and preemption. Unset: the cluster's default priority. A class that does not exist is the API server's refusal, reported as ReplicaFailure.",
+  },
   service: {
     type: 'object',
     description: 'A Service the controller keeps for the Nginx, selecting the pods of every revision.',

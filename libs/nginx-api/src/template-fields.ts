@@ -46,6 +46,7 @@ export const templateFields = {
       'resources.limits.memory',
     ],
   },
+  priorityClassName: { of: (name) => name || undefined, example: 'high-priority', inputs: [] },
 } satisfies { [K in keyof NginxSpec]?: TemplateField<K> };
 
 export type TemplateFieldName = keyof typeof templateFields;

@@ -58,6 +58,8 @@ export interface NginxSpec {
   /** When set, pods are ready once GET of this path on spec.port answers 2xx or 3xx. */
   healthCheckPath?: string;
   resources?: NginxResources;
+  /** The PriorityClass of every pod (the scheduler's order and preemption); the cluster's default when unset. */
+  priorityClassName?: string;
   service?: NginxServiceSpec;
   strategy?: NginxStrategy;
   /** Seconds a new pod must be ready before it counts as available; default 0. */

@@ -160,6 +160,7 @@ export function podFor(nginx: Nginx, template: NginxPodTemplate, revision: strin
     }),
     spec: {
       automountServiceAccountToken: false,
+      ...(template.priorityClassName !== undefined ? { priorityClassName: template.priorityClassName } : {}),
       securityContext: podSecurity(template.port),
       containers: [
         {
