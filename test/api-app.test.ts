@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runAppToExit, startApp, type AppProcess } from './support/app-process.js';
 import { tlsFetch } from './support/control-plane.js';
+import { migrate } from './support/database.js';
 import { errorLines } from './support/log-lines.js';
 import { CONNECTION_LIMITS } from '../apps/api/src/http/connection-limits.js';
 import type { PublicReadiness, Readiness } from '../apps/api/src/health/readiness.js';
@@ -15,6 +16,10 @@ import { sleep, waitFor } from './support/wait.js';
 const scratch = mkdtempSync(join(tmpdir(), 'ngx-api-'));
 const databaseUrl = `file:${join(scratch, 'audit.db')}`;
 const API_PORT = new URL(API_SERVER).port;
+
+// The audit database every app of this file shares, migrated: the apps write their audit, and a test that finds no
+// error logged must not meet "table does not exist" from an empty file.
+beforeAll(() => migrate(databaseUrl), 120_000);
 const VIEWER_TOKEN = 'api-app-viewer-token-0123456789';
 
 const portOf = (api: AppProcess) => Number(new URL(api.url).port);
