@@ -323,14 +323,32 @@ describe('the Nginx controller in operation', () => {
     await waitFor('down to 2 pods', async () => active(await nginx.pods(name)).length === 2);
     expect(names(active(await nginx.pods(name)))).toEqual(original.filter((p) => p !== notReady));
 
-    // Among ready pods: more restarts goes first.
+    // Among ready pods: more restarts goes first. No status field shows the restart count, so the pod is made not
+    // ready and ready again after the restart is written: seeing readyReplicas go 1 then 2 proves the controller's
+    // pod cache holds the restart (one pod's watch events arrive in order) before it chooses whom to delete.
     const restarted = byFallbackOrder(active(await nginx.pods(name))).at(-1)!.metadata!.name!;
-    await client.request({
-      method: 'PATCH',
-      path: `/api/v1/namespaces/${ns}/pods/${restarted}/status`,
-      contentType: 'application/strategic-merge-patch+json',
-      body: { status: { containerStatuses: [{ name: 'nginx', restartCount: 3 }] } },
-    });
+    const setRestartedStatus = async (ready: 'True' | 'False') =>
+      client.request({
+        method: 'PATCH',
+        path: `/api/v1/namespaces/${ns}/pods/${restarted}/status`,
+        contentType: 'application/strategic-merge-patch+json',
+        body: {
+          status: {
+            containerStatuses: [{ name: 'nginx', restartCount: 3 }],
+            conditions: [{ type: 'Ready', status: ready, reason: 'TestRestarted' }],
+          },
+        },
+      });
+    for (const [ready, count] of [
+      ['False', 1],
+      ['True', 2],
+    ] as const) {
+      await setRestartedStatus(ready);
+      await waitFor(
+        `the controller to count ${count} ready`,
+        async () => (await nginx.get(name)).status?.readyReplicas === count,
+      );
+    }
     await nginx.scale(name, 1);
     await waitFor('down to 1 pod', async () => active(await nginx.pods(name)).length === 1);
     expect(names(active(await nginx.pods(name)))).toEqual(
