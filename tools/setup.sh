@@ -8,8 +8,8 @@ log() { printf '[setup] %s\n' "$*" >&2; }
 
 # openssl and curl run the local cluster; postgresql and chromium are for the test suite (PostgreSQL audit
 # tests, browser tests), shellcheck for `npm run lint`, nginx for `nginx -t` of configurations
-# (test/nginx-config.test.ts; Debian 12's `nginx` package holds the binary, `nginx-core` only adds modules). All
-# come from Debian's packages.
+# (test/nginx-config.test.ts; Debian 12's `nginx` package holds the binary, `nginx-core` only adds modules),
+# prometheus for the canary analyses' tests (it scrapes an exporter the test controls). All come from Debian's packages.
 missing=()
 command -v openssl >/dev/null || missing+=(openssl)
 command -v curl >/dev/null || missing+=(curl)
@@ -19,6 +19,7 @@ command -v make >/dev/null && command -v g++ >/dev/null || missing+=(build-essen
 command -v shellcheck >/dev/null || missing+=(shellcheck)
 # In /usr/sbin, which a non-root PATH may lack.
 command -v nginx >/dev/null || [ -x /usr/sbin/nginx ] || missing+=(nginx)
+command -v prometheus >/dev/null || missing+=(prometheus)
 if [ ${#missing[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ]; then
     log "installing ${missing[*]}"
