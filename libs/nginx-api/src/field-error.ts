@@ -9,6 +9,8 @@ export interface FieldError {
     | 'FieldValueNotSupported'
     | 'FieldValueForbidden'
     | 'FieldValueTooLong'
+    | 'FieldValueTooMany'
+    | 'FieldValueDuplicate'
     | 'FieldValueUnknown';
   message: string;
 }

@@ -7,6 +7,7 @@ import {
   MIN_REPLICAS,
 } from './names.js';
 import { MAX_CONFIG_BYTES } from './nginx-config.js';
+import { ANALYSIS_NAMED_RULE } from './spec-rules.js';
 import type { NginxSpec } from './types.js';
 
 /** A CEL validation rule of a CRD schema (`x-kubernetes-validations`); `self` is the value it sits on. */
@@ -26,6 +27,7 @@ export type JsonSchema = {
   properties?: Record<string, JsonSchema>;
   required?: string[];
   items?: JsonSchema;
+  maxItems?: number;
   minimum?: number;
   maximum?: number;
   minLength?: number;
@@ -65,6 +67,9 @@ const condition: JsonSchema = {
     message: { type: 'string', maxLength: 32768 },
   },
 };
+
+/** A duration as canary pauses and analysis intervals take it: a whole number of seconds, minutes or hours. */
+export const DURATION_PATTERN = '^[0-9]{1,6}(s|m|h)$';
 
 /** An integer count or a percentage: `maxPercent` caps the percentage (at 100 where more makes no sense). */
 const intOrPercent = (description: string, maxPercent?: 100): JsonSchema => ({
@@ -203,8 +208,9 @@ const specProperties = {
     properties: {
       type: {
         type: 'string',
-        enum: ['RollingUpdate', 'Recreate'],
-        description: 'RollingUpdate replaces pods a few at a time; Recreate deletes all old pods first.',
+        enum: ['RollingUpdate', 'Recreate', 'Canary'],
+        description:
+          'RollingUpdate replaces pods a few at a time; Recreate deletes all old pods first; Canary moves a share of the pods at a time through canary.steps.',
       },
       rollingUpdate: {
         type: 'object',
@@ -225,11 +231,69 @@ const specProperties = {
           },
         ],
       },
+      canary: {
+        type: 'object',
+        description: 'The steps of a canary, and the bounds inside each.',
+        properties: {
+          steps: {
+            type: 'array',
+            maxItems: 64,
+            description: 'Carried out in order; past the last, every pod runs the new revision.',
+            items: {
+              type: 'object',
+              description: 'Exactly one of setWeight, pause and analysis.',
+              properties: {
+                setWeight: {
+                  type: 'integer',
+                  format: 'int32',
+                  minimum: 0,
+                  maximum: 100,
+                  description:
+                    'Share of spec.replicas on the new revision (rounded up, at least 1 pod above 0).',
+                },
+                pause: {
+                  type: 'object',
+                  description: 'Wait for duration, or until a promote when it has none.',
+                  properties: {
+                    duration: {
+                      type: 'string',
+                      pattern: DURATION_PATTERN,
+                      description: 'How long, e.g. 60s, 5m, 1h.',
+                    },
+                  },
+                },
+                analysis: {
+                  type: 'object',
+                  required: ['templateName'],
+                  description: 'Run an entry of spec.analysis; a failed run aborts the canary.',
+                  properties: { templateName: { type: 'string', minLength: 1, maxLength: 63 } },
+                },
+              },
+              'x-kubernetes-validations': [
+                {
+                  rule: '(has(self.setWeight) ? 1 : 0) + (has(self.pause) ? 1 : 0) + (has(self.analysis) ? 1 : 0) == 1',
+                  message: 'a step is exactly one of setWeight, pause and analysis',
+                },
+              ],
+            },
+          },
+          maxSurge: intOrPercent('Pods above spec.replicas inside a step; defaults to 25%.'),
+          maxUnavailable: intOrPercent(
+            'Pods below spec.replicas that may be unavailable inside a step; defaults to 0.',
+            100,
+          ),
+        },
+      },
     },
     'x-kubernetes-validations': [
       {
         rule: "!has(self.rollingUpdate) || !has(self.type) || self.type == 'RollingUpdate'",
-        message: 'rollingUpdate may not be set when type is Recreate',
+        message: 'rollingUpdate may be set only when type is RollingUpdate',
+        reason: 'FieldValueForbidden',
+      },
+      {
+        rule: "!has(self.canary) || (has(self.type) && self.type == 'Canary')",
+        message: 'canary may be set only when type is Canary',
         reason: 'FieldValueForbidden',
       },
     ],
@@ -277,7 +341,115 @@ const specProperties = {
       },
     ],
   },
+  analysis: {
+    type: 'array',
+    maxItems: 16,
+    description: 'Named analyses, each a Prometheus query measured count times, that canary steps run.',
+    'x-kubernetes-list-type': 'map',
+    'x-kubernetes-list-map-keys': ['name'],
+    items: {
+      type: 'object',
+      required: ['name', 'prometheus', 'successCondition'],
+      properties: {
+        name: { type: 'string', minLength: 1, maxLength: 63, pattern: '^[a-z0-9]([-a-z0-9]*[a-z0-9])?$' },
+        prometheus: {
+          type: 'object',
+          required: ['address', 'query'],
+          properties: {
+            address: {
+              type: 'string',
+              maxLength: 2048,
+              pattern: '^https?://',
+              description: 'Base URL of the Prometheus HTTP API, e.g. http://prometheus:9090.',
+            },
+            query: {
+              type: 'string',
+              minLength: 1,
+              maxLength: 8192,
+              description:
+                'A PromQL instant query with one scalar answer; {{name}}, {{namespace}} and {{revision}} are replaced.',
+            },
+          },
+        },
+        successCondition: {
+          type: 'string',
+          minLength: 1,
+          maxLength: 256,
+          description: 'An expression of result, e.g. `result < 0.01`.',
+        },
+        failureCondition: {
+          type: 'string',
+          minLength: 1,
+          maxLength: 256,
+          description:
+            'When set: a measurement meeting it fails; otherwise one not meeting successCondition does.',
+        },
+        interval: {
+          type: 'string',
+          pattern: DURATION_PATTERN,
+          description: 'Time between measurements; defaults to 30s.',
+        },
+        count: {
+          type: 'integer',
+          format: 'int32',
+          minimum: 1,
+          maximum: 100,
+          description: 'Measurements; defaults to 1.',
+        },
+        failureLimit: count('Failed measurements tolerated (one more fails the run); defaults to 0.'),
+        inconclusiveLimit: count('Inconclusive measurements tolerated; defaults to 0.'),
+      },
+    },
+  },
+  rollbackOnFailure: {
+    type: 'boolean',
+    description:
+      'A failed analysis or an exceeded progress deadline sends every pod back to status.currentRevision; the spec is kept, and the status says so until it changes.',
+  },
 } satisfies PropertiesOf<NginxSpec>;
+
+const measurement: JsonSchema = {
+  type: 'object',
+  required: ['at', 'query', 'phase'],
+  properties: {
+    at: { type: 'string', format: 'date-time' },
+    query: { type: 'string', maxLength: 8192 },
+    value: { type: 'number' },
+    phase: { type: 'string', enum: ['Successful', 'Failed', 'Inconclusive', 'Error'] },
+    message: { type: 'string', maxLength: 1024 },
+  },
+};
+
+const canaryStatus: JsonSchema = {
+  type: 'object',
+  description: 'Strategy Canary: where the canary of the update revision stands.',
+  required: ['revision', 'step', 'weight', 'phase'],
+  properties: {
+    revision: { type: 'string', maxLength: 63 },
+    step: count('Index of the step being carried out (the number of steps once past the last).'),
+    weight: { type: 'integer', format: 'int32', minimum: 0, maximum: 100 },
+    phase: { type: 'string', enum: ['Progressing', 'Paused', 'Promoted', 'Aborted'] },
+    stepStartedAt: { type: 'string', format: 'date-time' },
+    message: { type: 'string', maxLength: 1024 },
+    abortedBy: { type: 'string', maxLength: 253 },
+    analysisRuns: {
+      type: 'array',
+      maxItems: 64,
+      items: {
+        type: 'object',
+        required: ['name', 'templateName', 'step', 'phase', 'startedAt', 'measurements'],
+        properties: {
+          name: { type: 'string', maxLength: 253 },
+          templateName: { type: 'string', maxLength: 63 },
+          step: count('The step it gates.'),
+          phase: { type: 'string', enum: ['Running', 'Successful', 'Failed', 'Inconclusive', 'Error'] },
+          startedAt: { type: 'string', format: 'date-time' },
+          measurements: { type: 'array', maxItems: 100, items: measurement },
+        },
+      },
+    },
+  },
+};
 
 /**
  * The Nginx schema: the single source for the CRD manifest (deploy/crd), the API's server-side validation and the
@@ -302,6 +474,7 @@ export const nginxSchema: JsonSchema = {
           message: 'progressDeadlineSeconds must be greater than minReadySeconds',
           fieldPath: '.progressDeadlineSeconds',
         },
+        ANALYSIS_NAMED_RULE,
       ],
     },
     status: {
@@ -345,6 +518,7 @@ export const nginxSchema: JsonSchema = {
         },
         message: { type: 'string', maxLength: 1024, description: 'A short human sentence about the state.' },
         selector: { type: 'string', description: 'Label selector of the pods, for the scale subresource.' },
+        canary: canaryStatus,
         conditions: {
           type: 'array',
           items: condition,

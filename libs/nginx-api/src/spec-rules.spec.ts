@@ -121,3 +121,56 @@ describe('revisionOf', () => {
     expect(mountedConfig(podTemplateOf({ replicas: 1, port: 8080, config: 'x;' }))).toBe('x;');
   });
 });
+
+describe('the canary fields', () => {
+  const analysis = [
+    {
+      name: 'error-rate',
+      prometheus: { address: 'http://prometheus:9090', query: 'sum(rate(x{nginx="{{name}}"}[1m]))' },
+      successCondition: 'result < 0.01',
+      interval: '30s',
+      count: 4,
+      failureLimit: 1,
+    },
+  ];
+  const canary = (steps: unknown[]) => ({
+    type: 'Canary',
+    canary: { steps, maxSurge: '25%', maxUnavailable: 0 },
+  });
+
+  it('accepts the issue example', () => {
+    const steps = [
+      { setWeight: 20 },
+      { pause: { duration: '60s' } },
+      { analysis: { templateName: 'error-rate' } },
+      { setWeight: 50 },
+      { pause: {} },
+    ];
+    expect(validateNginx(nginx({ strategy: canary(steps), analysis, rollbackOnFailure: true }))).toEqual([]);
+  });
+
+  it.each([
+    [{ strategy: canary([{ setWeight: 20, pause: {} }]) }, 'spec.strategy.canary.steps[0]'],
+    [{ strategy: canary([{}]) }, 'spec.strategy.canary.steps[0]'],
+    [{ strategy: canary([{ setWeight: 101 }]) }, 'spec.strategy.canary.steps[0].setWeight'],
+    [{ strategy: canary([{ pause: { duration: '1d' } }]) }, 'spec.strategy.canary.steps[0].pause.duration'],
+    [
+      { strategy: canary([{ analysis: { templateName: 'missing' } }]), analysis },
+      'spec.strategy.canary.steps',
+    ],
+    [{ strategy: { type: 'RollingUpdate', canary: { steps: [] } } }, 'spec.strategy'],
+    [{ strategy: { type: 'Canary', rollingUpdate: { maxSurge: 1 } } }, 'spec.strategy'],
+    [
+      { strategy: canary(Array.from({ length: 65 }, () => ({ setWeight: 1 }))) },
+      'spec.strategy.canary.steps',
+    ],
+    [{ analysis: [...analysis, ...analysis] }, 'spec.analysis[1]'],
+    [
+      { analysis: [{ ...analysis[0], prometheus: { address: 'prometheus:9090', query: 'up' } }] },
+      'spec.analysis[0].prometheus.address',
+    ],
+    [{ analysis: [{ ...analysis[0], count: 0 }] }, 'spec.analysis[0].count'],
+  ])('refuses %j at %s', (spec, field) => {
+    expect(fields(spec)).toContain(field);
+  });
+});

@@ -5,6 +5,13 @@ import { quantityValue } from './quantity.js';
 import type { NginxResourceList, NginxSpec } from './types.js';
 import type { FieldError, ValidateOptions } from './field-error.js';
 
+/** Every analysis step names an entry of spec.analysis (a rule on the spec: it relates two of its fields). */
+export const ANALYSIS_NAMED_RULE = {
+  rule: '!has(self.strategy) || !has(self.strategy.canary) || !has(self.strategy.canary.steps) || self.strategy.canary.steps.all(s, !has(s.analysis) || (has(self.analysis) && self.analysis.exists(a, a.name == s.analysis.templateName)))',
+  message: 'every analysis step must name an entry of spec.analysis',
+  fieldPath: '.strategy.canary.steps',
+};
+
 const ruleError = (field: string, message: string, reason: FieldError['reason'] = 'FieldValueInvalid') => ({
   field,
   reason,
@@ -71,10 +78,35 @@ export function specRuleErrors(spec: Partial<NginxSpec>, options: ValidateOption
       ruleError('spec.service', 'nodePort needs type NodePort or LoadBalancer', 'FieldValueForbidden'),
     );
   const strategy = spec.strategy;
-  if (strategy?.rollingUpdate && strategy.type === 'Recreate')
+  if (strategy?.rollingUpdate && (strategy.type ?? 'RollingUpdate') !== 'RollingUpdate')
     errors.push(
-      ruleError('spec.strategy', 'rollingUpdate may not be set when type is Recreate', 'FieldValueForbidden'),
+      ruleError(
+        'spec.strategy',
+        'rollingUpdate may be set only when type is RollingUpdate',
+        'FieldValueForbidden',
+      ),
     );
+  if (strategy?.canary && strategy.type !== 'Canary')
+    errors.push(
+      ruleError('spec.strategy', 'canary may be set only when type is Canary', 'FieldValueForbidden'),
+    );
+  (strategy?.canary?.steps ?? []).forEach((step, index) => {
+    const kinds = [step.setWeight, step.pause, step.analysis].filter((kind) => kind !== undefined);
+    if (kinds.length !== 1)
+      errors.push(
+        ruleError(
+          `spec.strategy.canary.steps[${index}]`,
+          'a step is exactly one of setWeight, pause and analysis',
+        ),
+      );
+  });
+  const templates = new Set((spec.analysis ?? []).map((template) => template.name));
+  if (
+    (strategy?.canary?.steps ?? []).some(
+      (step) => step.analysis && !templates.has(step.analysis.templateName),
+    )
+  )
+    errors.push(ruleError('spec.strategy.canary.steps', ANALYSIS_NAMED_RULE.message));
   const rolling = strategy?.rollingUpdate;
   if (rolling && isZero(rolling.maxSurge) && isZero(rolling.maxUnavailable))
     errors.push(ruleError('spec.strategy.rollingUpdate', 'maxSurge and maxUnavailable may not both be 0'));

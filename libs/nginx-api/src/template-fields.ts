@@ -64,6 +64,8 @@ export const NON_TEMPLATE_FIELDS = {
   revisionHistoryLimit: true,
   paused: true,
   disruptionBudget: true,
+  analysis: true,
+  rollbackOnFailure: true,
 } satisfies { [K in Exclude<keyof NginxSpec, TemplateFieldName>]: true };
 
 /** The spec fields a revision is made of (a rollback writes exactly these), in the table's order. */

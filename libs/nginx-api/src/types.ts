@@ -34,10 +34,55 @@ export interface NginxRollingUpdate {
   maxUnavailable?: IntOrPercent;
 }
 
+/** One step of a canary: exactly one of the three. */
+export interface NginxCanaryStep {
+  /** Share of spec.replicas on the new revision, 0–100 (rounded up, at least 1 pod when above 0). */
+  setWeight?: number;
+  /** Wait: `{duration: "60s"}` (s, m or h), or `{}` until a promote. */
+  pause?: { duration?: string };
+  /** Run the named entry of spec.analysis; a failed run aborts the canary. */
+  analysis?: { templateName: string };
+}
+
+export interface NginxCanaryStrategy {
+  steps?: NginxCanaryStep[];
+  /** Bounds inside each step, as for RollingUpdate; default 25%. */
+  maxSurge?: IntOrPercent;
+  /** Default 0: a canary step adds pods before it takes any away. */
+  maxUnavailable?: IntOrPercent;
+}
+
 export interface NginxStrategy {
   /** Default RollingUpdate. */
-  type?: 'RollingUpdate' | 'Recreate';
+  type?: 'RollingUpdate' | 'Recreate' | 'Canary';
   rollingUpdate?: NginxRollingUpdate;
+  /** Type Canary only. */
+  canary?: NginxCanaryStrategy;
+}
+
+/** A Prometheus instant query; `{{name}}`, `{{namespace}}` and `{{revision}}` are replaced before it is sent. */
+export interface NginxPrometheusQuery {
+  /** Base URL of the Prometheus HTTP API, e.g. http://prometheus:9090. */
+  address: string;
+  query: string;
+}
+
+/** A named analysis a canary step can run: `count` measurements, `interval` apart. */
+export interface NginxAnalysisTemplate {
+  name: string;
+  prometheus: NginxPrometheusQuery;
+  /** An expression of `result` (the query's scalar), e.g. `result < 0.01`: a measurement meeting it succeeds. */
+  successCondition: string;
+  /** When set and met, the measurement fails (otherwise: failing successCondition fails it). */
+  failureCondition?: string;
+  /** Between measurements; default 30s. */
+  interval?: string;
+  /** Measurements in one run; default 1. */
+  count?: number;
+  /** Failed measurements tolerated: one more fails the run; default 0. */
+  failureLimit?: number;
+  /** Inconclusive measurements (Prometheus unreachable) tolerated before the run is Inconclusive; default 0. */
+  inconclusiveLimit?: number;
 }
 
 /** An owned policy/v1 PodDisruptionBudget: exactly one of the two. */
@@ -71,6 +116,13 @@ export interface NginxSpec {
   /** When true, changes to the pod template do not roll out (scaling still does). */
   paused?: boolean;
   disruptionBudget?: NginxDisruptionBudget;
+  /** Named analyses the canary steps run. */
+  analysis?: NginxAnalysisTemplate[];
+  /**
+   * A failed analysis or an exceeded progress deadline sends every pod back to the last complete revision
+   * (status.currentRevision); the spec is left as written, and the status says so until the spec changes.
+   */
+  rollbackOnFailure?: boolean;
 }
 
 /** A standard metav1.Condition, plus the last time the condition was refreshed (the rollout's last progress). */
@@ -103,6 +155,50 @@ export interface NginxDisruptionBudgetStatus {
   desiredHealthy?: number;
 }
 
+export type NginxMeasurementPhase = 'Successful' | 'Failed' | 'Inconclusive' | 'Error';
+
+/** One measurement of an analysis run: the query as sent, what came back, and the verdict. */
+export interface NginxAnalysisMeasurement {
+  /** RFC 3339. */
+  at: string;
+  query: string;
+  value?: number;
+  phase: NginxMeasurementPhase;
+  /** Why, when not Successful (Prometheus unreachable, no data, a vector where a scalar was expected …). */
+  message?: string;
+}
+
+/** A run of an analysis template at one canary step. */
+export interface NginxAnalysisRun {
+  /** `<revision>-<step>-<templateName>`: a rollback names it. */
+  name: string;
+  templateName: string;
+  /** Index into spec.strategy.canary.steps of the step it gates. */
+  step: number;
+  phase: 'Running' | NginxMeasurementPhase;
+  startedAt: string;
+  measurements: NginxAnalysisMeasurement[];
+}
+
+export type NginxCanaryPhase = 'Progressing' | 'Paused' | 'Promoted' | 'Aborted';
+
+export interface NginxCanaryStatus {
+  /** The update revision this canary moves to. */
+  revision: string;
+  /** Index of the step being carried out (steps.length once past the last). */
+  step: number;
+  /** Share of pods the current step puts on the new revision. */
+  weight: number;
+  phase: NginxCanaryPhase;
+  /** When the current step began (a pause counts from it). */
+  stepStartedAt?: string;
+  /** Why it is Paused or Aborted, in a sentence. */
+  message?: string;
+  /** The run that aborted it, when one did. */
+  abortedBy?: string;
+  analysisRuns?: NginxAnalysisRun[];
+}
+
 export interface NginxStatus {
   replicas?: number;
   /** Pods of the update revision (the current spec's template). */
@@ -122,6 +218,8 @@ export interface NginxStatus {
   conditions?: NginxCondition[];
   /** Label selector of the pods, as a string (for the scale subresource). */
   selector?: string;
+  /** Strategy Canary: where the canary of the update revision stands. */
+  canary?: NginxCanaryStatus;
 }
 
 export interface Nginx {

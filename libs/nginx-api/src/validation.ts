@@ -107,6 +107,28 @@ export function validateAgainst(
     if (schema.enum && !schema.enum.includes(value))
       invalid(`must be one of ${schema.enum.map((e) => `"${e}"`).join(', ')}`, 'FieldValueNotSupported');
   }
+  if (Array.isArray(value) && schema.maxItems !== undefined && value.length > schema.maxItems)
+    errors.push({
+      field: path,
+      reason: 'FieldValueTooMany',
+      message: `Too many: ${value.length}: must have at most ${schema.maxItems} items`,
+    });
+  const mapKeys = schema['x-kubernetes-list-map-keys'];
+  if (Array.isArray(value) && mapKeys) {
+    const seen = new Set<string>();
+    value.forEach((item, index) => {
+      if (typeof item !== 'object' || item === null) return;
+      const key = Object.fromEntries(mapKeys.map((name) => [name, (item as Record<string, unknown>)[name]]));
+      const text = JSON.stringify(key);
+      if (seen.has(text))
+        errors.push({
+          field: `${path}[${index}]`,
+          reason: 'FieldValueDuplicate',
+          message: `Duplicate value: ${text}`,
+        });
+      seen.add(text);
+    });
+  }
   if (Array.isArray(value) && schema.items)
     value.forEach((item, index) =>
       validateAgainst(schema.items!, item, `${path}[${index}]`, options, errors),
