@@ -15,3 +15,4 @@ export * from './pod-template.js';
 export * from './template-revision.js';
 export * from './nginx-config.js';
 export * from './next-path.js';
+export * from './duration.js';

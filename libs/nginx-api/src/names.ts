@@ -17,6 +17,11 @@ export const DEFAULT_PORT = 80;
 export const DEFAULT_SERVICE_PORT = 80;
 export const DEFAULT_MAX_SURGE = '25%';
 export const DEFAULT_MAX_UNAVAILABLE = '25%';
+/** A canary step adds pods before it takes any away. */
+export const DEFAULT_CANARY_MAX_UNAVAILABLE = 0;
+/** Between an analysis' measurements, and how many a run takes. */
+export const DEFAULT_ANALYSIS_INTERVAL = '30s';
+export const DEFAULT_ANALYSIS_COUNT = 1;
 export const DEFAULT_PROGRESS_DEADLINE_SECONDS = 600;
 export const DEFAULT_REVISION_HISTORY_LIMIT = 10;
 

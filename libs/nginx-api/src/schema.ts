@@ -6,6 +6,7 @@ import {
   MAX_REPLICAS,
   MIN_REPLICAS,
 } from './names.js';
+import { DURATION_PATTERN } from './duration.js';
 import { MAX_CONFIG_BYTES } from './nginx-config.js';
 import { ANALYSIS_NAMED_RULE } from './spec-rules.js';
 import type { NginxSpec } from './types.js';
@@ -67,9 +68,6 @@ const condition: JsonSchema = {
     message: { type: 'string', maxLength: 32768 },
   },
 };
-
-/** A duration as canary pauses and analysis intervals take it: a whole number of seconds, minutes or hours. */
-export const DURATION_PATTERN = '^[0-9]{1,6}(s|m|h)$';
 
 /** An integer count or a percentage: `maxPercent` caps the percentage (at 100 where more makes no sense). */
 const intOrPercent = (description: string, maxPercent?: 100): JsonSchema => ({
