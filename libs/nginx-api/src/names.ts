@@ -42,3 +42,5 @@ export const REASON_ROLLING_UPDATE = 'RollingUpdate';
 export const REASON_PAUSED = 'Paused';
 export const REASON_DEADLINE_EXCEEDED = 'ProgressDeadlineExceeded';
 export const REASON_INVALID_CONFIG = 'InvalidConfig';
+/** spec.rollbackOnFailure sent every pod back to the last complete revision (Progressing False until the spec changes). */
+export const REASON_ROLLED_BACK = 'RolledBack';

@@ -3,6 +3,7 @@
 import type { LivePod, Nginx } from '@ngx/nginx-api';
 import { useMemo, useState } from 'react';
 import { EmptyState } from '@/components/empty-state';
+import { CanarySteps } from '@/components/rollout/canary-steps';
 import { PauseButton } from '@/components/rollout/pause-button';
 import { PodTimeline } from '@/components/rollout/pod-timeline';
 import { PodWhyDialog } from '@/components/rollout/pod-why-dialog';
@@ -11,14 +12,15 @@ import { RolloutProgress, RolloutStateBadge } from '@/components/rollout/rollout
 import type { ApiClient } from '@/lib/api/api-client';
 import { plural } from '@/lib/ui/format';
 import { groupPodsByRevision } from '@/lib/rollout/pod-groups';
+import { canaryViewOf } from '@/lib/rollout/canary-view';
 import { rolloutViewOf } from '@/lib/rollout/rollout-view';
 import type { PodTransition } from '@/lib/live/use-live-nginx';
 import './rollout.css';
 
 /**
  * The live rollout of one Nginx (props straight from `useLiveNginx`): its state, updated/available/desired, the
- * pods grouped by revision (the update revision first), the recent pod transitions, and — only when `writable` —
- * Pause rollout / Resume rollout.
+ * canary's steps (strategy Canary), the pods grouped by revision (the update revision first), the recent pod
+ * transitions, and — only when `writable` — Pause rollout / Resume rollout and the canary's actions.
  */
 export function RolloutPanel({
   nginx,
@@ -35,6 +37,7 @@ export function RolloutPanel({
 }) {
   const { namespace, name } = nginx.metadata as { namespace: string; name: string };
   const view = useMemo(() => rolloutViewOf(nginx, pods), [nginx, pods]);
+  const canary = useMemo(() => canaryViewOf(nginx), [nginx]);
   const groups = useMemo(() => groupPodsByRevision(pods, view.updateRevision), [pods, view.updateRevision]);
   const running = pods.filter((p) => p.phase === 'Running' && !p.terminating).length;
   const [asking, setAsking] = useState<string | undefined>();
@@ -59,6 +62,9 @@ export function RolloutPanel({
           </p>
         )}
       </div>
+      {canary && (
+        <CanarySteps view={canary} api={api} namespace={namespace} name={name} writable={writable} />
+      )}
       <div data-testid="pods-panel" className="rollout-pods" role="group" aria-labelledby="pods-title">
         <div className="panel-head">
           <h3 id="pods-title">Pods</h3>

@@ -7,6 +7,8 @@ const TONES: Record<RolloutState, Tone> = {
   paused: 'warning',
   'deadline-exceeded': 'danger',
   'invalid-config': 'danger',
+  aborted: 'danger',
+  'rolled-back': 'danger',
   unknown: 'neutral',
 };
 

@@ -230,6 +230,21 @@ export class ApiClient {
     });
   }
 
+  /**
+   * Moves the canary past its current step, or with `full` past every step (audited as verb `promote`). A 409
+   * when no canary is under way.
+   */
+  promote(namespace: string, name: string, full = false): Promise<Nginx> {
+    return this.json<Nginx>(controlPlaneNginxPath(namespace, name, `promote${full ? '?full=true' : ''}`), {
+      method: 'POST',
+    });
+  }
+
+  /** Sends every pod back to the stable revision now; the spec is kept (audited as verb `abort`). */
+  abort(namespace: string, name: string): Promise<Nginx> {
+    return this.json<Nginx>(controlPlaneNginxPath(namespace, name, 'abort'), { method: 'POST' });
+  }
+
   /** Sets spec.replicas through the scale subresource, with a merge patch. */
   scaleNginx(namespace: string, name: string, replicas: number): Promise<unknown> {
     return this.json(nginxPath(namespace, name, 'scale'), {

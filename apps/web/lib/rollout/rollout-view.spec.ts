@@ -117,3 +117,33 @@ describe('rolloutViewOf', () => {
     expect(rolloutViewOf(nginx(0, settled(0)), []).state).toBe('complete');
   });
 });
+
+describe('rolloutViewOf, canary and rollback', () => {
+  const base = (status: Record<string, unknown>) =>
+    ({
+      apiVersion: 'mycompany.com/v1',
+      kind: 'Nginx',
+      metadata: { name: 'web', namespace: 'ns', generation: 2 },
+      spec: { replicas: 3 },
+      status: { observedGeneration: 2, updateRevision: 'new', currentRevision: 'old', ...status },
+    }) as never;
+
+  it('says aborted while the canary of the update revision is aborted, and not for an older one', () => {
+    const canary = { revision: 'new', step: 1, weight: 20, phase: 'Aborted' };
+    expect(rolloutViewOf(base({ canary })).state).toBe('aborted');
+    expect(rolloutViewOf(base({ canary: { ...canary, revision: 'older' } })).state).not.toBe('aborted');
+  });
+
+  it('says rolled back when the Progressing condition does', () => {
+    const conditions = [
+      {
+        type: 'Progressing',
+        status: 'False',
+        reason: 'RolledBack',
+        message: 'rolled back to old',
+        lastTransitionTime: '2026-11-26T10:00:00Z',
+      },
+    ];
+    expect(rolloutViewOf(base({ conditions })).state).toBe('rolled-back');
+  });
+});

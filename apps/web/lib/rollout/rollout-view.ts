@@ -3,13 +3,21 @@ import {
   REASON_DEADLINE_EXCEEDED,
   REASON_INVALID_CONFIG,
   REASON_PAUSED,
+  REASON_ROLLED_BACK,
   type LivePod,
   type Nginx,
 } from '@ngx/nginx-api';
 
 /** Where a rollout stands, as the UI names it (also the `data-state` of the rollout badge). */
 export type RolloutState =
-  'progressing' | 'complete' | 'paused' | 'deadline-exceeded' | 'invalid-config' | 'unknown';
+  | 'progressing'
+  | 'complete'
+  | 'paused'
+  | 'deadline-exceeded'
+  | 'invalid-config'
+  | 'aborted'
+  | 'rolled-back'
+  | 'unknown';
 
 /** The words shown for each state. */
 export const ROLLOUT_STATE_LABELS: Record<RolloutState, string> = {
@@ -18,6 +26,8 @@ export const ROLLOUT_STATE_LABELS: Record<RolloutState, string> = {
   paused: 'Paused',
   'deadline-exceeded': 'Deadline exceeded',
   'invalid-config': 'Invalid config',
+  aborted: 'Canary aborted',
+  'rolled-back': 'Rolled back',
   unknown: 'Unknown',
 };
 
@@ -41,8 +51,8 @@ export interface RolloutView {
 }
 
 /**
- * The rollout of `nginx`. The Progressing condition decides InvalidConfig, ProgressDeadlineExceeded (both False)
- * and Paused (Unknown). Otherwise "complete" is guaranteed only when the controller has observed the current
+ * The rollout of `nginx`. The Progressing condition decides InvalidConfig, RolledBack, ProgressDeadlineExceeded
+ * (all False) and Paused (Unknown); a canary of the update revision that was aborted is "aborted". Otherwise "complete" is guaranteed only when the controller has observed the current
  * generation, updated = available = desired, and no pod of another revision remains — in the status and, when
  * `pods` is given, among the live pods too (pods without a revision label are left to the status, which alone
  * knows whether they match the template). Anything else with a status is "progressing"; no status is "unknown".
@@ -66,6 +76,9 @@ export function rolloutViewOf(nginx: Nginx, pods?: readonly LivePod[]): RolloutV
   let state: RolloutState;
   if (progressing?.status === 'False' && progressing.reason === REASON_INVALID_CONFIG)
     state = 'invalid-config';
+  else if (progressing?.status === 'False' && progressing.reason === REASON_ROLLED_BACK)
+    state = 'rolled-back';
+  else if (status.canary?.phase === 'Aborted' && status.canary.revision === updateRevision) state = 'aborted';
   else if (progressing?.status === 'False' && progressing.reason === REASON_DEADLINE_EXCEEDED)
     state = 'deadline-exceeded';
   else if (progressing?.reason === REASON_PAUSED) state = 'paused';

@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import type { Nginx, NginxCanaryStatus } from '@ngx/nginx-api';
+import { canaryViewOf } from './canary-view';
+
+const steps = [
+  { setWeight: 20 },
+  { pause: { duration: '60s' } },
+  { analysis: { templateName: 'error-rate' } },
+  { pause: {} },
+];
+const run = {
+  name: 'abc-2-error-rate',
+  templateName: 'error-rate',
+  step: 2,
+  phase: 'Failed' as const,
+  startedAt: '2026-11-26T10:00:00Z',
+  measurements: [{ at: '2026-11-26T10:00:00Z', query: 'q', value: 0.05, phase: 'Failed' as const }],
+};
+const nginx = (canary?: NginxCanaryStatus, type = 'Canary'): Nginx => ({
+  apiVersion: 'mycompany.com/v1',
+  kind: 'Nginx',
+  metadata: { name: 'web', namespace: 'ns' },
+  spec: { replicas: 10, strategy: { type: type as 'Canary', canary: { steps } } },
+  status: canary ? { canary } : {},
+});
+
+describe('canaryViewOf', () => {
+  it('is undefined for other strategies and before the controller starts a canary', () => {
+    expect(canaryViewOf(nginx(undefined))).toBeUndefined();
+    expect(
+      canaryViewOf(nginx({ revision: 'abc', step: 0, weight: 20, phase: 'Progressing' }, 'RollingUpdate')),
+    ).toBeUndefined();
+  });
+
+  it('labels each step and marks those done, the current one and those to come', () => {
+    const view = canaryViewOf(nginx({ revision: 'abc', step: 1, weight: 20, phase: 'Progressing' }))!;
+    expect(view.steps.map((s) => [s.label, s.state])).toEqual([
+      ['Set weight 20%', 'done'],
+      ['Pause 60s', 'current'],
+      ['Analysis error-rate', 'pending'],
+      ['Pause until promoted', 'pending'],
+    ]);
+    expect(view).toMatchObject({ canPromote: true, canAbort: true, weight: 20 });
+  });
+
+  it('puts each analysis run beside the step it gated, and names the run an abort names', () => {
+    const view = canaryViewOf(
+      nginx({
+        revision: 'abc',
+        step: 2,
+        weight: 20,
+        phase: 'Aborted',
+        abortedBy: run.name,
+        analysisRuns: [run],
+      }),
+    )!;
+    expect(view.steps[2]).toMatchObject({ state: 'aborted', runs: [run] });
+    expect(view.steps[1]!.runs).toEqual([]);
+    expect(view).toMatchObject({ abortedBy: 'abc-2-error-rate', canPromote: false, canAbort: false });
+  });
+
+  it('shows every step done once promoted', () => {
+    const view = canaryViewOf(nginx({ revision: 'abc', step: 4, weight: 100, phase: 'Promoted' }))!;
+    expect(view.steps.every((s) => s.state === 'done')).toBe(true);
+    expect(view.canPromote).toBe(false);
+  });
+});
