@@ -40,7 +40,7 @@ export interface AppOptions {
 
 /**
  * What a test that does not look at the web UI or the audit trail runs the app with: no web UI and an in-memory
- * SQLite audit database.
+ * SQLite audit database (the app creates its tables at start, so the audit keeps working unseen).
  */
 export const HEADLESS = { WEB_MODE: 'off', DATABASE_URL: 'file::memory:' } as const;
 

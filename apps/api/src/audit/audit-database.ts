@@ -1,3 +1,5 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import type { PrismaBetterSQLite3 } from '@prisma/adapter-better-sqlite3';
 import type { DatabaseTarget } from '../config/database-target.js';
 import type { ColumnType } from './audit-tables.js';
@@ -34,6 +36,9 @@ const ARG_TYPES: Record<ColumnType, DriverQuery['argTypes'][number]> = {
   DateTime: { scalarType: 'datetime', arity: 'scalar' },
 };
 
+const isInMemory = (target: DatabaseTarget) =>
+  target.provider === 'sqlite' && ['file::memory:', 'file:'].includes(target.url);
+
 const bare = (sql: string): DriverQuery => ({ sql, args: [], argTypes: [] });
 
 /**
@@ -66,7 +71,22 @@ export class AuditDatabase {
     const { PrismaBetterSQLite3 } = await import('@prisma/adapter-better-sqlite3');
     const database = new AuditDatabase(target, await new PrismaBetterSQLite3({ url: target.url }).connect());
     await database.useWriteAheadLog();
+    if (isInMemory(target)) await database.migrate();
     return database;
+  }
+
+  /**
+   * Creates the tables of a database that starts empty every time (`file::memory:`, which no migration command
+   * can reach): the migrations' SQL, in order, from the migrations folder under the working directory.
+   */
+  private async migrate(): Promise<void> {
+    const folder = resolve(this.target.migrations);
+    const names = readdirSync(folder, { withFileTypes: true })
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => entry.name)
+      .sort();
+    for (const name of names)
+      await this.adapter.executeScript(readFileSync(join(folder, name, 'migration.sql'), 'utf8'));
   }
 
   /** Runs `statements` in one transaction; resolves to the rows each changed. */
