@@ -7,10 +7,26 @@ export const CONTROLPLANE_API_VERSION = 'controlplane/v1';
  */
 
 import type { NginxPodTemplate } from './template-fields.js';
+import type { NginxAnalysisMeasurement } from './types.js';
+
+/** What a reconcile can do, as its audit record names each action. */
+export const RECONCILE_ACTION_KINDS = [
+  'create',
+  'delete',
+  'adopt',
+  'release',
+  'status',
+  'config',
+  'revision',
+  'service',
+  'budget',
+  'analysis',
+  'canary',
+] as const;
 
 /** One action a reconcile took, as the audit trail stores it. */
 export interface ReconcileAction {
-  kind: 'create' | 'delete' | 'adopt' | 'release' | 'status' | 'config' | 'revision' | 'service' | 'budget';
+  kind: (typeof RECONCILE_ACTION_KINDS)[number];
   /** The pod acted on (none for a status write). */
   pod?: string;
   /**
@@ -22,6 +38,13 @@ export interface ReconcileAction {
   reason?: string;
   /** The revision (pod template hash) of the pod created or deleted, or whose config was created. */
   revision?: string;
+  /**
+   * `analysis`: the run (its name in `object`) took this measurement. `canary`: the canary moved (`reason`:
+   * "step 2", "promoted", "aborted"), with `object` naming the analysis run that caused an abort.
+   */
+  measurement?: NginxAnalysisMeasurement;
+  /** `canary`: the step it moved to. */
+  step?: number;
 }
 
 /** A reconcile record as the audit endpoints answer it: times as RFC 3339, actions parsed back. */

@@ -1,5 +1,5 @@
 import { CHANGE_COLUMNS, RECONCILE_COLUMNS } from '../audit/audit-items.js';
-import { AUTHENTICATED_BY } from '@ngx/nginx-api';
+import { AUTHENTICATED_BY, RECONCILE_ACTION_KINDS } from '@ngx/nginx-api';
 import {
   CHANGE_RESULTS,
   DEFAULT_LIMIT,
@@ -99,22 +99,24 @@ const reconcileRecord = {
         properties: {
           kind: {
             type: 'string',
-            enum: [
-              'create',
-              'delete',
-              'adopt',
-              'release',
-              'status',
-              'config',
-              'revision',
-              'service',
-              'budget',
-            ],
+            enum: [...RECONCILE_ACTION_KINDS],
           },
           pod: { type: 'string' },
           object: { type: 'string' },
           reason: { type: 'string' },
           revision: { type: 'string' },
+          measurement: {
+            type: 'object',
+            description: 'analysis: the measurement the run (object) took.',
+            properties: {
+              at: time,
+              query: { type: 'string' },
+              value: { type: 'number' },
+              phase: { type: 'string', enum: ['Successful', 'Failed', 'Inconclusive', 'Error'] },
+              message: { type: 'string' },
+            },
+          },
+          step: { type: 'integer', description: 'canary: the step it moved to.' },
         },
       },
     },

@@ -50,3 +50,26 @@ describe('describeAction', () => {
     expect(describeAction({ kind: 'budget', object: 'web' })).toBe('synced PodDisruptionBudget web');
   });
 });
+
+describe('canary actions', () => {
+  const measured = (phase: 'Successful' | 'Failed', value: number) => ({
+    kind: 'analysis' as const,
+    object: 'abc-2-error-rate',
+    measurement: { at: '2026-11-26T10:00:00Z', query: 'sum(rate(x[1m]))', value, phase },
+  });
+
+  it('names each measurement: the run, the value, the verdict and the query', () => {
+    expect(describeAction(measured('Failed', 0.05))).toBe(
+      'analysis run abc-2-error-rate measured 0.05: Failed (sum(rate(x[1m])))',
+    );
+  });
+
+  it('names the run that caused an abort', () => {
+    expect(describeAction({ kind: 'canary', reason: 'aborted', object: 'abc-2-error-rate' })).toBe(
+      'canary aborted by analysis run abc-2-error-rate',
+    );
+    expect(summariseActions([measured('Successful', 0), measured('Successful', 0.001)])).toBe(
+      '2 measurements Successful',
+    );
+  });
+});

@@ -28,6 +28,13 @@ function summaryOf(action: ReconcileAction): [key: string, text: (n: number) => 
       return ['config', () => 'config written'];
     case 'revision':
       return ['revision', () => 'revision recorded'];
+    case 'analysis':
+      return [
+        `analysis ${action.measurement?.phase ?? ''}`,
+        (n) => `${counted(n, 'measurement')} ${action.measurement?.phase ?? 'taken'}`,
+      ];
+    case 'canary':
+      return [`canary ${action.reason ?? ''}`, () => `canary ${action.reason ?? 'moved'}`];
     default: {
       const what = action.kind === 'budget' ? 'disruption budget' : action.kind;
       const done = action.reason ?? 'synced';
@@ -56,6 +63,14 @@ export function summariseActions(actions: readonly ReconcileAction[]): string {
 export function describeAction(action: ReconcileAction): string {
   const reason = action.reason ? ` (${action.reason})` : '';
   if (action.kind === 'status') return 'wrote status';
+  if (action.kind === 'analysis') {
+    const m = action.measurement;
+    const value = m?.value === undefined ? '' : ` ${m.value}`;
+    const why = m?.message ? `: ${m.message}` : '';
+    return `analysis run ${action.object ?? '?'} measured${value}: ${m?.phase ?? '?'}${why} (${m?.query ?? '?'})`;
+  }
+  if (action.kind === 'canary')
+    return `canary ${action.reason ?? 'moved'}${action.object ? ` by analysis run ${action.object}` : ''}`;
   const past = PAST[action.kind];
   if (past && action.pod !== undefined) return `${past} pod ${action.pod}${reason}`;
   if (past) return `${past} ${action.object ?? '?'}${reason}`;
