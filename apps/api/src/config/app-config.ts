@@ -267,7 +267,8 @@ function admissionWebhook(
       ? `the CA that signed the serving certificate: ${given ? `ADMISSION_WEBHOOK_CA_FILE does not exist: ${caFile}` : 'set ADMISSION_WEBHOOK_CA_FILE'}`
       : undefined;
   if (!missing) return { caFile, service };
-  if (explicit || given) throw new ConfigError(`ADMISSION_WEBHOOK needs ${missing}`);
+  if (explicit || given)
+    throw new ConfigError(`ADMISSION_WEBHOOK needs ${missing} (or set ADMISSION_WEBHOOK=false)`);
   return undefined;
 }
 
