@@ -236,6 +236,33 @@ describe('the admission webhook for nginxes', () => {
       kind: 'AdmissionReview',
       response: { uid: 'a1', allowed: false, status: { code: 422, reason: 'Invalid' } },
     });
+    // Larger than our REST API's 1 MiB bodies, within the review's 8 MiB: an UPDATE carries two objects.
+    const large = {
+      ...review,
+      request: {
+        ...review.request,
+        uid: 'a2',
+        operation: 'UPDATE',
+        object: JSON.parse(manifest('direct', `# ${'x'.repeat(300 * 1024)}\n`)),
+        oldObject: { ...JSON.parse(manifest('direct', GOOD)), padding: 'y'.repeat(2 * 1024 * 1024) },
+      },
+    };
+    const judgedLarge = await post(JSON.stringify(large));
+    expect(judgedLarge.status).toBe(200);
+    expect(await judgedLarge.json()).toMatchObject({
+      response: {
+        uid: 'a2',
+        allowed: false,
+        status: {
+          code: 422,
+          details: {
+            causes: expect.arrayContaining([
+              expect.objectContaining({ field: 'spec.config', reason: 'FieldValueTooLong' }),
+            ]),
+          },
+        },
+      },
+    });
     expect((await fetch(`${app.url}/healthz`)).status).toBe(200);
   });
 
