@@ -24,6 +24,7 @@ const API_LAYERS = [
   'openapi',
   'health',
   'live',
+  'admission',
 ];
 
 const apiLayerZones = API_LAYERS.flatMap((folder, index) => [

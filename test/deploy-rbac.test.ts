@@ -20,6 +20,7 @@ const SERVICE_ACCOUNT = 'nginx-controller';
 const SUBJECT = `system:serviceaccount:${CONTROL_PLANE_NAMESPACE}:${SERVICE_ACCOUNT}`;
 const DEPLOY = join(ROOT, 'deploy');
 const CRD_FILE = join(DEPLOY, 'crd/nginxes.mycompany.com.yaml');
+const WEBHOOK = 'nginxes.mycompany.com';
 
 /**
  * deploy/app rendered by kustomize, without the Deployment (this test runs the app itself), as one file to apply:
@@ -36,7 +37,7 @@ async function rbacManifests(): Promise<string> {
 
 /** A rendered manifest, loosely typed: the test reads what it checks. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-type Manifest = { kind: string; metadata: { name: string }; spec: any };
+type Manifest = { kind: string; metadata: { name: string; namespace?: string }; spec: any };
 
 const namespace = uniqueName('rbac');
 const EDITOR_TOKEN = 'rbac-editor-token-0123456789';
@@ -156,12 +157,17 @@ describe('deploy/ RBAC for the nginx-controller service account', () => {
       LEADER_ELECTION: 'true',
       LEASE_NAMESPACE: CONTROL_PLANE_NAMESPACE,
       AUTH_TOKENS: `rbac-editor:editor:${EDITOR_TOKEN}`,
+      // Registered as the Deployment does (through the Service, which has no endpoints here: kube-apiserver's calls
+      // fail and failurePolicy Ignore lets writes through), to prove the role may register it.
+      ADMISSION_WEBHOOK: 'true',
+      ADMISSION_WEBHOOK_SERVICE: `${CONTROL_PLANE_NAMESPACE}/nginx-control-plane:443`,
     });
   });
 
   afterAll(async () => {
     await client.request({ method: 'DELETE', path: `${nginxes}/${name}` }).catch(() => {});
     await api?.stop();
+    await kubectl('delete', 'validatingwebhookconfiguration', WEBHOOK, '--ignore-not-found');
     client.close();
     await kubectl('delete', 'namespace', namespace, '--ignore-not-found', '--wait=true', '--timeout=90s');
     if (manifests)
@@ -220,6 +226,11 @@ describe('deploy/ RBAC for the nginx-controller service account', () => {
     expect(app.ports).toEqual([{ name: 'https', containerPort: 3000, protocol: 'TCP' }]);
     const service = docs.find((d) => d.kind === 'Service' && d.metadata.name === 'nginx-control-plane')!;
     expect(service.spec.ports).toEqual([{ name: 'https', port: 443, targetPort: 'https', protocol: 'TCP' }]);
+    // The admission webhook is called through that Service, and trusts the CA beside the certificate.
+    expect(env('ADMISSION_WEBHOOK_SERVICE')?.value).toBe(
+      `${service.metadata.namespace}/${service.metadata.name}:${service.spec.ports[0].port}`,
+    );
+    expect(env('ADMISSION_WEBHOOK_CA_FILE')?.value).toBe('/etc/nginx-control-plane/tls/ca.crt');
     const postgres = docs.find((d) => d.kind === 'StatefulSet')!;
     expect(postgres.spec.volumeClaimTemplates[0].spec.accessModes).toEqual(['ReadWriteOnce']);
     expect(postgres.spec.template.spec.containers[0].env).toContainEqual({
@@ -323,6 +334,9 @@ describe('deploy/ RBAC for the nginx-controller service account', () => {
       ['create', 'leases.coordination.k8s.io', '-n', CONTROL_PLANE_NAMESPACE],
       ['get', 'leases.coordination.k8s.io/nginx-controller', '-n', CONTROL_PLANE_NAMESPACE],
       ['update', 'leases.coordination.k8s.io/nginx-controller', '-n', CONTROL_PLANE_NAMESPACE],
+      // The admission webhook's registration (server-side apply), of its own configuration only.
+      ['create', `validatingwebhookconfigurations.admissionregistration.k8s.io/${WEBHOOK}`],
+      ['patch', `validatingwebhookconfigurations.admissionregistration.k8s.io/${WEBHOOK}`],
     ]),
   )('may %s', async (_what, args) => {
     expect(await canI(SUBJECT, ...args)).toBe(true);
@@ -355,6 +369,10 @@ describe('deploy/ RBAC for the nginx-controller service account', () => {
       ['create', 'leases.coordination.k8s.io', '-n', 'default'],
       ['get', 'leases.coordination.k8s.io/other', '-n', CONTROL_PLANE_NAMESPACE],
       ['delete', 'leases.coordination.k8s.io/nginx-controller', '-n', CONTROL_PLANE_NAMESPACE],
+      ['patch', 'validatingwebhookconfigurations.admissionregistration.k8s.io/other.example.com'],
+      ['create', 'validatingwebhookconfigurations.admissionregistration.k8s.io'],
+      ['delete', `validatingwebhookconfigurations.admissionregistration.k8s.io/${WEBHOOK}`],
+      ['create', 'mutatingwebhookconfigurations.admissionregistration.k8s.io'],
     ]),
   )('may not %s', async (_what, args) => {
     expect(await canI(SUBJECT, ...args)).toBe(false);
@@ -471,6 +489,13 @@ describe('deploy/ RBAC for the nginx-controller service account', () => {
         .status,
     ).toBe(200);
     expect((await call(`/${restName}`, 'DELETE')).status).toBe(200);
+  });
+
+  it('registers the admission webhook as the service account', async () => {
+    await waitFor('the admission webhook registered', () =>
+      api!.output().includes(`admission webhook ${WEBHOOK} registered`),
+    );
+    expect(await kubectl('get', 'validatingwebhookconfiguration', WEBHOOK, '-o', 'name')).toContain(WEBHOOK);
   });
 
   it('was never refused a request', () => {

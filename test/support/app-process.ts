@@ -59,6 +59,9 @@ function spawnApp(env: Record<string, string>) {
       // Tests poll readiness and metrics often, without a token: not what the request budgets are about.
       RATE_LIMIT_RPS: '1000',
       ANON_RATE_LIMIT_RPS: '1000',
+      // Off unless a test asks: a registered webhook would refuse the bad configs other tests write straight to
+      // kube-apiserver to see the controller flag them (test/admission-webhook.test.ts turns it on).
+      ADMISSION_WEBHOOK: 'false',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

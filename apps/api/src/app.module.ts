@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { AdmissionModule } from './admission/admission.module.js';
 import { ConfigModule } from '@nestjs/config';
 import { AuditModule } from './audit/audit.module.js';
 import { AuthModule } from './auth/auth.module.js';
@@ -27,6 +28,7 @@ import { RestModule } from './rest/rest.module.js';
     LiveModule,
     KubeAuditModule,
     TimelineModule,
+    AdmissionModule,
   ],
 })
 export class AppModule {}

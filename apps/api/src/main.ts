@@ -6,6 +6,8 @@ import { NestFactory } from '@nestjs/core';
 import { readFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { AdmissionModule } from './admission/admission.module.js';
+import { WebhookRegistrar } from './admission/webhook-registrar.js';
 import { AppModule } from './app.module.js';
 import { PolicySource } from './auth/policy-source.js';
 import { checkTokenSettings } from './auth/token-store.js';
@@ -61,6 +63,8 @@ async function bootstrap(): Promise<void> {
   await app.listen(config.port, config.host);
 
   const { port } = server.address() as AddressInfo;
+  // After listen: kube-apiserver may call the webhook as soon as it is registered, at the port now known.
+  app.select(AdmissionModule).get(WebhookRegistrar).start(port);
   const kube = config.kubeconfigPath ?? 'client-node defaults (in-cluster or ~/.kube/config)';
   Logger.log(
     `listening on http://${config.host}:${port} (kubeconfig: ${kube}, web: ${config.web.mode}` +

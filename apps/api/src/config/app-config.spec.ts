@@ -190,6 +190,47 @@ describe('loadAppConfig', () => {
     );
   });
 
+  it("registers the admission webhook with the local cluster's CA over TLS, or the CA and Service it is given", () => {
+    const cwd = emptyDir();
+    mkdirSync(join(cwd, '.cluster/pki'), { recursive: true });
+    writeFileSync(join(cwd, '.cluster/pki/ca.crt'), 'x');
+    expect(loadAppConfig({}, cwd).admissionWebhook).toBeUndefined(); // no TLS: kube-apiserver could not call it
+    expect(() => loadAppConfig({ ADMISSION_WEBHOOK: 'true' }, cwd)).toThrow(/ADMISSION_WEBHOOK needs TLS/);
+    writeFileSync(join(cwd, '.cluster/pki/control-plane.crt'), 'x');
+    writeFileSync(join(cwd, '.cluster/pki/control-plane.key'), 'x');
+    expect(loadAppConfig({}, cwd).admissionWebhook).toEqual({
+      caFile: join(cwd, '.cluster/pki/ca.crt'),
+      service: undefined,
+    });
+    expect(loadAppConfig({ ADMISSION_WEBHOOK: 'false' }, cwd).admissionWebhook).toBeUndefined();
+    writeFileSync(join(cwd, 'ca.crt'), 'x');
+    expect(
+      loadAppConfig(
+        {
+          ADMISSION_WEBHOOK_CA_FILE: 'ca.crt',
+          ADMISSION_WEBHOOK_SERVICE: 'nginx-control-plane/nginx-control-plane',
+        },
+        cwd,
+      ).admissionWebhook,
+    ).toEqual({
+      caFile: join(cwd, 'ca.crt'),
+      service: { namespace: 'nginx-control-plane', name: 'nginx-control-plane', port: 443 },
+    });
+    expect(
+      loadAppConfig({ ADMISSION_WEBHOOK_SERVICE: 'ns/svc:8443' }, cwd).admissionWebhook?.service,
+    ).toEqual({
+      namespace: 'ns',
+      name: 'svc',
+      port: 8443,
+    });
+    expect(() => loadAppConfig({ ADMISSION_WEBHOOK_CA_FILE: 'missing.crt' }, cwd)).toThrow(/does not exist/);
+    for (const service of ['svc', 'ns/', 'ns/svc:0', 'ns/svc:99999', 'NS/svc', 'ns/svc/x'])
+      expect(() => loadAppConfig({ ADMISSION_WEBHOOK_SERVICE: service }, cwd), service).toThrow(
+        /ADMISSION_WEBHOOK_SERVICE must be/,
+      );
+    expect(() => loadAppConfig({ ADMISSION_WEBHOOK: 'maybe' }, cwd)).toThrow(/true or false/);
+  });
+
   it.each([
     [{ KUBE_API_QPS: '0' }, /KUBE_API_QPS must be a positive number/],
     [{ KUBE_API_BURST: 'lots' }, /KUBE_API_BURST must be a positive number/],

@@ -79,6 +79,13 @@ export interface AppConfig {
    */
   auditWebhook: { clientCaFile: string; clientNames: string[] } | undefined;
   /**
+   * The validating admission webhook for Nginxes the app registers with kube-apiserver (ADMISSION_WEBHOOK*):
+   * `caFile` holds the CA that signed the serving certificate (the configuration's caBundle); `service` is how
+   * kube-apiserver reaches the app in a cluster, else it calls https://127.0.0.1:<port> (the app on its host).
+   * Undefined: not registered (ADMISSION_WEBHOOK=false, or no TLS or CA to register with).
+   */
+  admissionWebhook: { caFile: string; service: AdmissionWebhookService | undefined } | undefined;
+  /**
    * kube-apiserver's audit log file to follow (KUBE_AUDIT_LOG_FILE, JSON lines), and where the position read is
    * kept between runs (KUBE_AUDIT_LOG_POSITION_FILE); undefined: none.
    */
@@ -217,6 +224,52 @@ function auditWebhook(env: Environment, cwd: string, tls: AppConfig['tls']): App
   }
   const local = resolve(cwd, LOCAL_CLUSTER_CA);
   return tls && existsSync(local) ? { clientCaFile: local, clientNames: names } : undefined;
+}
+
+export interface AdmissionWebhookService {
+  namespace: string;
+  name: string;
+  port: number;
+}
+
+/** ADMISSION_WEBHOOK_SERVICE: `namespace/name` or `namespace/name:port` (443 when not given). */
+function admissionWebhookService(raw: string | undefined): AdmissionWebhookService | undefined {
+  const value = raw?.trim();
+  if (!value) return undefined;
+  const match = /^([^/:\s]+)\/([^/:\s]+)(?::(\d{1,5}))?$/.exec(value);
+  const port = match?.[3] === undefined ? 443 : Number(match[3]);
+  const problem = match ? (namespaceError(match[1]!) ?? namespaceError(match[2]!)) : undefined;
+  if (!match || problem || port < 1 || port > 65535)
+    throw new ConfigError(
+      `ADMISSION_WEBHOOK_SERVICE must be namespace/name or namespace/name:port (got "${value}")${problem ? `: ${problem}` : ''}`,
+    );
+  return { namespace: match[1]!, name: match[2]!, port };
+}
+
+/**
+ * ADMISSION_WEBHOOK (default true): register the admission webhook, with ADMISSION_WEBHOOK_CA_FILE as its CA
+ * bundle, else the local cluster's CA when TLS is on and it exists. Left at its default, the webhook is simply
+ * not registered without TLS or a CA; ADMISSION_WEBHOOK=true then says what is missing.
+ */
+function admissionWebhook(
+  env: Environment,
+  cwd: string,
+  tls: AppConfig['tls'],
+): AppConfig['admissionWebhook'] {
+  const explicit = env.ADMISSION_WEBHOOK?.trim() !== undefined && env.ADMISSION_WEBHOOK.trim() !== '';
+  if (!parseBoolean('ADMISSION_WEBHOOK', env.ADMISSION_WEBHOOK, true)) return undefined;
+  const service = admissionWebhookService(env.ADMISSION_WEBHOOK_SERVICE);
+  const given = env.ADMISSION_WEBHOOK_CA_FILE?.trim();
+  const caFile = resolve(cwd, given || LOCAL_CLUSTER_CA);
+  const missing = !tls
+    ? 'TLS (kube-apiserver calls webhooks over https only): set TLS_CERT_FILE and TLS_KEY_FILE'
+    : !existsSync(caFile)
+      ? `the CA that signed the serving certificate: ${given ? `ADMISSION_WEBHOOK_CA_FILE does not exist: ${caFile}` : 'set ADMISSION_WEBHOOK_CA_FILE'}`
+      : undefined;
+  if (!missing) return { caFile, service };
+  if (explicit || given)
+    throw new ConfigError(`ADMISSION_WEBHOOK needs ${missing} (or set ADMISSION_WEBHOOK=false)`);
+  return undefined;
 }
 
 function parsePlainHttp(raw: string | undefined): PlainHttpPolicy {
@@ -410,6 +463,7 @@ export function loadAppConfig(
       .filter(Boolean),
     tls,
     auditWebhook: auditWebhook(env, cwd, tls),
+    admissionWebhook: admissionWebhook(env, cwd, tls),
     kubeAuditLog: env.KUBE_AUDIT_LOG_FILE?.trim()
       ? {
           file: resolve(cwd, env.KUBE_AUDIT_LOG_FILE.trim()),

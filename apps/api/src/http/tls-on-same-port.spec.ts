@@ -387,3 +387,25 @@ describe('HTTP/2 over TLS (ALPN h2)', () => {
     await vi.waitFor(() => expect(endlessClosed).toBe(true), { timeout: 2000 });
   });
 });
+
+describe('closing the server', () => {
+  it('ends idle HTTP/2 sessions (GOAWAY) so close() completes, as kube-apiserver keeps one pooled', async () => {
+    const own = createServer((_request, response) => response.end('ok'));
+    serveTlsOnSamePort(own, certificate, LIMITS);
+    await new Promise<void>((resolve) => own.listen(0, '127.0.0.1', resolve));
+    const session = connectHttp2(`https://127.0.0.1:${(own.address() as AddressInfo).port}`, {
+      ca: certificate.cert,
+    });
+    session.on('error', () => {});
+    const sessionClosed = new Promise<void>((resolve) => session.once('close', () => resolve()));
+    const stream = session.request({ [httpConstants.HTTP2_HEADER_PATH]: '/' });
+    let body = '';
+    stream.on('data', (chunk: Buffer) => (body += chunk.toString()));
+    await new Promise((resolve) => stream.on('end', resolve));
+    expect(body).toBe('ok');
+    // The session stays open and idle, as a pooling client leaves it.
+    await new Promise<void>((resolve, reject) => own.close((error) => (error ? reject(error) : resolve())));
+    await sessionClosed;
+    expect(session.closed || session.destroyed).toBe(true);
+  });
+});

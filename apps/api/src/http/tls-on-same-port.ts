@@ -1,4 +1,5 @@
 import type { Server } from 'node:http';
+import type { Http2Server, Http2Session } from 'node:http2';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { createServer as createTlsServer, type TlsOptions } from 'node:tls';
@@ -31,6 +32,7 @@ export function serveTlsOnSamePort(
     for (const listener of handleConnection) listener.call(server, socket as Socket);
   };
   const http2 = http2Bridge(hand);
+  closeHttp2OnClose(server, http2);
   // HTTP/2 for clients that offer it (client-go, kubectl, browsers), HTTP/1.1 for the others and for WebSockets.
   const tlsServer = createTlsServer(
     { ...tls, handshakeTimeout: limits.tlsHandshakeMs, ALPNProtocols: ['h2', 'http/1.1'] },
@@ -64,4 +66,22 @@ export function serveTlsOnSamePort(
       }
     });
   });
+}
+
+/**
+ * Makes `server.close()` also end the HTTP/2 sessions (GOAWAY: their open streams finish, no new ones start).
+ * Otherwise a client that keeps an idle session pooled — kube-apiserver does, after calling the admission or audit
+ * webhook — would hold the shutdown until the session's idle timeout.
+ */
+function closeHttp2OnClose(server: Server, http2: Http2Server): void {
+  const sessions = new Set<Http2Session>();
+  http2.on('session', (session: Http2Session) => {
+    sessions.add(session);
+    session.once('close', () => sessions.delete(session));
+  });
+  const close = server.close.bind(server);
+  server.close = ((callback?: (error?: Error) => void) => {
+    for (const session of sessions) session.close();
+    return close(callback);
+  }) as Server['close'];
 }

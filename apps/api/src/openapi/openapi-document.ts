@@ -247,6 +247,24 @@ const operationsPaths = {
       },
     ),
   },
+  '/controlplane/v1/admission/nginxes': {
+    post: op(
+      "kube-apiserver's validating admission webhook for Nginxes: an admission.k8s.io/v1 AdmissionReview, answered " +
+        'with one that allows the object or refuses it with our 422 Status (no token; it only judges the object)',
+      ['operations'],
+      {
+        security: [],
+        requestBody: { required: true, content: { 'application/json': { schema: { type: 'object' } } } },
+        responses: {
+          '200': json({ type: 'object' }, 'The AdmissionReview with its response'),
+          ...errors([400, 'No AdmissionReview'], [413, 'A review over 8 MiB'], 415, [
+            429,
+            'Too many reviews at once (kube-apiserver applies failurePolicy: Ignore)',
+          ]),
+        },
+      },
+    ),
+  },
   '/metrics': {
     get: op('Prometheus metrics (no token)', ['operations'], {
       security: [],

@@ -1,0 +1,84 @@
+import { NGINX_CRD_NAME, NGINX_GROUP, NGINX_PLURAL, NGINX_VERSION } from '@ngx/nginx-api';
+import { JUDGED_OPERATIONS } from './admission-review.js';
+
+/** Where kube-apiserver posts AdmissionReviews (served by AdmissionController). */
+export const ADMISSION_PATH = '/controlplane/v1/admission/nginxes';
+
+/**
+ * How long kube-apiserver waits for an answer before applying the failure policy. Judging one Nginx takes
+ * milliseconds; 5 s covers a busy app without holding a kubectl write long when the app hangs.
+ */
+export const ADMISSION_TIMEOUT_SECONDS = 5;
+
+/** How kube-apiserver reaches the app: a URL (the app on kube-apiserver's host) or the app's Service. */
+export type WebhookEndpoint =
+  { url: string } | { service: { namespace: string; name: string; port: number } };
+
+export interface WebhookConfigurationInput {
+  endpoint: WebhookEndpoint;
+  /** PEM of the CA that signed the app's serving certificate. */
+  caBundlePem: string;
+  /** WATCH_NAMESPACE: judge only that namespace's Nginxes, under a configuration of its own. */
+  namespace?: string;
+}
+
+/**
+ * The ValidatingWebhookConfiguration's name: `nginxes.mycompany.com`, or `<namespace>.nginxes.mycompany.com` for an
+ * app that manages one namespace (WATCH_NAMESPACE), so that apps of different namespaces never replace each
+ * other's registration.
+ */
+export function webhookConfigurationName(namespace?: string): string {
+  return namespace ? `${namespace}.${NGINX_CRD_NAME}` : NGINX_CRD_NAME;
+}
+
+/**
+ * The ValidatingWebhookConfiguration the app applies (server-side apply, so applying it again changes nothing).
+ * Only CREATE and UPDATE of `nginxes` themselves are sent (not their status or scale), so no other write in the
+ * cluster ever waits for the app. `failurePolicy: Ignore`: while the app is down or slow (beyond
+ * ADMISSION_TIMEOUT_SECONDS), Nginx writes go through unjudged, and the controller's own check is the backstop (it
+ * flags a bad config InvalidConfig and never rolls it out); `Fail` would stop every Nginx write, kubectl's and
+ * the HPA's, whenever the app is away. `sideEffects: None`: judging changes nothing, so dry runs are judged too.
+ */
+export function webhookConfiguration(input: WebhookConfigurationInput) {
+  const name = webhookConfigurationName(input.namespace);
+  const clientConfig = {
+    ...('url' in input.endpoint
+      ? { url: `${input.endpoint.url.replace(/\/+$/, '')}${ADMISSION_PATH}` }
+      : { service: { ...input.endpoint.service, path: ADMISSION_PATH } }),
+    caBundle: Buffer.from(input.caBundlePem, 'utf8').toString('base64'),
+  };
+  return {
+    apiVersion: 'admissionregistration.k8s.io/v1',
+    kind: 'ValidatingWebhookConfiguration',
+    metadata: { name, labels: { 'app.kubernetes.io/name': 'nginx-control-plane' } },
+    webhooks: [
+      {
+        name,
+        clientConfig,
+        rules: [
+          {
+            apiGroups: [NGINX_GROUP],
+            apiVersions: [NGINX_VERSION],
+            operations: [...JUDGED_OPERATIONS],
+            resources: [NGINX_PLURAL],
+            scope: 'Namespaced',
+          },
+        ],
+        ...(input.namespace
+          ? {
+              namespaceSelector: {
+                matchExpressions: [
+                  { key: 'kubernetes.io/metadata.name', operator: 'In', values: [input.namespace] },
+                ],
+              },
+            }
+          : {}),
+        failurePolicy: 'Ignore',
+        matchPolicy: 'Equivalent',
+        sideEffects: 'None',
+        timeoutSeconds: ADMISSION_TIMEOUT_SECONDS,
+        admissionReviewVersions: ['v1'],
+      },
+    ],
+  };
+}
