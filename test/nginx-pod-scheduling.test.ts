@@ -5,7 +5,8 @@
 // says why; a tainted node of the test's own takes only pods that tolerate it), a change of either rolls a new
 // revision, and pods get the default spread over nodes when spec.topologySpreadConstraints is unset, none for [].
 import type { V1Node, V1Pod } from '@kubernetes/client-node';
-import type { Nginx } from '../libs/nginx-api/src/index.js';
+import { KubeApiError } from '../libs/kube-runtime/src/index.js';
+import { validateNginx, type Nginx } from '../libs/nginx-api/src/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HEADLESS, startApp, type AppProcess } from './support/app-process.js';
 import { active, createNamespace, nginxesIn, running } from './support/operations.js';
@@ -25,6 +26,8 @@ const unschedulable = (pod: V1Pod) =>
   pod.status?.conditions?.find(
     (c) => c.type === 'PodScheduled' && c.status === 'False' && c.reason === 'Unschedulable',
   )?.message;
+
+afterAll(() => client.close());
 
 describe('pod scheduling fields', () => {
   let controller: AppProcess;
@@ -51,7 +54,6 @@ describe('pod scheduling fields', () => {
   afterAll(async () => {
     await controller?.stop();
     for (const cleanup of cleanups.reverse()) await cleanup().catch(() => {});
-    client.close();
   });
 
   /** Waits until `name` runs `count` pods of a revision other than `before`, each meeting `each`. */
@@ -234,4 +236,65 @@ describe('pod scheduling fields', () => {
     await nginxes.converged(none, 1);
     for (const pod of await nginxes.pods(none)) expect(pod.spec?.topologySpreadConstraints).toBeUndefined();
   });
+});
+
+describe('the scheduling rules', () => {
+  it.each([
+    [{ nodeSelector: { 'Bad Key': 'x' } }, 'spec.nodeSelector'],
+    [{ tolerations: [{ key: 'a', operator: 'Exists', value: 'b' }] }, 'spec.tolerations[0]'],
+    [{ tolerations: [{ value: 'b' }] }, 'spec.tolerations[0]'],
+    [{ tolerations: [{ key: 'a', tolerationSeconds: 5 }] }, 'spec.tolerations[0]'],
+    [
+      {
+        topologySpreadConstraints: [
+          { maxSkew: 1, topologyKey: 'k', whenUnsatisfiable: 'ScheduleAnyway', minDomains: 2 },
+        ],
+      },
+      'spec.topologySpreadConstraints[0]',
+    ],
+    [
+      {
+        affinity: {
+          podAffinity: {
+            requiredDuringSchedulingIgnoredDuringExecution: [
+              { labelSelector: { matchLabels: { '-bad': 'x' } }, topologyKey: 'kubernetes.io/hostname' },
+            ],
+          },
+        },
+      },
+      'spec.affinity.podAffinity.requiredDuringSchedulingIgnoredDuringExecution[0].labelSelector.matchLabels',
+    ],
+  ])(
+    'are refused alike, message and all, by the shared validation and the API server (CEL): %j',
+    async (extra, field) => {
+      const object = {
+        apiVersion: 'mycompany.com/v1',
+        kind: 'Nginx',
+        metadata: { name: uniqueName('rules') },
+        spec: { replicas: 1, ...extra },
+      };
+      const ours = validateNginx(object);
+      expect(ours.map((e) => e.field)).toEqual([field]);
+      const namespace = 'default';
+      const refusal = await client
+        .request({
+          method: 'POST',
+          path: `/apis/mycompany.com/v1/namespaces/${namespace}/nginxes`,
+          query: { dryRun: 'All' },
+          body: object,
+        })
+        .then(
+          () => undefined,
+          (error: unknown) => error,
+        );
+      expect(refusal).toBeInstanceOf(KubeApiError);
+      expect((refusal as KubeApiError).code).toBe(422);
+      const causes = (refusal as KubeApiError).status?.details?.causes ?? [];
+      expect(causes).toContainEqual({
+        reason: ours[0]!.reason,
+        field: ours[0]!.field,
+        message: ours[0]!.message,
+      });
+    },
+  );
 });

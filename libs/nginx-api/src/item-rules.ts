@@ -86,7 +86,8 @@ const isObject = (value: unknown): value is Record<string, unknown> =>
 
 /**
  * The errors of the twin rules anywhere under `schema` for `value` (at `path`), as the API server reports a failed
- * CEL rule: the value's path, FieldValueInvalid, `Invalid value: "object": <message>`. `value` has passed the schema
+ * CEL rule: the value's path, FieldValueInvalid, `Invalid value: <message>` (kube-apiserver 1.36's words, checked by
+ * test/nginx-pod-scheduling.test.ts). `value` has passed the schema
  * without errors that block rules (see rulesSkipped); nulls (removals in a patch) are skipped.
  */
 export function twinRuleErrors(schema: JsonSchema, value: unknown, path: string): FieldError[] {
@@ -105,7 +106,7 @@ export function twinRuleErrors(schema: JsonSchema, value: unknown, path: string)
       errors.push({
         field: path,
         reason: 'FieldValueInvalid',
-        message: `Invalid value: "object": ${twin.message}`,
+        message: `Invalid value: ${twin.message}`,
       });
   }
   for (const [key, child] of Object.entries(value)) {

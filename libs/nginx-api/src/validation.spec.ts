@@ -318,7 +318,7 @@ describe('validateNginx and the scheduling fields', () => {
       {
         field: 'spec.tolerations[0]',
         reason: 'FieldValueInvalid',
-        message: 'Invalid value: "object": value must be empty when operator is Exists',
+        message: 'Invalid value: value must be empty when operator is Exists',
       },
     ]);
   });
