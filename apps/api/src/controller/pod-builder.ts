@@ -141,8 +141,8 @@ function resourcesOf(template: NginxPodTemplate): V1ResourceRequirements | undef
 
 /**
  * The spread a pod gets when spec.topologySpreadConstraints is unset: soft spreading of the Nginx's pods of one
- * revision over nodes, as kube-scheduler's own default does for a Deployment's ReplicaSet (which it sees through
- * the ReplicaSet's selector; our pods have no owner it knows, so without this they would not be spread at all).
+ * revision over nodes, as kube-scheduler's own default (maxSkew 3) does for a Deployment's, which it groups by the
+ * ReplicaSet's selector; it groups ours only through a Service, and an Nginx without spec.service has none.
  * ScheduleAnyway: a preference, never a pod left Pending. matchLabelKeys adds the pod's revision to the selector
  * (the API server writes it into labelSelector when it creates the pod), so a rollout's new pods spread among
  * themselves. Applied here and not in the template, so the default is not part of any revision: Nginxes made
