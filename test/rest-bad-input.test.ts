@@ -17,6 +17,8 @@ interface BadRequest {
   body?: string;
   /** A field (or parameter) the answer must name; with several, any one of them. */
   names?: string | string[];
+  /** The status code it must get, when one is certain (otherwise any 4xx). */
+  code?: number;
 }
 
 const NS = uniqueName('bad-input');
@@ -348,6 +350,59 @@ function handPicked(): BadRequest[] {
       body: JSON.stringify([{ op: 'add', path: '/spec/config', value }]),
       names: 'spec.config',
     });
+  // Fields of the pod template the schema or its rules refuse: a 422 naming the field, on create and on patch.
+  for (const [spec, names] of [
+    [{ priorityClassName: 'Bad_Name' }, 'spec.priorityClassName'],
+    [{ priorityClassName: 'a'.repeat(254) }, 'spec.priorityClassName'],
+    [{ nodeSelector: { disktype: 'x'.repeat(64) } }, 'spec.nodeSelector.disktype'],
+    [{ nodeSelector: { 'Bad Key': 'ssd' } }, 'spec.nodeSelector'],
+    [{ nodeSelector: ['disktype=ssd'] }, 'spec.nodeSelector'],
+    [{ tolerations: [{ key: 'a', operator: 'Near' }] }, 'spec.tolerations[0].operator'],
+    [{ tolerations: [{ key: 'a', operator: 'Exists', value: 'b' }] }, 'spec.tolerations[0]'],
+    [
+      { tolerations: [{ key: 'a', effect: 'NoExecute', tolerationSeconds: -1 }] },
+      'spec.tolerations[0].tolerationSeconds',
+    ],
+    [
+      {
+        affinity: {
+          nodeAffinity: {
+            requiredDuringSchedulingIgnoredDuringExecution: {
+              nodeSelectorTerms: [{ matchExpressions: [{ key: 'a', operator: 'Near' }] }],
+            },
+          },
+        },
+      },
+      'spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0].matchExpressions[0].operator',
+    ],
+    [
+      { topologySpreadConstraints: [{ maxSkew: 0, topologyKey: 'k', whenUnsatisfiable: 'ScheduleAnyway' }] },
+      'spec.topologySpreadConstraints[0].maxSkew',
+    ],
+    [
+      { topologySpreadConstraints: [{ maxSkew: 1, topologyKey: 'k', whenUnsatisfiable: 'Sometimes' }] },
+      'spec.topologySpreadConstraints[0].whenUnsatisfiable',
+    ],
+  ] as const) {
+    cases.push({
+      what: `create with spec ${JSON.stringify(spec).slice(0, 80)}`,
+      method: 'POST',
+      path: collection,
+      contentType: JSON_TYPE,
+      body: JSON.stringify(nginxManifest('fine', 1, { spec: { replicas: 1, ...spec } })),
+      names,
+      code: 422,
+    });
+    cases.push({
+      what: `merge patch ${JSON.stringify(spec).slice(0, 80)}`,
+      method: 'PATCH',
+      path: victim,
+      contentType: MERGE,
+      body: JSON.stringify({ spec }),
+      names,
+      code: 422,
+    });
+  }
   for (const [query, names] of [
     ['fieldValidation=Bogus', 'fieldValidation'],
     ['dryRun=Some', 'dryRun'],
@@ -518,7 +573,8 @@ describe('bad input on the REST API', () => {
         /* reported below */
       }
       const problems: string[] = [];
-      if (code < 400 || code >= 500) problems.push(`HTTP ${code}`);
+      if (code < 400 || code >= 500 || (c.code !== undefined && code !== c.code))
+        problems.push(`HTTP ${code}`);
       if (status.kind !== 'Status' || status.code !== code) problems.push('not a Status');
       if (!status.message) problems.push('no message');
       const names = c.names === undefined ? [] : [c.names].flat();

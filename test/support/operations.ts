@@ -6,7 +6,7 @@ import {
   type KubeClient,
   type KubeObject,
 } from '../../libs/kube-runtime/src/index.js';
-import type { Nginx } from '../../libs/nginx-api/src/index.js';
+import type { Nginx, NginxSpec } from '../../libs/nginx-api/src/index.js';
 import { isActive } from '../../apps/api/src/controller/pod-plan.js';
 import { clusterScript, readPid, stopKubeApiServer } from './cluster-processes.js';
 import { sleep, uniqueName, waitFor } from './wait.js';
@@ -178,6 +178,15 @@ export function nginxesIn(client: KubeClient, namespace: string) {
       );
   };
 
+  /** Merge-patches the spec of `name` (null removes a field). */
+  const patchSpec = (name: string, spec: Record<string, unknown>) =>
+    client.request<Nginx>({
+      method: 'PATCH',
+      path: `${collection}/${name}`,
+      contentType: 'application/merge-patch+json',
+      body: { spec },
+    });
+
   return {
     namespace,
     get,
@@ -185,19 +194,20 @@ export function nginxesIn(client: KubeClient, namespace: string) {
     converged,
     stays,
     staysPastMarker,
-    create: (name: string, replicas: number) =>
+    /** Creates the Nginx `name` with `spec` (a number: `{replicas: spec}`). */
+    create: (name: string, spec: number | NginxSpec) =>
       client.request<Nginx>({
         method: 'POST',
         path: collection,
-        body: { apiVersion: 'mycompany.com/v1', kind: 'Nginx', metadata: { name }, spec: { replicas } },
+        body: {
+          apiVersion: 'mycompany.com/v1',
+          kind: 'Nginx',
+          metadata: { name },
+          spec: typeof spec === 'number' ? { replicas: spec } : spec,
+        },
       }),
-    scale: (name: string, replicas: number) =>
-      client.request<Nginx>({
-        method: 'PATCH',
-        path: `${collection}/${name}`,
-        contentType: 'application/merge-patch+json',
-        body: { spec: { replicas } },
-      }),
+    patchSpec,
+    scale: (name: string, replicas: number) => patchSpec(name, { replicas }),
     delete: (name: string) =>
       client.request({ method: 'DELETE', path: `${collection}/${name}` }).catch(() => {}),
     /** The Events about one object (by uid). */

@@ -9,6 +9,15 @@ import {
 import { DURATION_PATTERN } from './duration.js';
 import { MAX_CONFIG_BYTES } from './nginx-config.js';
 import { ANALYSIS_NAMED_RULE } from './spec-rules.js';
+import {
+  LABEL_KEYS_RULE,
+  LABEL_VALUE_PATTERN,
+  MAX_QUALIFIED_NAME,
+  QUALIFIED_NAME_PATTERN,
+  SPREAD_RULES,
+  TOLERATION_RULES,
+  celOnly,
+} from './item-rules.js';
 import type { NginxSpec } from './types.js';
 
 /** A CEL validation rule of a CRD schema (`x-kubernetes-validations`); `self` is the value it sits on. */
@@ -26,6 +35,9 @@ export type JsonSchema = {
   type?: 'object' | 'array' | 'string' | 'integer' | 'number' | 'boolean';
   description?: string;
   properties?: Record<string, JsonSchema>;
+  /** A map's values (an object without declared properties, keyed freely): each is checked against it. */
+  additionalProperties?: JsonSchema;
+  maxProperties?: number;
   required?: string[];
   items?: JsonSchema;
   maxItems?: number;
@@ -119,6 +131,205 @@ const count = (description: string): JsonSchema => ({
   description,
 });
 
+/** A label key, taint key or topology key: a qualified name (`kubernetes.io/hostname`, `disktype`). */
+const qualifiedKey = (description: string): JsonSchema => ({
+  type: 'string',
+  maxLength: MAX_QUALIFIED_NAME,
+  pattern: QUALIFIED_NAME_PATTERN,
+  description,
+});
+
+const labelValue = (description: string): JsonSchema => ({
+  type: 'string',
+  maxLength: 63,
+  pattern: LABEL_VALUE_PATTERN,
+  description,
+});
+
+/** A map of labels: qualified-name keys (a CEL rule: a structural schema cannot constrain keys) and label values. */
+const labelMap = (description: string): JsonSchema => ({
+  type: 'object',
+  description,
+  maxProperties: 64,
+  additionalProperties: labelValue('A label value: at most 63 characters.'),
+  'x-kubernetes-validations': celOnly([LABEL_KEYS_RULE]),
+});
+
+const list = (items: JsonSchema, maxItems: number, description?: string): JsonSchema => ({
+  type: 'array',
+  maxItems,
+  items,
+  ...(description ? { description } : {}),
+});
+
+const requirement = (operators: string[], valueLength: number, description: string): JsonSchema => ({
+  type: 'object',
+  description,
+  required: ['key', 'operator'],
+  properties: {
+    key: qualifiedKey('The label key.'),
+    operator: { type: 'string', enum: operators },
+    values: list({ type: 'string', maxLength: valueLength }, 64, 'Empty for Exists and DoesNotExist.'),
+  },
+});
+
+/** A metav1.LabelSelector: matchLabels and matchExpressions, ANDed. */
+const labelSelector = (description: string): JsonSchema => ({
+  type: 'object',
+  description,
+  properties: {
+    matchLabels: labelMap('Labels a pod must have.'),
+    matchExpressions: list(
+      requirement(['In', 'NotIn', 'Exists', 'DoesNotExist'], 63, 'A label requirement.'),
+      32,
+    ),
+  },
+});
+
+/** A core/v1 NodeSelectorTerm: its requirements ANDed. */
+const nodeSelectorTerm: JsonSchema = {
+  type: 'object',
+  description: 'Requirements on a node, ANDed.',
+  properties: {
+    matchExpressions: list(
+      requirement(['In', 'NotIn', 'Exists', 'DoesNotExist', 'Gt', 'Lt'], 253, "On the node's labels."),
+      32,
+    ),
+    matchFields: list(
+      requirement(['In', 'NotIn', 'Exists', 'DoesNotExist', 'Gt', 'Lt'], 253, "On the node's fields."),
+      32,
+    ),
+  },
+};
+
+const weight: JsonSchema = {
+  type: 'integer',
+  format: 'int32',
+  minimum: 1,
+  maximum: 100,
+  description: "Added to a node's score when the term matches, 1 to 100.",
+};
+
+const stringKeys = (description: string): JsonSchema =>
+  list({ type: 'string', maxLength: MAX_QUALIFIED_NAME }, 32, description);
+
+/** A core/v1 PodAffinityTerm: pods matching the selector in the namespaces, on nodes of one topology domain. */
+const podAffinityTerm: JsonSchema = {
+  type: 'object',
+  description: 'Pods matching labelSelector in namespaces, in the same topologyKey domain.',
+  required: ['topologyKey'],
+  properties: {
+    labelSelector: labelSelector('The pods the term is about.'),
+    namespaceSelector: labelSelector('Namespaces whose pods count; with namespaces, their union.'),
+    namespaces: list(
+      { type: 'string', maxLength: 63 },
+      64,
+      "Namespaces whose pods count; none: the pod's own.",
+    ),
+    topologyKey: { ...qualifiedKey('The node label whose values make the domains.'), minLength: 1 },
+    matchLabelKeys: stringKeys('Labels of the incoming pod whose values are added to labelSelector.'),
+    mismatchLabelKeys: stringKeys('Labels of the incoming pod whose values labelSelector must not match.'),
+  },
+};
+
+const podAffinity = (description: string): JsonSchema => ({
+  type: 'object',
+  description,
+  properties: {
+    requiredDuringSchedulingIgnoredDuringExecution: list(podAffinityTerm, 32, 'Every term must hold.'),
+    preferredDuringSchedulingIgnoredDuringExecution: list(
+      {
+        type: 'object',
+        required: ['weight', 'podAffinityTerm'],
+        properties: { weight, podAffinityTerm },
+      },
+      32,
+      "Terms that add their weight to a node's score.",
+    ),
+  },
+});
+
+/** core/v1 Affinity, every field of it declared, so a mistake is refused when the Nginx is written. */
+const affinity: JsonSchema = {
+  type: 'object',
+  description:
+    'The core/v1 Affinity of every pod: nodeAffinity, podAffinity and podAntiAffinity, as in a pod spec.',
+  properties: {
+    nodeAffinity: {
+      type: 'object',
+      description: 'Nodes the pods must (required…) or should (preferred…) run on.',
+      properties: {
+        requiredDuringSchedulingIgnoredDuringExecution: {
+          type: 'object',
+          required: ['nodeSelectorTerms'],
+          properties: { nodeSelectorTerms: list(nodeSelectorTerm, 32, 'Terms ORed.') },
+        },
+        preferredDuringSchedulingIgnoredDuringExecution: list(
+          {
+            type: 'object',
+            required: ['weight', 'preference'],
+            properties: { weight, preference: nodeSelectorTerm },
+          },
+          32,
+        ),
+      },
+    },
+    podAffinity: podAffinity('Run near pods matching the terms.'),
+    podAntiAffinity: podAffinity('Run away from pods matching the terms.'),
+  },
+};
+
+const toleration: JsonSchema = {
+  type: 'object',
+  description: 'A taint the pods tolerate (core/v1 Toleration).',
+  properties: {
+    key: {
+      ...qualifiedKey('The taint key; empty with operator Exists: every taint.'),
+      pattern: `^$|${QUALIFIED_NAME_PATTERN}`,
+    },
+    operator: { type: 'string', enum: ['Exists', 'Equal'], description: 'Defaults to Equal.' },
+    value: labelValue('The taint value (Equal only).'),
+    effect: {
+      type: 'string',
+      enum: ['NoSchedule', 'PreferNoSchedule', 'NoExecute'],
+      description: 'The taint effect matched; unset: every effect.',
+    },
+    tolerationSeconds: {
+      type: 'integer',
+      format: 'int64',
+      minimum: 0,
+      description: 'NoExecute only: seconds the pod stays after the taint appears; unset: for ever.',
+    },
+  },
+  'x-kubernetes-validations': celOnly(TOLERATION_RULES),
+};
+
+const topologySpreadConstraint: JsonSchema = {
+  type: 'object',
+  description: 'A core/v1 TopologySpreadConstraint.',
+  required: ['maxSkew', 'topologyKey', 'whenUnsatisfiable'],
+  properties: {
+    maxSkew: {
+      type: 'integer',
+      format: 'int32',
+      minimum: 1,
+      description: 'The most pods one domain may run above the emptiest.',
+    },
+    topologyKey: { ...qualifiedKey('The node label whose values make the domains.'), minLength: 1 },
+    whenUnsatisfiable: {
+      type: 'string',
+      enum: ['DoNotSchedule', 'ScheduleAnyway'],
+      description: 'DoNotSchedule keeps a pod Pending rather than skew more; ScheduleAnyway only prefers.',
+    },
+    labelSelector: labelSelector('The pods counted in each domain.'),
+    matchLabelKeys: stringKeys('Labels of the incoming pod whose values are added to labelSelector.'),
+    minDomains: { type: 'integer', format: 'int32', minimum: 1 },
+    nodeAffinityPolicy: { type: 'string', enum: ['Honor', 'Ignore'] },
+    nodeTaintsPolicy: { type: 'string', enum: ['Honor', 'Ignore'] },
+  },
+  'x-kubernetes-validations': celOnly(SPREAD_RULES),
+};
+
 /** One schema for each of an object type's fields, no more and no fewer: `satisfies` it on a literal. */
 export type PropertiesOf<T, S = JsonSchema> = { [K in keyof T]-?: S };
 
@@ -172,6 +383,18 @@ const specProperties = {
     pattern: '^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$',
     description:
       "The PriorityClass every pod runs with (a scheduling.k8s.io/v1 PriorityClass's name): the scheduler's order and preemption. Unset: the cluster's default priority. A class that does not exist is the API server's refusal, reported as ReplicaFailure.",
+  },
+  nodeSelector: labelMap(
+    'Node labels every pod needs to run on a node (a pod nodeSelector). Keys are qualified names, values label values.',
+  ),
+  tolerations: list(toleration, 64, 'Taints every pod tolerates.'),
+  affinity,
+  topologySpreadConstraints: {
+    ...list(topologySpreadConstraint, 16),
+    description:
+      "How pods spread over topology domains. Unset: soft spreading over nodes (topologyKey kubernetes.io/hostname, maxSkew 1, ScheduleAnyway, over this Nginx's pods of one revision); [] for none.",
+    'x-kubernetes-list-type': 'map',
+    'x-kubernetes-list-map-keys': ['topologyKey', 'whenUnsatisfiable'],
   },
   service: {
     type: 'object',

@@ -67,3 +67,29 @@ describe('the pod template table', () => {
     expect(podTemplateSchema.required).toEqual(['image', 'port']);
   });
 });
+
+describe('the scheduling fields and existing revisions', () => {
+  // Revisions computed before the scheduling fields existed (commit 206457b): an Nginx without them must keep its
+  // revision, or an upgrade of the controller would roll every pod of every Nginx.
+  it('leaves the revision of a spec without them unchanged', () => {
+    expect(revisionOf(podTemplateOf({ replicas: 1 }))).toBe('03m0a5u18zbzez');
+    const full: NginxSpec = {
+      replicas: 1,
+      image: 'nginx:1.27',
+      port: 8080,
+      config: 'server { listen 8080; }\n',
+      healthCheckPath: '/h',
+      resources: { requests: { cpu: '50m' } },
+      priorityClassName: 'high',
+    };
+    expect(revisionOf(podTemplateOf(full))).toBe('0k4s2n80g4bs4o');
+  });
+
+  it('reads empty nodeSelector, tolerations and affinity as unset, but [] spread constraints as a choice', () => {
+    const plain = revisionOf(podTemplateOf({ replicas: 1 }));
+    expect(revisionOf(podTemplateOf({ replicas: 1, nodeSelector: {}, tolerations: [], affinity: {} }))).toBe(
+      plain,
+    );
+    expect(revisionOf(podTemplateOf({ replicas: 1, topologySpreadConstraints: [] }))).not.toBe(plain);
+  });
+});

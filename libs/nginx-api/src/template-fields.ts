@@ -21,6 +21,11 @@ function resourcesOf(resources: NginxResources | undefined): NginxResources | un
   return { ...(requests ? { requests } : {}), ...(limits ? { limits } : {}) };
 }
 
+/** An object with no keys reads as absent: `nodeSelector: {}` and `affinity: {}` are no constraint at all. */
+function nonEmptyObject<T extends object>(value: T | undefined): T | undefined {
+  return value && Object.keys(value).length ? value : undefined;
+}
+
 /**
  * The spec fields a revision is made of: what every pod of one revision runs. Everything about the pod template
  * derives from this table (its type, podTemplateOf, a rollback's fields, the revisions' OpenAPI schema, the UI's
@@ -47,6 +52,34 @@ export const templateFields = {
     ],
   },
   priorityClassName: { of: (name) => name || undefined, example: 'high-priority', inputs: [] },
+  nodeSelector: { of: nonEmptyObject, example: { disktype: 'ssd' }, inputs: [] },
+  tolerations: {
+    of: (tolerations) => (tolerations?.length ? tolerations : undefined),
+    example: [{ key: 'dedicated', operator: 'Equal', value: 'web', effect: 'NoSchedule' }],
+    inputs: [],
+  },
+  affinity: {
+    of: nonEmptyObject,
+    example: {
+      podAntiAffinity: {
+        preferredDuringSchedulingIgnoredDuringExecution: [
+          {
+            weight: 100,
+            podAffinityTerm: {
+              labelSelector: { matchLabels: { app: 'web' } },
+              topologyKey: 'topology.kubernetes.io/zone',
+            },
+          },
+        ],
+      },
+    },
+    inputs: [],
+  },
+  // No `of`: [] (no spread at all) is not the same template as unset (the default spread, see podFor).
+  topologySpreadConstraints: {
+    example: [{ maxSkew: 2, topologyKey: 'topology.kubernetes.io/zone', whenUnsatisfiable: 'DoNotSchedule' }],
+    inputs: [],
+  },
 } satisfies { [K in keyof NginxSpec]?: TemplateField<K> };
 
 export type TemplateFieldName = keyof typeof templateFields;

@@ -1,4 +1,5 @@
-import type { V1ObjectMeta } from '@kubernetes/client-node';
+// Types only: this module is also bundled for the browser, and `import type` leaves nothing of the client there.
+import type { V1Affinity, V1ObjectMeta, V1TopologySpreadConstraint } from '@kubernetes/client-node';
 
 /** A count (`2`) or a percentage of spec.replicas (`"25%"`), as a Deployment's rollout bounds take it. */
 export type IntOrPercent = number | string;
@@ -91,6 +92,19 @@ export interface NginxDisruptionBudget {
   maxUnavailable?: IntOrPercent;
 }
 
+/** A core/v1 Toleration, with the operators and effects the schema admits. */
+export interface NginxToleration {
+  /** The taint key (empty with operator Exists: every taint). */
+  key?: string;
+  /** Default Equal; Exists takes no value. */
+  operator?: 'Exists' | 'Equal';
+  value?: string;
+  /** Empty: every effect. */
+  effect?: 'NoSchedule' | 'PreferNoSchedule' | 'NoExecute';
+  /** Effect NoExecute only: how long the pod stays on a node after the taint appears (unset: for ever). */
+  tolerationSeconds?: number;
+}
+
 export interface NginxSpec {
   /** How many nginx pods to run (0 to MAX_REPLICAS). */
   replicas: number;
@@ -105,6 +119,17 @@ export interface NginxSpec {
   resources?: NginxResources;
   /** The PriorityClass of every pod (the scheduler's order and preemption); the cluster's default when unset. */
   priorityClassName?: string;
+  /** Labels a node must have for every pod to run there (a pod's nodeSelector). */
+  nodeSelector?: Record<string, string>;
+  /** Taints every pod tolerates. */
+  tolerations?: NginxToleration[];
+  /** core/v1 Affinity of every pod: node affinity, pod affinity and anti-affinity. */
+  affinity?: V1Affinity;
+  /**
+   * How pods spread over topology domains. Unset: the controller's default, soft spreading over nodes (see
+   * defaultTopologySpread in apps/api's pod builder); `[]` means none.
+   */
+  topologySpreadConstraints?: V1TopologySpreadConstraint[];
   service?: NginxServiceSpec;
   strategy?: NginxStrategy;
   /** Seconds a new pod must be ready before it counts as available; default 0. */

@@ -2,6 +2,7 @@ import { NGINX_API_VERSION, NGINX_KIND } from './names.js';
 import { nginxSchema, type JsonSchema } from './schema.js';
 import type { FieldError, ValidateOptions } from './field-error.js';
 import { specRuleErrors } from './spec-rules.js';
+import { twinRuleErrors } from './item-rules.js';
 import type { NginxSpec } from './types.js';
 
 export type { FieldError, ValidateOptions } from './field-error.js';
@@ -72,7 +73,8 @@ function matchesType(schema: JsonSchema, value: unknown): boolean {
 /**
  * Checks `value` against a structural schema the way the API server does for a custom resource, collecting one
  * error per field: wrong type, bounds, lengths, patterns, enums, missing required fields and fields the schema
- * does not declare (which the API server reports under strict field validation).
+ * does not declare (which the API server reports under strict field validation); a map's values against
+ * `additionalProperties`, its size against `maxProperties` (its keys are a CEL rule's: see twinRuleErrors).
  */
 export function validateAgainst(
   schema: JsonSchema,
@@ -134,6 +136,20 @@ export function validateAgainst(
       validateAgainst(schema.items!, item, `${path}[${index}]`, options, errors),
     );
 
+  const isMap = schema.type === 'object' && !schema.properties && schema.additionalProperties;
+  if (isMap && typeof value === 'object' && value !== null) {
+    const entries = Object.entries(value as Record<string, unknown>);
+    if (schema.maxProperties !== undefined && entries.length > schema.maxProperties)
+      errors.push({
+        field: path,
+        reason: 'FieldValueTooMany',
+        message: `Too many: ${entries.length}: must have at most ${schema.maxProperties} items`,
+      });
+    for (const [key, child] of entries)
+      // null: no value (a removal in a patch), as for a declared property
+      if (child !== null)
+        validateAgainst(schema.additionalProperties!, child, `${path}.${key}`, options, errors);
+  }
   if (schema.type === 'object' && schema.properties && typeof value === 'object' && value !== null) {
     const object = value as Record<string, unknown>;
     for (const required of schema.required ?? []) {
@@ -243,7 +259,10 @@ export function validateNginx(object: unknown, options: ValidateOptions = {}): F
     // As the API server does: the rules run after schema errors too, unless one of those leaves a field they read
     // missing or of the wrong kind (see rulesSkipped).
     if (!rulesSkipped(errors.slice(before)))
-      errors.push(...specRuleErrors(spec as Partial<NginxSpec>, options));
+      errors.push(
+        ...twinRuleErrors(schema.spec!, spec, 'spec'),
+        ...specRuleErrors(spec as Partial<NginxSpec>, options),
+      );
   }
   for (const key of Object.keys(object))
     if (!Object.hasOwn(schema, key))

@@ -2,7 +2,7 @@ import type { V1Pod } from '@kubernetes/client-node';
 import { MANAGED_BY, podTemplateOf, revisionOf, type Nginx } from '@ngx/nginx-api';
 import { describe, expect, it } from 'vitest';
 import { isSettled, nginxStatus, statusChanged } from './nginx-status.js';
-import { podFor, selectorString } from './pod-builder.js';
+import { defaultTopologySpread, podFor, selectorString } from './pod-builder.js';
 
 const nginx = (replicas: number, status?: Nginx['status']): Nginx => ({
   apiVersion: 'mycompany.com/v1',
@@ -71,6 +71,7 @@ describe('podFor', () => {
         seccompProfile: { type: 'RuntimeDefault' },
         sysctls: [{ name: 'net.ipv4.ip_unprivileged_port_start', value: '80' }],
       },
+      topologySpreadConstraints: defaultTopologySpread('web'),
       containers: [
         {
           name: 'nginx',
@@ -156,6 +157,21 @@ describe('nginxStatus', () => {
     expect(status.message).toBe(
       '0 of 2 pods ready (0 running). Creating pods failed: pods "web-" is forbidden: exceeded quota',
     );
+  });
+
+  it("says how many pods the scheduler cannot place, with the scheduler's reason for one", () => {
+    const why = "0/3 nodes are available: 3 node(s) didn't match Pod's node affinity/selector.";
+    const pending = (): V1Pod => ({
+      ...pod(false, 'Pending'),
+      status: {
+        phase: 'Pending',
+        conditions: [{ type: 'PodScheduled', status: 'False', reason: 'Unschedulable', message: why }],
+      },
+    });
+    const status = nginxStatus(nginx(3), [pending(), pending(), pod(true)], undefined, T1);
+    expect(status.message).toBe(`1 of 3 pods ready. 2 pods cannot be scheduled: ${why}`);
+    expect(status.conditions?.find((c) => c.type === 'Progressing')?.message).toBe(status.message);
+    expect(nginxStatus(nginx(1), [pod(false, 'Pending')], undefined, T1).message).toBe('0 of 1 pod ready.');
   });
 
   it('says "Scaled to 0 pods." at zero', () => {

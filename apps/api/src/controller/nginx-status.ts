@@ -19,7 +19,7 @@ import {
   type NginxServiceStatus,
   type NginxStatus,
 } from '@ngx/nginx-api';
-import { isActive, isReady } from './pod-plan.js';
+import { isActive, isReady, unschedulableMessage } from './pod-plan.js';
 import { isAvailable, runsRevision } from './rollout-plan.js';
 import { selectorString } from './pod-builder.js';
 
@@ -124,6 +124,9 @@ export function nginxStatus(
   if (!rolledOut) message = `${message} Rolling out: ${updated.length} of ${desired} updated.`;
   if (failure)
     message = `${message} ${failure.reason === 'FailedCreate' ? 'Creating' : 'Deleting'} pods failed: ${failure.message}`;
+  const unschedulable = active.map(unschedulableMessage).filter((m) => m !== undefined);
+  if (unschedulable.length)
+    message = `${message} ${plural(unschedulable.length, 'pod')} cannot be scheduled: ${unschedulable[0]}`;
 
   const status: NginxStatus = {
     replicas: active.length,

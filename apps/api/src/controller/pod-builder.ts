@@ -7,6 +7,7 @@ import type {
   V1Pod,
   V1PodSecurityContext,
   V1SecurityContext,
+  V1TopologySpreadConstraint,
   V1Volume,
   V1VolumeMount,
 } from '@kubernetes/client-node';
@@ -139,6 +140,39 @@ function resourcesOf(template: NginxPodTemplate): V1ResourceRequirements | undef
 }
 
 /**
+ * The spread a pod gets when spec.topologySpreadConstraints is unset: soft spreading of the Nginx's pods of one
+ * revision over nodes, as kube-scheduler's own default (maxSkew 3) does for a Deployment's, which it groups by the
+ * ReplicaSet's selector; it groups ours only through a Service, and an Nginx without spec.service has none.
+ * ScheduleAnyway: a preference, never a pod left Pending. matchLabelKeys adds the pod's revision to the selector
+ * (the API server writes it into labelSelector when it creates the pod), so a rollout's new pods spread among
+ * themselves. Applied here and not in the template, so the default is not part of any revision: Nginxes made
+ * before it existed keep their revisions and are not rolled by an upgrade that adds it.
+ */
+export function defaultTopologySpread(nginxName: string): V1TopologySpreadConstraint[] {
+  return [
+    {
+      maxSkew: 1,
+      topologyKey: 'kubernetes.io/hostname',
+      whenUnsatisfiable: 'ScheduleAnyway',
+      labelSelector: { matchLabels: podSelector(nginxName) },
+      matchLabelKeys: [LABEL_REVISION],
+    },
+  ];
+}
+
+/** The template's scheduling fields as a pod spec's, the default spread filled in (`[]`: none). */
+function scheduling(nginxName: string, template: NginxPodTemplate) {
+  const spread = template.topologySpreadConstraints ?? defaultTopologySpread(nginxName);
+  return structuredClone({
+    ...(template.priorityClassName !== undefined ? { priorityClassName: template.priorityClassName } : {}),
+    ...(template.nodeSelector !== undefined ? { nodeSelector: template.nodeSelector } : {}),
+    ...(template.tolerations !== undefined ? { tolerations: template.tolerations } : {}),
+    ...(template.affinity !== undefined ? { affinity: template.affinity } : {}),
+    ...(spread.length ? { topologySpreadConstraints: spread } : {}),
+  });
+}
+
+/**
  * A new pod for `nginx` running `template` (whose hash is `revision`): a server-generated name after the Nginx's
  * (no process-local counter to collide after a restart), our labels and the revision's, and a controller owner reference that blocks the owner's deletion until the garbage
  * collector has removed the pod. It passes the Pod Security Standard `restricted` profile and gets no
@@ -160,7 +194,7 @@ export function podFor(nginx: Nginx, template: NginxPodTemplate, revision: strin
     }),
     spec: {
       automountServiceAccountToken: false,
-      ...(template.priorityClassName !== undefined ? { priorityClassName: template.priorityClassName } : {}),
+      ...scheduling(name, template),
       securityContext: podSecurity(template.port),
       containers: [
         {
@@ -203,12 +237,27 @@ export function podFor(nginx: Nginx, template: NginxPodTemplate, revision: strin
 export function podLike(nginx: Nginx, model: V1Pod): V1Pod {
   const spec = structuredClone(model.spec!);
   delete spec.nodeName;
+  spec.topologySpreadConstraints?.forEach(unmergeLabelKeys);
   return {
     apiVersion: 'v1',
     kind: 'Pod',
     metadata: newPodMetadata(nginx, { ...model.metadata?.labels }),
     spec,
   };
+}
+
+/**
+ * Undoes what the API server did to a spread constraint when it created a pod: it adds `key In [value]` to
+ * labelSelector for each of matchLabelKeys, and refuses a new pod whose labelSelector already has a key of
+ * matchLabelKeys.
+ */
+function unmergeLabelKeys(constraint: V1TopologySpreadConstraint): void {
+  const keys = new Set(constraint.matchLabelKeys ?? []);
+  const expressions = constraint.labelSelector?.matchExpressions;
+  if (!keys.size || !expressions) return;
+  const kept = expressions.filter((e) => !(keys.has(e.key) && e.operator === 'In'));
+  if (kept.length) constraint.labelSelector!.matchExpressions = kept;
+  else delete constraint.labelSelector!.matchExpressions;
 }
 
 /** A new pod's metadata: a name generated after the Nginx's, `labels`, and the Nginx as its controller. */

@@ -13,6 +13,17 @@ export function isReady(pod: V1Pod): boolean {
   return pod.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') ?? false;
 }
 
+/**
+ * Why the scheduler could not place `pod` (its PodScheduled condition False with reason Unschedulable: no node fits
+ * its selector, affinity, tolerations or spread, or none has room), or undefined when it is placed or not tried yet.
+ */
+export function unschedulableMessage(pod: V1Pod): string | undefined {
+  const scheduled = pod.status?.conditions?.find((c) => c.type === 'PodScheduled');
+  return scheduled?.status === 'False' && scheduled.reason === 'Unschedulable'
+    ? (scheduled.message ?? 'Unschedulable')
+    : undefined;
+}
+
 function restarts(pod: V1Pod): number {
   return (pod.status?.containerStatuses ?? []).reduce((sum, status) => sum + (status.restartCount ?? 0), 0);
 }
