@@ -10,12 +10,22 @@ import type { NginxPodTemplate } from './template-fields.js';
 
 /** One action a reconcile took, as the audit trail stores it. */
 export interface ReconcileAction {
-  kind: 'create' | 'delete' | 'adopt' | 'release' | 'status' | 'config' | 'revision' | 'service' | 'budget';
+  kind:
+    | 'create'
+    | 'delete'
+    | 'adopt'
+    | 'release'
+    | 'status'
+    | 'config'
+    | 'revision'
+    | 'service'
+    | 'budget'
+    | 'ingress';
   /** The pod acted on (none for a status write). */
   pod?: string;
   /**
    * Any other object acted on: the ConfigMap of `config`, the ControllerRevision of `revision`, the Service of
-   * `service`, the PodDisruptionBudget of `budget`, and what a `delete` without a pod deleted.
+   * `service`, the PodDisruptionBudget of `budget`, the Ingress of `ingress`, and what a `delete` without a pod deleted.
    */
   object?: string;
   /** Why a pod (or object) was deleted or released, or what was done to it. */

@@ -47,6 +47,13 @@ export const templateFields = {
     ],
   },
   priorityClassName: { of: (name) => name || undefined, example: 'high-priority', inputs: [] },
+  // --- TLS (issue 34) ---
+  tls: {
+    of: (tls) => (tls?.secretName ? { secretName: tls.secretName } : undefined),
+    example: { secretName: 'web-tls' },
+    inputs: ['tls.secretName'],
+  },
+  // --- end TLS ---
 } satisfies { [K in keyof NginxSpec]?: TemplateField<K> };
 
 export type TemplateFieldName = keyof typeof templateFields;
@@ -66,6 +73,7 @@ export const NON_TEMPLATE_FIELDS = {
   disruptionBudget: true,
   analysis: true,
   rollbackOnFailure: true,
+  ingress: true,
 } satisfies { [K in Exclude<keyof NginxSpec, TemplateFieldName>]: true };
 
 /** The spec fields a revision is made of (a rollback writes exactly these), in the table's order. */

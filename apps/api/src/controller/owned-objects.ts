@@ -2,6 +2,7 @@ import type {
   V1ConfigMap,
   V1ControllerRevision,
   V1EndpointSlice,
+  V1Ingress,
   V1Pod,
   V1PodDisruptionBudget,
   V1Service,
@@ -9,15 +10,17 @@ import type {
 import {
   DEFAULT_PORT,
   DEFAULT_REVISION_HISTORY_LIMIT,
+  DEFAULT_INGRESS_PATH,
   DEFAULT_SERVICE_PORT,
   LABEL_MANAGED_BY,
   LABEL_REVISION,
   MANAGED_BY,
   controllerRevisionName,
-  mountedConfig,
+  mountedConfigFiles,
   type Nginx,
   type NginxPodTemplate,
   type NginxDisruptionBudgetStatus,
+  type NginxIngressStatus,
   type NginxRevisionData,
   type NginxServiceStatus,
 } from '@ngx/nginx-api';
@@ -112,8 +115,8 @@ export function planHistory(input: {
   const pruned = new Set(plan.prune);
   const needed = new Set<string>();
   const need = (t: NginxPodTemplate | undefined) => {
-    const config = t && mountedConfig(t);
-    if (config !== undefined) needed.add(configMapName(nginx.metadata.name!, config));
+    const files = t && mountedConfigFiles(t);
+    if (files !== undefined) needed.add(configMapName(nginx.metadata.name!, files));
   };
   need(template);
   for (const r of revisions) if (!pruned.has(r)) need((r.data as NginxRevisionData | undefined)?.template);
@@ -269,4 +272,90 @@ export function serviceStatus(
     ...(service.spec?.clusterIP ? { clusterIP: service.spec.clusterIP } : {}),
     readyEndpoints,
   };
+}
+
+// --- Ingress (issue 34) ---
+
+/**
+ * The Ingress spec.ingress asks for, named after the Nginx: one rule, host and path (Prefix) to the owned
+ * Service's port, with TLS for the host from spec.tls's Secret when ingress.tls is true. Undefined without
+ * spec.ingress, or without spec.service (validation refuses that; the Ingress would point at nothing).
+ */
+export function ingressFor(nginx: Nginx): V1Ingress | undefined {
+  const wanted = nginx.spec.ingress;
+  if (!wanted || !nginx.spec.service) return undefined;
+  const name = nginx.metadata.name!;
+  const secretName = wanted.tls ? nginx.spec.tls?.secretName : undefined;
+  return {
+    apiVersion: 'networking.k8s.io/v1',
+    kind: 'Ingress',
+    metadata: {
+      name,
+      namespace: nginx.metadata.namespace,
+      labels: ownedLabels(nginx),
+      ownerReferences: [{ ...controllerReference(nginx), blockOwnerDeletion: false }],
+    },
+    spec: {
+      ...(wanted.className ? { ingressClassName: wanted.className } : {}),
+      rules: [
+        {
+          host: wanted.host,
+          http: {
+            paths: [
+              {
+                path: wanted.path ?? DEFAULT_INGRESS_PATH,
+                pathType: 'Prefix',
+                backend: {
+                  service: { name, port: { number: nginx.spec.service.port ?? DEFAULT_SERVICE_PORT } },
+                },
+              },
+            ],
+          },
+        },
+      ],
+      ...(secretName ? { tls: [{ hosts: [wanted.host], secretName }] } : {}),
+    },
+  };
+}
+
+/**
+ * The merge patch that brings an Ingress to `desired` (class, rules, TLS; anything else in its spec, such as a
+ * default backend someone added, removed), or undefined when its spec already says exactly that.
+ */
+export function ingressPatch(existing: V1Ingress, desired: V1Ingress): object | undefined {
+  const comparable = (spec: V1Ingress['spec']) =>
+    canonicalJson({
+      ingressClassName: spec?.ingressClassName ?? null,
+      defaultBackend: spec?.defaultBackend ?? null,
+      rules: spec?.rules ?? [],
+      tls: spec?.tls?.length ? spec.tls : null,
+    });
+  if (comparable(existing.spec) === comparable(desired.spec)) return undefined;
+  const want = desired.spec!;
+  return {
+    spec: {
+      ingressClassName: want.ingressClassName ?? null,
+      defaultBackend: null,
+      rules: want.rules,
+      tls: want.tls ?? null,
+    },
+  };
+}
+
+/** The Ingress's part of the status: its name and the addresses its controller published. */
+export function ingressStatus(ingress: V1Ingress | undefined): NginxIngressStatus | undefined {
+  if (!ingress) return undefined;
+  const addresses = (ingress.status?.loadBalancer?.ingress ?? [])
+    .map((entry) => entry.ip ?? entry.hostname)
+    .filter((address): address is string => Boolean(address));
+  return { name: ingress.metadata!.name!, ...(addresses.length ? { addresses } : {}) };
+}
+
+/** JSON with every object's keys sorted: equal for equal values whatever order the API server wrote keys in. */
+function canonicalJson(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) =>
+    v && typeof v === 'object' && !Array.isArray(v)
+      ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => a.localeCompare(b)))
+      : v,
+  );
 }

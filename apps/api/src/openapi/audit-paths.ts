@@ -109,6 +109,7 @@ const reconcileRecord = {
               'revision',
               'service',
               'budget',
+              'ingress',
             ],
           },
           pod: { type: 'string' },
