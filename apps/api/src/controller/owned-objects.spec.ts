@@ -167,6 +167,35 @@ describe('the Service', () => {
     });
   });
 
+  it('adds an https port 443 with spec.tls, and patches it in and out keeping picked node ports', () => {
+    const plain = serviceFor(nginx({ service: { type: 'NodePort' } }))!;
+    const withTls = serviceFor(nginx({ service: { type: 'NodePort' }, tls: { secretName: 'web-tls' } }))!;
+    expect(withTls.spec!.ports).toEqual([
+      { name: 'http', protocol: 'TCP', port: 80, targetPort: 80 },
+      { name: 'https', protocol: 'TCP', port: 443, targetPort: 443 },
+    ]);
+    const existing: V1Service = structuredClone(plain);
+    existing.spec!.ports![0]!.nodePort = 31234;
+    expect(servicePatch(existing, withTls)).toEqual({
+      spec: {
+        type: 'NodePort',
+        selector: withTls.spec!.selector,
+        ports: [{ ...withTls.spec!.ports![0], nodePort: 31234 }, withTls.spec!.ports![1]],
+      },
+    });
+    const both: V1Service = structuredClone(withTls);
+    both.spec!.ports![0]!.nodePort = 31234;
+    both.spec!.ports![1]!.nodePort = 31443;
+    expect(servicePatch(both, withTls)).toBeUndefined();
+    expect(servicePatch(both, plain)).toEqual({
+      spec: {
+        type: 'NodePort',
+        selector: plain.spec!.selector,
+        ports: [{ ...plain.spec!.ports![0], nodePort: 31234 }],
+      },
+    });
+  });
+
   it('counts the ready addresses of its EndpointSlices', () => {
     const service = {
       ...serviceFor(nginx({ service: {} }))!,

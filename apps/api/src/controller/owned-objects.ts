@@ -6,6 +6,7 @@ import type {
   V1Pod,
   V1PodDisruptionBudget,
   V1Service,
+  V1ServicePort,
 } from '@kubernetes/client-node';
 import {
   DEFAULT_PORT,
@@ -15,6 +16,7 @@ import {
   LABEL_MANAGED_BY,
   LABEL_REVISION,
   MANAGED_BY,
+  TLS_PORT,
   controllerRevisionName,
   mountedConfigFiles,
   type Nginx,
@@ -129,7 +131,10 @@ export function planHistory(input: {
   return plan;
 }
 
-/** The Service spec.service asks for: named after the Nginx, selecting the pods of every revision. */
+/**
+ * The Service spec.service asks for: named after the Nginx, selecting the pods of every revision; port `http` to
+ * spec.port, and with spec.tls also `https` 443 to the pods' 443.
+ */
 export function serviceFor(nginx: Nginx): V1Service | undefined {
   const wanted = nginx.spec.service;
   if (!wanted) return undefined;
@@ -154,37 +159,38 @@ export function serviceFor(nginx: Nginx): V1Service | undefined {
           targetPort: nginx.spec.port ?? DEFAULT_PORT,
           ...(wanted.nodePort !== undefined && type !== 'ClusterIP' ? { nodePort: wanted.nodePort } : {}),
         },
+        ...(nginx.spec.tls ? [{ name: 'https', protocol: 'TCP', port: TLS_PORT, targetPort: TLS_PORT }] : []),
       ],
     },
   };
 }
 
 /**
- * The merge patch that brings `existing` to `desired` (type, selector, the one port), or undefined when nothing
- * differs. A node port the API server picked is kept unless spec.service names one.
+ * The merge patch that brings `existing` to `desired` (type, selector, the ports by name), or undefined when
+ * nothing differs. A node port the API server picked for a port is kept unless spec.service names one.
  */
 export function servicePatch(existing: V1Service, desired: V1Service): object | undefined {
   const [have, want] = [existing.spec ?? {}, desired.spec!];
-  const havePort = have.ports?.length === 1 ? have.ports[0] : undefined;
-  const wantPort = want.ports![0]!;
-  const same =
-    have.type === want.type &&
-    JSON.stringify(have.selector ?? {}) === JSON.stringify(want.selector) &&
+  const havePorts = have.ports ?? [];
+  const samePort = (wantPort: V1ServicePort, havePort: V1ServicePort | undefined) =>
     havePort !== undefined &&
     havePort.name === wantPort.name &&
     havePort.port === wantPort.port &&
     String(havePort.targetPort) === String(wantPort.targetPort) &&
     (wantPort.nodePort === undefined || havePort.nodePort === wantPort.nodePort) &&
     (want.type !== 'ClusterIP' || havePort.nodePort === undefined);
+  const same =
+    have.type === want.type &&
+    JSON.stringify(have.selector ?? {}) === JSON.stringify(want.selector) &&
+    havePorts.length === want.ports!.length &&
+    want.ports!.every((wantPort, i) => samePort(wantPort, havePorts[i]));
   if (same) return undefined;
-  const keepNodePort = want.type !== 'ClusterIP' && wantPort.nodePort === undefined && havePort?.nodePort;
-  return {
-    spec: {
-      type: want.type,
-      selector: want.selector,
-      ports: [{ ...wantPort, ...(keepNodePort ? { nodePort: havePort!.nodePort } : {}) }],
-    },
-  };
+  const ports = want.ports!.map((wantPort) => {
+    const havePort = havePorts.find((port) => port.name === wantPort.name);
+    const keepNodePort = want.type !== 'ClusterIP' && wantPort.nodePort === undefined && havePort?.nodePort;
+    return { ...wantPort, ...(keepNodePort ? { nodePort: havePort!.nodePort } : {}) };
+  });
+  return { spec: { type: want.type, selector: want.selector, ports } };
 }
 
 /** The PodDisruptionBudget spec.disruptionBudget asks for, named after the Nginx, over every revision's pods. */
