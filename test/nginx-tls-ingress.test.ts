@@ -124,6 +124,11 @@ describe('spec.tls and spec.ingress', () => {
     const still = (await nginxes.get(name)).status?.conditions?.find((c) => c.type === 'ReplicaFailure');
     expect(still).toMatchObject({ status: 'True', reason: 'SecretNotFound', message: failure.message });
     expect(controller.exited()).toBeUndefined();
+    const uid = (await nginxes.get(name)).metadata.uid!;
+    const warning = await waitFor('a SecretNotFound Warning Event', async () =>
+      (await nginxes.events(uid)).find((e) => e.reason === 'SecretNotFound'),
+    );
+    expect(warning).toMatchObject({ type: 'Warning', message: failure.message });
 
     await createSecret(secret);
     const recovered = await nginxes.converged(name, 2, 60_000);

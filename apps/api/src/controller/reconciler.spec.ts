@@ -157,6 +157,7 @@ function setup(
       } as V1ControllerRevision & KubeObject),
     );
   }
+  const events = new EventRecorder({ client, component: 'test', instance: 'test-1' });
   const reconciler = new NginxReconciler({
     client,
     nginxes,
@@ -164,12 +165,12 @@ function setup(
     owned,
     expectations,
     strays,
-    events: new EventRecorder({ client, component: 'test', instance: 'test-1' }),
+    events,
     logger: { info() {}, warn() {}, error() {} },
     burst: 500,
     now: options.now,
   });
-  return { api, nginxes, pods, expectations, strays, reconciler };
+  return { api, nginxes, pods, expectations, strays, reconciler, events };
 }
 
 const statusWrites = (api: FakeApi) => api.made('PUT', `${NGINX_PATH}/status`);
@@ -502,12 +503,17 @@ describe('NginxReconciler with spec.tls', () => {
   const withTls = () => nginx(2, { spec: { replicas: 2, tls: { secretName: 'web-tls' } } });
 
   it('creates no pod while the Secret is missing: ReplicaFailure SecretNotFound, looked for again later', async () => {
-    const { api, reconciler } = setup({ nginx: withTls() });
+    const { api, reconciler, events, nginxes } = setup({ nginx: withTls() });
+    const warned: string[] = [];
+    vi.spyOn(events, 'event').mockImplementation((_object, type, reason) => {
+      if (type === 'Warning') warned.push(reason);
+    });
     api.on(`GET ${SECRET_PATH}`, () => {
       throw new KubeApiError(404, { kind: 'Status', code: 404, reason: 'NotFound', message: 'not found' });
     });
     const result = await reconciler.reconcile(KEY);
     expect(result).toEqual({ requeueAfterMs: 10_000 });
+    expect(warned).toEqual(['SecretNotFound']);
     expect(podCreates(api)).toHaveLength(0);
     expect(api.made('POST', '/api/v1/namespaces/default/configmaps')).toHaveLength(0);
     expect(api.made('GET', SECRET_PATH)[0]!.accept).toBe(METADATA_ONLY);
@@ -518,6 +524,18 @@ describe('NginxReconciler with spec.tls', () => {
       message:
         'Secret web-tls (spec.tls.secretName) not found in namespace default: no pod is created until it exists.',
     });
+
+    // Looked for again with that status in the cache: no second Warning, no status write, still no pod.
+    const written = statusWrites(api)[0]!.body as Nginx & KubeObject;
+    nginxes.upsert(
+      nginxes.accept(
+        structuredClone({ ...written, metadata: { ...written.metadata, resourceVersion: '11' } }),
+      ),
+    );
+    expect(await reconciler.reconcile(KEY)).toEqual({ requeueAfterMs: 10_000 });
+    expect(warned).toEqual(['SecretNotFound']);
+    expect(statusWrites(api)).toHaveLength(1);
+    expect(podCreates(api)).toHaveLength(0);
   });
 
   it('creates the pods, mounting the Secret, once it exists', async () => {

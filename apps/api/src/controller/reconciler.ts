@@ -11,7 +11,7 @@ import {
   type ReconcileResult,
   type RuntimeLogger,
 } from '@ngx/kube-runtime';
-import { SECRET_NOT_FOUND, type Nginx } from '@ngx/nginx-api';
+import { CONDITION_REPLICA_FAILURE, SECRET_NOT_FOUND, type Nginx } from '@ngx/nginx-api';
 import { OwnedSync, type OwnedCaches, type OwnedStatus } from './owned-sync.js';
 import {
   deadlineIn,
@@ -159,6 +159,11 @@ export class NginxReconciler {
     // A missing Secret is a state to wait out, not an error to back off from: it is looked for again at a steady
     // pace (no Secret event wakes us), so the pods come within secretRecheckMs of its creation.
     if (failure?.reason === SECRET_NOT_FOUND && !ownedFailure) {
+      // One Warning when the Secret goes missing (kubectl describe shows it), not one per look.
+      const reported = nginx.status?.conditions?.some(
+        (c) => c.type === CONDITION_REPLICA_FAILURE && c.status === 'True' && c.reason === SECRET_NOT_FOUND,
+      );
+      if (!reported) this.deps.events.event(nginx, 'Warning', SECRET_NOT_FOUND, failure.message);
       if (statusChanged(nginx.status, status) && (await this.writeStatus(key, nginx, status)) === 'written')
         report.record({ kind: 'status' });
       return { requeueAfterMs: this.deps.secretRecheckMs ?? SECRET_RECHECK_MS };
