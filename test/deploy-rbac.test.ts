@@ -314,6 +314,12 @@ describe('deploy/ RBAC for the nginx-controller service account', () => {
       ['create', 'poddisruptionbudgets.policy'],
       ['patch', 'poddisruptionbudgets.policy'],
       ['watch', 'endpointslices.discovery.k8s.io', '--all-namespaces'],
+      ['watch', 'ingresses.networking.k8s.io', '--all-namespaces'],
+      ['create', 'ingresses.networking.k8s.io'],
+      ['patch', 'ingresses.networking.k8s.io'],
+      ['delete', 'ingresses.networking.k8s.io'],
+      // spec.tls: the Secret's metadata is read by name before pods that mount it are created.
+      ['get', 'secrets'],
       ['get', 'pods'],
       ['list', 'pods', '--all-namespaces'],
       ['watch', 'pods', '--all-namespaces'],
@@ -357,8 +363,9 @@ describe('deploy/ RBAC for the nginx-controller service account', () => {
       ['patch', 'pods', '--subresource=status'],
       ['create', 'pods', '--subresource=exec'],
       ['get', 'pods', '--subresource=log'],
-      ['get', 'secrets'],
       ['list', 'secrets', '--all-namespaces'],
+      ['watch', 'secrets', '--all-namespaces'],
+      ['update', 'ingresses.networking.k8s.io'],
       ['create', 'events.events.k8s.io'],
       ['get', '/logs'],
       ['impersonate', 'userextras.authentication.k8s.io'],
@@ -497,6 +504,47 @@ describe('deploy/ RBAC for the nginx-controller service account', () => {
     );
     expect(await kubectl('get', 'validatingwebhookconfiguration', WEBHOOK, '-o', 'name')).toContain(WEBHOOK);
   });
+  it('keeps spec.tls and spec.ingress as the service account: the Secret looked up by name, then the pods, and the Ingress', async () => {
+    const tlsName = uniqueName('tls');
+    const secret = uniqueName('tls-secret');
+    const tlsNginxes = `/apis/mycompany.com/v1/namespaces/${namespace}/nginxes`;
+    await client.request({
+      method: 'POST',
+      path: tlsNginxes,
+      body: {
+        apiVersion: 'mycompany.com/v1',
+        kind: 'Nginx',
+        metadata: { name: tlsName },
+        spec: {
+          replicas: 1,
+          service: {},
+          tls: { secretName: secret },
+          ingress: { host: 'rbac.example.com', tls: true },
+        },
+      },
+    });
+    await waitFor('ReplicaFailure SecretNotFound', async () => {
+      const nginx = await ours.get(tlsName);
+      return nginx.status?.conditions?.some(
+        (c) => c.type === 'ReplicaFailure' && c.reason === 'SecretNotFound',
+      );
+    });
+    await waitFor('the Ingress', () =>
+      client.request({ path: `/apis/networking.k8s.io/v1/namespaces/${namespace}/ingresses/${tlsName}` }),
+    );
+    // The API server checks a kubernetes.io/tls Secret has both keys, not what they hold: the pods are not run.
+    const data = {
+      'tls.crt': Buffer.from('crt').toString('base64'),
+      'tls.key': Buffer.from('key').toString('base64'),
+    };
+    await client.request({
+      method: 'POST',
+      path: `/api/v1/namespaces/${namespace}/secrets`,
+      body: { apiVersion: 'v1', kind: 'Secret', metadata: { name: secret }, type: 'kubernetes.io/tls', data },
+    });
+    await ours.converged(tlsName, 1, 60_000);
+    await client.request({ method: 'DELETE', path: `${tlsNginxes}/${tlsName}` });
+  }, 120_000);
 
   it('was never refused a request', () => {
     expect(refusals(api!.output())).toEqual([]);

@@ -5,7 +5,14 @@ import { delimiter, join } from 'node:path';
 import { promisify } from 'node:util';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { nginxConfigProblems, type ConfigProblem } from '../libs/nginx-api/src/index.js';
+import {
+  TLS_MOUNT_PATH,
+  mountedConfigFiles,
+  nginxConfigProblems,
+  podTemplateOf,
+  type ConfigProblem,
+  type NginxSpec,
+} from '../libs/nginx-api/src/index.js';
 import { extraConfigs, invalid, valid } from './fixtures/nginx-configs.js';
 
 // spec.config against Debian's `nginx -t` (tools/setup.sh installs it), included the way the official nginx image
@@ -133,6 +140,30 @@ describe.skipIf(NGINX === undefined)(
     it('the harness itself passes nginx -t', async () => {
       const verdict = await nginxTest('');
       expect(verdict.ok, verdict.output).toBe(true);
+    });
+
+    // spec.tls: the files a pod mounts in conf.d (default.conf and the TLS wrapper), with a real self-signed
+    // certificate from openssl where the pod mounts the Secret (here under the test's directory).
+    it.each<[string, NginxSpec]>([
+      ['spec.config on 8080', { replicas: 1, port: 8080, config: valid[0]!.text, tls: { secretName: 't' } }],
+      ['the default server on 80', { replicas: 1, tls: { secretName: 't' } }],
+    ])('accepts the TLS wrapper beside %s, with a real certificate', async (_name, spec) => {
+      const tlsDir = join(dir, 'tls');
+      mkdirSync(tlsDir, { recursive: true });
+      await run('openssl', [
+        'req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=web.example.com',
+        '-keyout', join(tlsDir, 'tls.key'), '-out', join(tlsDir, 'tls.crt'),
+      ]); // prettier-ignore
+      const files = mountedConfigFiles(podTemplateOf(spec))!;
+      expect(files['tls.conf']).toContain(`${TLS_MOUNT_PATH}/tls.crt`);
+      const tlsFile = join(dir, 'conf.d', 'tls.conf');
+      writeFileSync(tlsFile, files['tls.conf']!.replaceAll(TLS_MOUNT_PATH, tlsDir));
+      try {
+        const verdict = await nginxTest(files['default.conf']!);
+        expect(verdict.ok, verdict.output).toBe(true);
+      } finally {
+        rmSync(tlsFile);
+      }
     });
 
     it.each([...valid, ...extraConfigs])('accepts $name, as nginx does', async ({ text }) => {

@@ -470,6 +470,38 @@ function handPicked(): BadRequest[] {
     }),
     names: 'kind',
   });
+  // spec.tls and spec.ingress (issue 34): each refused at the field, created or merged into the victim.
+  const service = { port: 80 };
+  for (const [spec, names] of [
+    [{ tls: { secretName: 'Web_TLS' } }, 'spec.tls.secretName'],
+    [{ tls: {} }, 'spec.tls.secretName'],
+    [{ tls: { secretName: 'web-tls' }, port: 443 }, 'spec.port'],
+    [{ service, ingress: { host: 'Web.Example.com' } }, 'spec.ingress.host'],
+    [{ service, ingress: { host: '*.*.example.com' } }, 'spec.ingress.host'],
+    [{ service, ingress: { host: '10.0.0.1' } }, 'spec.ingress.host'],
+    [{ service, ingress: {} }, 'spec.ingress.host'],
+    [{ service, ingress: { host: 'a.example.com', className: 'Bad Class' } }, 'spec.ingress.className'],
+    [{ service, ingress: { host: 'a.example.com', path: 'no-slash' } }, 'spec.ingress.path'],
+    [{ service, ingress: { host: 'a.example.com', tls: true } }, 'spec.ingress.tls'],
+    [{ ingress: { host: 'a.example.com' } }, 'spec.ingress'],
+  ] as const) {
+    cases.push({
+      what: `created with ${JSON.stringify(spec)}`,
+      method: 'POST',
+      path: collection,
+      contentType: JSON_TYPE,
+      body: JSON.stringify(nginxManifest('tls-bad', 1, { spec: { replicas: 1, ...spec } })),
+      names,
+    });
+    cases.push({
+      what: `merge patch ${JSON.stringify(spec)}`,
+      method: 'PATCH',
+      path: victim,
+      contentType: MERGE,
+      body: JSON.stringify({ spec }),
+      names,
+    });
+  }
   return cases;
 }
 

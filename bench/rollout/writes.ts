@@ -97,7 +97,8 @@ export function controllerWrites(
     else if (
       resource === '/configmaps' ||
       resource === '/services' ||
-      resource === 'policy/poddisruptionbudgets'
+      resource === 'policy/poddisruptionbudgets' ||
+      resource === 'networking.k8s.io/ingresses'
     )
       count('other owned objects', key, n);
     else if (resource === own) {

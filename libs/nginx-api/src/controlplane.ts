@@ -20,6 +20,7 @@ export const RECONCILE_ACTION_KINDS = [
   'revision',
   'service',
   'budget',
+  'ingress',
   'analysis',
   'canary',
 ] as const;
@@ -31,7 +32,7 @@ export interface ReconcileAction {
   pod?: string;
   /**
    * Any other object acted on: the ConfigMap of `config`, the ControllerRevision of `revision`, the Service of
-   * `service`, the PodDisruptionBudget of `budget`, and what a `delete` without a pod deleted.
+   * `service`, the PodDisruptionBudget of `budget`, the Ingress of `ingress`, and what a `delete` without a pod deleted.
    */
   object?: string;
   /** Why a pod (or object) was deleted or released, or what was done to it. */

@@ -6,6 +6,7 @@ import {
   type NginxPodTemplate,
   type TemplateFieldName,
 } from './template-fields.js';
+import { TLS_CONFIG_KEY, tlsServerConfig } from './tls.js';
 import type { NginxSpec } from './types.js';
 
 /** One row of the template table with its field's type erased, to walk the table generically. */
@@ -77,4 +78,34 @@ export function defaultServerConfig(port: number): string {
 export function mountedConfig(template: NginxPodTemplate): string | undefined {
   if (template.config !== undefined) return template.config;
   return template.port === DEFAULT_PORT ? undefined : defaultServerConfig(template.port);
+}
+
+// --- TLS (issue 34) ---
+
+/** The file of the mounted config directory that holds spec.config (or the default server). */
+export const DEFAULT_CONFIG_KEY = 'default.conf';
+
+/**
+ * What a pod of `template` gets in /etc/nginx/conf.d, file name to text, or undefined when it mounts nothing
+ * (the image's own default.conf stays): default.conf as mountedConfig says, and with spec.tls also the TLS
+ * wrapper (tls.conf, see tlsServerConfig) beside default.conf, which is then always mounted (the image's default
+ * server on port 80 when spec.config is unset), since the mount replaces the directory.
+ */
+export function mountedConfigFiles(template: NginxPodTemplate): Record<string, string> | undefined {
+  const config = mountedConfig(template);
+  if (!template.tls) return config === undefined ? undefined : { [DEFAULT_CONFIG_KEY]: config };
+  return {
+    [DEFAULT_CONFIG_KEY]: config ?? defaultServerConfig(template.port),
+    [TLS_CONFIG_KEY]: tlsServerConfig(template.port),
+  };
+}
+
+/**
+ * The text a config ConfigMap's name hashes: default.conf's text when it is the only file (so the ConfigMaps of
+ * revisions without spec.tls keep the names they always had), else every file's name and text.
+ */
+export function configFilesDigestText(files: Record<string, string>): string {
+  const names = Object.keys(files).sort();
+  if (names.length === 1 && names[0] === DEFAULT_CONFIG_KEY) return files[DEFAULT_CONFIG_KEY]!;
+  return names.map((name) => `${name}\0${files[name]}`).join('\0');
 }

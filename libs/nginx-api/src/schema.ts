@@ -8,7 +8,6 @@ import {
 } from './names.js';
 import { DURATION_PATTERN } from './duration.js';
 import { MAX_CONFIG_BYTES } from './nginx-config.js';
-import { ANALYSIS_NAMED_RULE } from './spec-rules.js';
 import {
   LABEL_KEYS_RULE,
   LABEL_VALUE_PATTERN,
@@ -18,6 +17,8 @@ import {
   TOLERATION_RULES,
   celOnly,
 } from './item-rules.js';
+import { ANALYSIS_NAMED_RULE, TLS_INGRESS_RULES } from './spec-rules.js';
+import { DNS_SUBDOMAIN, INGRESS_HOST, SECRET_NOT_FOUND, TLS_MOUNT_PATH, TLS_PORT } from './tls.js';
 import type { NginxSpec } from './types.js';
 
 /** A CEL validation rule of a CRD schema (`x-kubernetes-validations`); `self` is the value it sits on. */
@@ -627,6 +628,53 @@ const specProperties = {
     description:
       'A failed analysis or an exceeded progress deadline sends every pod back to status.currentRevision; the spec is kept, and the status says so until it changes.',
   },
+  // --- TLS and Ingress (issue 34) ---
+  tls: {
+    type: 'object',
+    description: `A kubernetes.io/tls Secret mounted into every pod at ${TLS_MOUNT_PATH}; the pods' nginx also listens on ${TLS_PORT} with its certificate, in front of spec.port. A Secret that does not exist is ReplicaFailure (reason ${SECRET_NOT_FOUND}): no pod is created until it does.`,
+    required: ['secretName'],
+    properties: {
+      secretName: {
+        type: 'string',
+        maxLength: 253,
+        pattern: DNS_SUBDOMAIN,
+        description: "The Secret's name, in the Nginx's namespace (a DNS subdomain).",
+      },
+    },
+  },
+  ingress: {
+    type: 'object',
+    description:
+      'A networking.k8s.io/v1 Ingress the controller keeps for the Nginx, named after it, routing host and path to the owned Service (needs spec.service).',
+    required: ['host'],
+    properties: {
+      className: {
+        type: 'string',
+        maxLength: 253,
+        pattern: DNS_SUBDOMAIN,
+        description: "The IngressClass's name; the cluster's default class when unset.",
+      },
+      host: {
+        type: 'string',
+        maxLength: 253,
+        pattern: INGRESS_HOST,
+        description:
+          'The host routed: a DNS name (web.example.com), or a wildcard of one label (*.example.com).',
+      },
+      tls: {
+        type: 'boolean',
+        description:
+          'When true (needs spec.tls), the Ingress terminates TLS for the host with spec.tls.secretName.',
+      },
+      path: {
+        type: 'string',
+        maxLength: 1024,
+        pattern: '^/[^\\s{};]*$',
+        description: 'The path prefix routed (pathType Prefix); defaults to /.',
+      },
+    },
+  },
+  // --- end TLS and Ingress ---
 } satisfies PropertiesOf<NginxSpec>;
 
 const measurement: JsonSchema = {
@@ -696,6 +744,7 @@ export const nginxSchema: JsonSchema = {
           fieldPath: '.progressDeadlineSeconds',
         },
         ANALYSIS_NAMED_RULE,
+        ...TLS_INGRESS_RULES,
       ],
     },
     status: {
@@ -717,6 +766,19 @@ export const nginxSchema: JsonSchema = {
             name: { type: 'string', maxLength: 253 },
             clusterIP: { type: 'string', maxLength: 64 },
             readyEndpoints: count('Ready addresses in the EndpointSlices of the Service.'),
+          },
+        },
+        ingress: {
+          type: 'object',
+          description: 'The owned Ingress, when spec.ingress is set.',
+          properties: {
+            name: { type: 'string', maxLength: 253 },
+            addresses: {
+              type: 'array',
+              maxItems: 32,
+              description: "The addresses (IPs or hostnames) the Ingress's controller published.",
+              items: { type: 'string', maxLength: 253 },
+            },
           },
         },
         disruptionBudget: {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { scaledValue } from './int-or-percent.js';
-import { podTemplateOf, mountedConfig } from './pod-template.js';
+import { podTemplateOf, mountedConfig, mountedConfigFiles } from './pod-template.js';
 import { revisionOf } from './template-revision.js';
 import { validateNginx } from './validation.js';
 import type { NginxSpec } from './types.js';
@@ -172,5 +172,59 @@ describe('the canary fields', () => {
     [{ analysis: [{ ...analysis[0], count: 0 }] }, 'spec.analysis[0].count'],
   ])('refuses %j at %s', (spec, field) => {
     expect(fields(spec)).toContain(field);
+  });
+});
+
+describe('spec.tls and spec.ingress', () => {
+  const service = { port: 80 };
+  const tls = { secretName: 'web-tls' };
+
+  it('accepts the issue example, a wildcard host, a path and no class', () => {
+    expect(
+      fields({ service, tls, ingress: { className: 'nginx', host: 'web.example.com', tls: true } }),
+    ).toEqual([]);
+    expect(fields({ service, ingress: { host: '*.example.com', path: '/app' } })).toEqual([]);
+  });
+
+  it.each([
+    [{ tls: { secretName: 'Web_TLS' } }, 'spec.tls.secretName'],
+    [{ tls: { secretName: '' } }, 'spec.tls.secretName'],
+    [{ tls: {} }, 'spec.tls.secretName'],
+    [{ tls, port: 443 }, 'spec.port'],
+    [{ service, ingress: {} }, 'spec.ingress.host'],
+    [{ service, ingress: { host: 'Web.Example.com' } }, 'spec.ingress.host'],
+    [{ service, ingress: { host: '*.*.example.com' } }, 'spec.ingress.host'],
+    [{ service, ingress: { host: 'web.*.com' } }, 'spec.ingress.host'],
+    [{ service, ingress: { host: '10.0.0.1' } }, 'spec.ingress.host'],
+    [{ service, ingress: { host: 'a.example.com', className: 'Bad Class' } }, 'spec.ingress.className'],
+    [{ service, ingress: { host: 'a.example.com', path: 'app' } }, 'spec.ingress.path'],
+    [{ service, ingress: { host: 'a.example.com', tls: true } }, 'spec.ingress.tls'],
+    [{ ingress: { host: 'a.example.com' } }, 'spec.ingress'],
+  ])('refuses %j at %s', (spec, field) => {
+    expect(fields(spec)).toEqual([field]);
+  });
+
+  it('says why, with the CRD rule’s message', () => {
+    const [error] = validateNginx(nginx({ service, ingress: { host: 'a.example.com', tls: true } }));
+    expect(error!.message).toBe(
+      'Invalid value: "object": ingress.tls needs spec.tls: the Ingress terminates TLS with its Secret',
+    );
+  });
+
+  it('makes spec.tls part of the pod template; spec.ingress is not', () => {
+    const plain = revisionOf(podTemplateOf({ replicas: 1 }));
+    expect(revisionOf(podTemplateOf({ replicas: 1, tls }))).not.toBe(plain);
+    expect(revisionOf(podTemplateOf({ replicas: 1, service, ingress: { host: 'a.example.com' } }))).toBe(
+      plain,
+    );
+    expect(podTemplateOf({ replicas: 1, tls: { secretName: '' } }).tls).toBeUndefined();
+  });
+
+  it('mounts the TLS wrapper beside default.conf, with the default server when spec.config is unset', () => {
+    const files = mountedConfigFiles(podTemplateOf({ replicas: 1, tls }))!;
+    expect(Object.keys(files)).toEqual(['default.conf', 'tls.conf']);
+    expect(files['default.conf']).toContain('listen 80;');
+    expect(files['tls.conf']).toContain('proxy_pass http://127.0.0.1:80;');
+    expect(mountedConfigFiles(podTemplateOf({ replicas: 1 }))).toBeUndefined();
   });
 });

@@ -2,6 +2,7 @@ import { isZero } from './int-or-percent.js';
 import { describeConfigProblem, MAX_CONFIG_BYTES, nginxConfigProblems } from './nginx-config.js';
 import { DEFAULT_PROGRESS_DEADLINE_SECONDS } from './names.js';
 import { quantityValue } from './quantity.js';
+import { isIpv4Host } from './tls.js';
 import type { NginxResourceList, NginxSpec } from './types.js';
 import type { FieldError, ValidateOptions } from './field-error.js';
 
@@ -11,6 +12,54 @@ export const ANALYSIS_NAMED_RULE = {
   message: 'every analysis step must name an entry of spec.analysis',
   fieldPath: '.strategy.canary.steps',
 };
+
+// --- TLS and Ingress (issue 34) ---
+
+/**
+ * The rules relating spec.tls and spec.ingress to the rest of the spec: the CRD carries each on the spec (schema.ts),
+ * specRuleErrors checks each with the same message at the same field.
+ */
+export const INGRESS_NEEDS_SERVICE_RULE = {
+  rule: '!has(self.ingress) || has(self.service)',
+  message: 'ingress needs spec.service: the Ingress routes to the owned Service',
+  fieldPath: '.ingress',
+};
+export const INGRESS_TLS_NEEDS_TLS_RULE = {
+  rule: '!has(self.ingress) || !has(self.ingress.tls) || !self.ingress.tls || has(self.tls)',
+  message: 'ingress.tls needs spec.tls: the Ingress terminates TLS with its Secret',
+  fieldPath: '.ingress.tls',
+};
+export const TLS_PORT_RULE = {
+  rule: '!has(self.tls) || !has(self.port) || self.port != 443',
+  message: 'port may not be 443 with spec.tls: the TLS server listens there',
+  fieldPath: '.port',
+};
+export const INGRESS_HOST_NOT_IP_RULE = {
+  rule: "!has(self.ingress) || !self.ingress.host.matches('^[0-9]+([.][0-9]+){3}$')",
+  message: 'ingress host must be a DNS name, not an IP address',
+  fieldPath: '.ingress.host',
+};
+export const TLS_INGRESS_RULES = [
+  INGRESS_NEEDS_SERVICE_RULE,
+  INGRESS_TLS_NEEDS_TLS_RULE,
+  TLS_PORT_RULE,
+  INGRESS_HOST_NOT_IP_RULE,
+];
+
+function tlsIngressErrors(spec: Partial<NginxSpec>): FieldError[] {
+  const errors: FieldError[] = [];
+  const at = (rule: { fieldPath: string }) => `spec${rule.fieldPath}`;
+  if (spec.ingress && !spec.service)
+    errors.push(ruleError(at(INGRESS_NEEDS_SERVICE_RULE), INGRESS_NEEDS_SERVICE_RULE.message));
+  if (spec.ingress?.tls === true && !spec.tls)
+    errors.push(ruleError(at(INGRESS_TLS_NEEDS_TLS_RULE), INGRESS_TLS_NEEDS_TLS_RULE.message));
+  if (spec.tls && spec.port === 443) errors.push(ruleError(at(TLS_PORT_RULE), TLS_PORT_RULE.message));
+  if (spec.ingress && isIpv4Host(spec.ingress.host))
+    errors.push(ruleError(at(INGRESS_HOST_NOT_IP_RULE), INGRESS_HOST_NOT_IP_RULE.message));
+  return errors;
+}
+
+// --- end TLS and Ingress ---
 
 const ruleError = (field: string, message: string, reason: FieldError['reason'] = 'FieldValueInvalid') => ({
   field,
@@ -121,5 +170,6 @@ export function specRuleErrors(spec: Partial<NginxSpec>, options: ValidateOption
         'progressDeadlineSeconds must be greater than minReadySeconds',
       ),
     );
+  errors.push(...tlsIngressErrors(spec));
   return errors;
 }

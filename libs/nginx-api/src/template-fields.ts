@@ -80,6 +80,13 @@ export const templateFields = {
     example: [{ maxSkew: 2, topologyKey: 'topology.kubernetes.io/zone', whenUnsatisfiable: 'DoNotSchedule' }],
     inputs: [],
   },
+  // --- TLS (issue 34) ---
+  tls: {
+    of: (tls) => (tls?.secretName ? { secretName: tls.secretName } : undefined),
+    example: { secretName: 'web-tls' },
+    inputs: ['tls.secretName'],
+  },
+  // --- end TLS ---
 } satisfies { [K in keyof NginxSpec]?: TemplateField<K> };
 
 export type TemplateFieldName = keyof typeof templateFields;
@@ -99,6 +106,7 @@ export const NON_TEMPLATE_FIELDS = {
   disruptionBudget: true,
   analysis: true,
   rollbackOnFailure: true,
+  ingress: true,
 } satisfies { [K in Exclude<keyof NginxSpec, TemplateFieldName>]: true };
 
 /** The spec fields a revision is made of (a rollback writes exactly these), in the table's order. */

@@ -105,6 +105,28 @@ export interface NginxToleration {
   tolerationSeconds?: number;
 }
 
+// --- TLS and Ingress (issue 34) ---
+
+/** A kubernetes.io/tls Secret every pod mounts: the pods' nginx also listens on 443 with its certificate. */
+export interface NginxTls {
+  /** The Secret's name, in the Nginx's namespace; its `tls.crt` and `tls.key` are mounted. */
+  secretName: string;
+}
+
+/** An owned networking.k8s.io/v1 Ingress to the owned Service (spec.service must be set). */
+export interface NginxIngress {
+  /** The IngressClass; the cluster's default class when unset. */
+  className?: string;
+  /** The one host routed, a DNS name or a wildcard `*.example.com`. */
+  host: string;
+  /** When true (needs spec.tls): the Ingress terminates TLS for the host with spec.tls.secretName. */
+  tls?: boolean;
+  /** The path prefix routed; default "/". */
+  path?: string;
+}
+
+// --- end TLS and Ingress ---
+
 export interface NginxSpec {
   /** How many nginx pods to run (0 to MAX_REPLICAS). */
   replicas: number;
@@ -148,6 +170,12 @@ export interface NginxSpec {
    * (status.currentRevision); the spec is left as written, and the status says so until the spec changes.
    */
   rollbackOnFailure?: boolean;
+  // --- TLS and Ingress (issue 34) ---
+  /** A TLS Secret mounted into every pod; nginx listens on 443 with it (a pod template field). */
+  tls?: NginxTls;
+  /** An owned Ingress routing `host` to the owned Service. */
+  ingress?: NginxIngress;
+  // --- end TLS and Ingress ---
 }
 
 /** A standard metav1.Condition, plus the last time the condition was refreshed (the rollout's last progress). */
@@ -178,6 +206,13 @@ export interface NginxDisruptionBudgetStatus {
   currentHealthy?: number;
   /** The fewest healthy pods the budget allows. */
   desiredHealthy?: number;
+}
+
+/** The owned Ingress as it stands: its name and the addresses its controller published, if any. */
+export interface NginxIngressStatus {
+  name?: string;
+  /** status.loadBalancer.ingress of the Ingress: each an IP or a hostname. */
+  addresses?: string[];
 }
 
 export type NginxMeasurementPhase = 'Successful' | 'Failed' | 'Inconclusive' | 'Error';
@@ -238,6 +273,8 @@ export interface NginxStatus {
   service?: NginxServiceStatus;
   /** The owned PodDisruptionBudget, when spec.disruptionBudget is set and kube has computed its status. */
   disruptionBudget?: NginxDisruptionBudgetStatus;
+  /** The owned Ingress, when spec.ingress is set. */
+  ingress?: NginxIngressStatus;
   /** A short human sentence about the state, e.g. "2 of 3 pods ready". */
   message?: string;
   conditions?: NginxCondition[];

@@ -121,6 +121,7 @@ export class ControllerTerm {
         services: deps.informers.owned.services.cache,
         budgets: deps.informers.owned.budgets.cache,
         endpointSlices: deps.informers.owned.endpointSlices.cache,
+        ingresses: deps.informers.owned.ingresses.cache,
       },
       expectations: this.expectations,
       strays: deps.strays,

@@ -94,12 +94,13 @@ export class NginxControllerService implements OnApplicationBootstrap, OnModuleD
             .map((nginx) => `${namespace}/${nginx.metadata.name}`),
         ),
       );
-    const { revisions, configMaps, services, endpointSlices, budgets } = this.informers.owned;
+    const { revisions, configMaps, services, endpointSlices, budgets, ingresses } = this.informers.owned;
     revisions.addEventHandler(ownedEventHandlers(events));
     configMaps.addEventHandler(ownedEventHandlers(events));
     services.addEventHandler(ownedEventHandlers(events));
     endpointSlices.addEventHandler(ownedEventHandlers(events));
     budgets.addEventHandler(ownedEventHandlers(events, { matters: budgetChangeMatters }));
+    ingresses.addEventHandler(ownedEventHandlers(events));
   }
 
   onApplicationBootstrap(): void {

@@ -16,6 +16,8 @@ import {
   type NginxCondition,
   type NginxPodTemplate,
   type NginxDisruptionBudgetStatus,
+  type NginxIngressStatus,
+  SECRET_NOT_FOUND,
   type NginxServiceStatus,
   type NginxStatus,
 } from '@ngx/nginx-api';
@@ -25,7 +27,8 @@ import { selectorString } from './pod-builder.js';
 
 /** A pod creation or deletion the API server refused during this sync. */
 export interface ReplicaFailure {
-  reason: 'FailedCreate' | 'FailedDelete';
+  /** SecretNotFound (SECRET_NOT_FOUND): spec.tls's Secret is missing, so no pod was asked for (issue 34). */
+  reason: 'FailedCreate' | 'FailedDelete' | typeof SECRET_NOT_FOUND;
   message: string;
 }
 
@@ -93,7 +96,11 @@ export function nginxStatus(
   refusal: ReplicaFailure | undefined,
   now: string,
   view: RolloutView = rolloutView(nginx, Date.parse(now)),
-  owned: { service?: NginxServiceStatus; disruptionBudget?: NginxDisruptionBudgetStatus } = {},
+  owned: {
+    service?: NginxServiceStatus;
+    disruptionBudget?: NginxDisruptionBudgetStatus;
+    ingress?: NginxIngressStatus;
+  } = {},
 ): NginxStatus {
   const desired = nginx.spec.replicas;
   const minReadySeconds = nginx.spec.minReadySeconds ?? 0;
@@ -122,7 +129,8 @@ export function nginxStatus(
       ? 'Scaled to 0 pods.'
       : `${ready} of ${plural(desired, 'pod')} ready${active.length !== desired ? ` (${active.length} running)` : ''}.`;
   if (!rolledOut) message = `${message} Rolling out: ${updated.length} of ${desired} updated.`;
-  if (failure)
+  if (failure?.reason === SECRET_NOT_FOUND) message = `${message} ${failure.message}`;
+  else if (failure)
     message = `${message} ${failure.reason === 'FailedCreate' ? 'Creating' : 'Deleting'} pods failed: ${failure.message}`;
   const unschedulable = active.map(unschedulableMessage).filter((m) => m !== undefined);
   if (unschedulable.length)
@@ -140,6 +148,7 @@ export function nginxStatus(
     updateRevision: view.updateRevision,
     ...(owned.service ? { service: owned.service } : {}),
     ...(owned.disruptionBudget ? { disruptionBudget: owned.disruptionBudget } : {}),
+    ...(owned.ingress ? { ingress: owned.ingress } : {}),
     selector: selectorString(nginx.metadata.name!),
   };
 
@@ -285,6 +294,7 @@ function normalise(status: NginxStatus) {
           status.disruptionBudget.desiredHealthy,
         ]
       : null,
+    status.ingress ? [status.ingress.name, status.ingress.addresses ?? []] : null,
     status.readyReplicas ?? 0,
     status.availableReplicas ?? 0,
     status.observedGeneration,

@@ -12,6 +12,9 @@ import {
   disruptionBudgetFor,
   disruptionBudgetPatch,
   disruptionBudgetStatus,
+  ingressFor,
+  ingressPatch,
+  ingressStatus,
   planHistory,
   serviceFor,
   servicePatch,
@@ -164,6 +167,35 @@ describe('the Service', () => {
     });
   });
 
+  it('adds an https port 443 with spec.tls, and patches it in and out keeping picked node ports', () => {
+    const plain = serviceFor(nginx({ service: { type: 'NodePort' } }))!;
+    const withTls = serviceFor(nginx({ service: { type: 'NodePort' }, tls: { secretName: 'web-tls' } }))!;
+    expect(withTls.spec!.ports).toEqual([
+      { name: 'http', protocol: 'TCP', port: 80, targetPort: 80 },
+      { name: 'https', protocol: 'TCP', port: 443, targetPort: 443 },
+    ]);
+    const existing: V1Service = structuredClone(plain);
+    existing.spec!.ports![0]!.nodePort = 31234;
+    expect(servicePatch(existing, withTls)).toEqual({
+      spec: {
+        type: 'NodePort',
+        selector: withTls.spec!.selector,
+        ports: [{ ...withTls.spec!.ports![0], nodePort: 31234 }, withTls.spec!.ports![1]],
+      },
+    });
+    const both: V1Service = structuredClone(withTls);
+    both.spec!.ports![0]!.nodePort = 31234;
+    both.spec!.ports![1]!.nodePort = 31443;
+    expect(servicePatch(both, withTls)).toBeUndefined();
+    expect(servicePatch(both, plain)).toEqual({
+      spec: {
+        type: 'NodePort',
+        selector: plain.spec!.selector,
+        ports: [{ ...plain.spec!.ports![0], nodePort: 31234 }],
+      },
+    });
+  });
+
   it('counts the ready addresses of its EndpointSlices', () => {
     const service = {
       ...serviceFor(nginx({ service: {} }))!,
@@ -222,5 +254,82 @@ describe('the PodDisruptionBudget', () => {
       currentHealthy: 3,
       desiredHealthy: 1,
     });
+  });
+});
+
+describe('the owned Ingress', () => {
+  const spec: Partial<NginxSpec> = {
+    service: { port: 8080 },
+    tls: { secretName: 'web-tls' },
+    ingress: { className: 'nginx', host: 'web.example.com', tls: true },
+  };
+
+  it('routes the host, path / (Prefix), to the owned Service port, with TLS from spec.tls', () => {
+    const ingress = ingressFor(nginx(spec))!;
+    expect(ingress.metadata).toMatchObject({
+      name: 'web',
+      namespace: 'default',
+      ownerReferences: [expect.objectContaining({ uid: 'u-web', controller: true })],
+    });
+    expect(ingress.spec).toEqual({
+      ingressClassName: 'nginx',
+      rules: [
+        {
+          host: 'web.example.com',
+          http: {
+            paths: [
+              {
+                path: '/',
+                pathType: 'Prefix',
+                backend: { service: { name: 'web', port: { number: 8080 } } },
+              },
+            ],
+          },
+        },
+      ],
+      tls: [{ hosts: ['web.example.com'], secretName: 'web-tls' }],
+    });
+  });
+
+  it('has no class or TLS unless asked, and is none without spec.ingress or spec.service', () => {
+    const ingress = ingressFor(nginx({ service: {}, ingress: { host: '*.example.com', path: '/app' } }))!;
+    expect(ingress.spec!.ingressClassName).toBeUndefined();
+    expect(ingress.spec!.tls).toBeUndefined();
+    expect(ingress.spec!.rules![0]!.http!.paths[0]!.path).toBe('/app');
+    expect(ingress.spec!.rules![0]!.http!.paths[0]!.backend.service!.port!.number).toBe(80);
+    expect(ingressFor(nginx({ service: {} }))).toBeUndefined();
+    expect(ingressFor(nginx({ ingress: { host: 'a.example.com' } }))).toBeUndefined();
+  });
+
+  it('patches only a drifted spec, whatever order the API server wrote the keys in', () => {
+    const desired = ingressFor(nginx(spec))!;
+    const reordered = JSON.parse(
+      JSON.stringify(desired.spec, (_k, v: unknown) =>
+        v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).reverse()) : v,
+      ),
+    );
+    expect(ingressPatch({ ...desired, spec: reordered }, desired)).toBeUndefined();
+    const drifted = ingressFor(nginx({ ...spec, ingress: { host: 'other.example.com' } }))!;
+    expect(ingressPatch(drifted, desired)).toEqual({
+      spec: {
+        ingressClassName: 'nginx',
+        defaultBackend: null,
+        rules: desired.spec!.rules,
+        tls: desired.spec!.tls,
+      },
+    });
+    expect(ingressPatch(desired, drifted)).toMatchObject({ spec: { ingressClassName: null, tls: null } });
+  });
+
+  it('reports its name and published addresses', () => {
+    const ingress = ingressFor(nginx(spec))!;
+    expect(ingressStatus(ingress)).toEqual({ name: 'web' });
+    expect(
+      ingressStatus({
+        ...ingress,
+        status: { loadBalancer: { ingress: [{ ip: '10.0.0.1' }, { hostname: 'lb.example.com' }] } },
+      }),
+    ).toEqual({ name: 'web', addresses: ['10.0.0.1', 'lb.example.com'] });
+    expect(ingressStatus(undefined)).toBeUndefined();
   });
 });

@@ -2,22 +2,27 @@ import type {
   V1ConfigMap,
   V1ControllerRevision,
   V1EndpointSlice,
+  V1Ingress,
   V1Pod,
   V1PodDisruptionBudget,
   V1Service,
+  V1ServicePort,
 } from '@kubernetes/client-node';
 import {
   DEFAULT_PORT,
   DEFAULT_REVISION_HISTORY_LIMIT,
+  DEFAULT_INGRESS_PATH,
   DEFAULT_SERVICE_PORT,
   LABEL_MANAGED_BY,
   LABEL_REVISION,
   MANAGED_BY,
+  TLS_PORT,
   controllerRevisionName,
-  mountedConfig,
+  mountedConfigFiles,
   type Nginx,
   type NginxPodTemplate,
   type NginxDisruptionBudgetStatus,
+  type NginxIngressStatus,
   type NginxRevisionData,
   type NginxServiceStatus,
 } from '@ngx/nginx-api';
@@ -112,8 +117,8 @@ export function planHistory(input: {
   const pruned = new Set(plan.prune);
   const needed = new Set<string>();
   const need = (t: NginxPodTemplate | undefined) => {
-    const config = t && mountedConfig(t);
-    if (config !== undefined) needed.add(configMapName(nginx.metadata.name!, config));
+    const files = t && mountedConfigFiles(t);
+    if (files !== undefined) needed.add(configMapName(nginx.metadata.name!, files));
   };
   need(template);
   for (const r of revisions) if (!pruned.has(r)) need((r.data as NginxRevisionData | undefined)?.template);
@@ -126,7 +131,10 @@ export function planHistory(input: {
   return plan;
 }
 
-/** The Service spec.service asks for: named after the Nginx, selecting the pods of every revision. */
+/**
+ * The Service spec.service asks for: named after the Nginx, selecting the pods of every revision; port `http` to
+ * spec.port, and with spec.tls also `https` 443 to the pods' 443.
+ */
 export function serviceFor(nginx: Nginx): V1Service | undefined {
   const wanted = nginx.spec.service;
   if (!wanted) return undefined;
@@ -151,37 +159,38 @@ export function serviceFor(nginx: Nginx): V1Service | undefined {
           targetPort: nginx.spec.port ?? DEFAULT_PORT,
           ...(wanted.nodePort !== undefined && type !== 'ClusterIP' ? { nodePort: wanted.nodePort } : {}),
         },
+        ...(nginx.spec.tls ? [{ name: 'https', protocol: 'TCP', port: TLS_PORT, targetPort: TLS_PORT }] : []),
       ],
     },
   };
 }
 
 /**
- * The merge patch that brings `existing` to `desired` (type, selector, the one port), or undefined when nothing
- * differs. A node port the API server picked is kept unless spec.service names one.
+ * The merge patch that brings `existing` to `desired` (type, selector, the ports by name), or undefined when
+ * nothing differs. A node port the API server picked for a port is kept unless spec.service names one.
  */
 export function servicePatch(existing: V1Service, desired: V1Service): object | undefined {
   const [have, want] = [existing.spec ?? {}, desired.spec!];
-  const havePort = have.ports?.length === 1 ? have.ports[0] : undefined;
-  const wantPort = want.ports![0]!;
-  const same =
-    have.type === want.type &&
-    JSON.stringify(have.selector ?? {}) === JSON.stringify(want.selector) &&
+  const havePorts = have.ports ?? [];
+  const samePort = (wantPort: V1ServicePort, havePort: V1ServicePort | undefined) =>
     havePort !== undefined &&
     havePort.name === wantPort.name &&
     havePort.port === wantPort.port &&
     String(havePort.targetPort) === String(wantPort.targetPort) &&
     (wantPort.nodePort === undefined || havePort.nodePort === wantPort.nodePort) &&
     (want.type !== 'ClusterIP' || havePort.nodePort === undefined);
+  const same =
+    have.type === want.type &&
+    JSON.stringify(have.selector ?? {}) === JSON.stringify(want.selector) &&
+    havePorts.length === want.ports!.length &&
+    want.ports!.every((wantPort, i) => samePort(wantPort, havePorts[i]));
   if (same) return undefined;
-  const keepNodePort = want.type !== 'ClusterIP' && wantPort.nodePort === undefined && havePort?.nodePort;
-  return {
-    spec: {
-      type: want.type,
-      selector: want.selector,
-      ports: [{ ...wantPort, ...(keepNodePort ? { nodePort: havePort!.nodePort } : {}) }],
-    },
-  };
+  const ports = want.ports!.map((wantPort) => {
+    const havePort = havePorts.find((port) => port.name === wantPort.name);
+    const keepNodePort = want.type !== 'ClusterIP' && wantPort.nodePort === undefined && havePort?.nodePort;
+    return { ...wantPort, ...(keepNodePort ? { nodePort: havePort!.nodePort } : {}) };
+  });
+  return { spec: { type: want.type, selector: want.selector, ports } };
 }
 
 /** The PodDisruptionBudget spec.disruptionBudget asks for, named after the Nginx, over every revision's pods. */
@@ -269,4 +278,90 @@ export function serviceStatus(
     ...(service.spec?.clusterIP ? { clusterIP: service.spec.clusterIP } : {}),
     readyEndpoints,
   };
+}
+
+// --- Ingress (issue 34) ---
+
+/**
+ * The Ingress spec.ingress asks for, named after the Nginx: one rule, host and path (Prefix) to the owned
+ * Service's port, with TLS for the host from spec.tls's Secret when ingress.tls is true. Undefined without
+ * spec.ingress, or without spec.service (validation refuses that; the Ingress would point at nothing).
+ */
+export function ingressFor(nginx: Nginx): V1Ingress | undefined {
+  const wanted = nginx.spec.ingress;
+  if (!wanted || !nginx.spec.service) return undefined;
+  const name = nginx.metadata.name!;
+  const secretName = wanted.tls ? nginx.spec.tls?.secretName : undefined;
+  return {
+    apiVersion: 'networking.k8s.io/v1',
+    kind: 'Ingress',
+    metadata: {
+      name,
+      namespace: nginx.metadata.namespace,
+      labels: ownedLabels(nginx),
+      ownerReferences: [{ ...controllerReference(nginx), blockOwnerDeletion: false }],
+    },
+    spec: {
+      ...(wanted.className ? { ingressClassName: wanted.className } : {}),
+      rules: [
+        {
+          host: wanted.host,
+          http: {
+            paths: [
+              {
+                path: wanted.path ?? DEFAULT_INGRESS_PATH,
+                pathType: 'Prefix',
+                backend: {
+                  service: { name, port: { number: nginx.spec.service.port ?? DEFAULT_SERVICE_PORT } },
+                },
+              },
+            ],
+          },
+        },
+      ],
+      ...(secretName ? { tls: [{ hosts: [wanted.host], secretName }] } : {}),
+    },
+  };
+}
+
+/**
+ * The merge patch that brings an Ingress to `desired` (class, rules, TLS; anything else in its spec, such as a
+ * default backend someone added, removed), or undefined when its spec already says exactly that.
+ */
+export function ingressPatch(existing: V1Ingress, desired: V1Ingress): object | undefined {
+  const comparable = (spec: V1Ingress['spec']) =>
+    canonicalJson({
+      ingressClassName: spec?.ingressClassName ?? null,
+      defaultBackend: spec?.defaultBackend ?? null,
+      rules: spec?.rules ?? [],
+      tls: spec?.tls?.length ? spec.tls : null,
+    });
+  if (comparable(existing.spec) === comparable(desired.spec)) return undefined;
+  const want = desired.spec!;
+  return {
+    spec: {
+      ingressClassName: want.ingressClassName ?? null,
+      defaultBackend: null,
+      rules: want.rules,
+      tls: want.tls ?? null,
+    },
+  };
+}
+
+/** The Ingress's part of the status: its name and the addresses its controller published. */
+export function ingressStatus(ingress: V1Ingress | undefined): NginxIngressStatus | undefined {
+  if (!ingress) return undefined;
+  const addresses = (ingress.status?.loadBalancer?.ingress ?? [])
+    .map((entry) => entry.ip ?? entry.hostname)
+    .filter((address): address is string => Boolean(address));
+  return { name: ingress.metadata!.name!, ...(addresses.length ? { addresses } : {}) };
+}
+
+/** JSON with every object's keys sorted: equal for equal values whatever order the API server wrote keys in. */
+function canonicalJson(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) =>
+    v && typeof v === 'object' && !Array.isArray(v)
+      ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => a.localeCompare(b)))
+      : v,
+  );
 }

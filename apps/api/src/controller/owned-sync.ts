@@ -2,6 +2,7 @@ import type {
   V1ConfigMap,
   V1ControllerRevision,
   V1EndpointSlice,
+  V1Ingress,
   V1Pod,
   V1PodDisruptionBudget,
   V1Service,
@@ -18,7 +19,12 @@ import {
   type KubeRequester,
   objectPath,
 } from '@ngx/kube-runtime';
-import type { Nginx, NginxDisruptionBudgetStatus, NginxServiceStatus } from '@ngx/nginx-api';
+import type {
+  Nginx,
+  NginxDisruptionBudgetStatus,
+  NginxIngressStatus,
+  NginxServiceStatus,
+} from '@ngx/nginx-api';
 import { BY_NGINX_LABEL } from '../kube/pod-index.js';
 import type { RolloutView } from './nginx-status.js';
 import {
@@ -26,6 +32,9 @@ import {
   disruptionBudgetFor,
   disruptionBudgetPatch,
   disruptionBudgetStatus,
+  ingressFor,
+  ingressPatch,
+  ingressStatus,
   planHistory,
   serviceFor,
   servicePatch,
@@ -38,6 +47,7 @@ const REVISIONS = { group: 'apps', version: 'v1', plural: 'controllerrevisions' 
 const CONFIG_MAPS = { group: '', version: 'v1', plural: 'configmaps' };
 const SERVICES = { group: '', version: 'v1', plural: 'services' };
 const BUDGETS = { group: 'policy', version: 'v1', plural: 'poddisruptionbudgets' };
+const INGRESSES = { group: 'networking.k8s.io', version: 'v1', plural: 'ingresses' };
 
 /** The caches of what the controller makes besides pods, indexed by BY_NGINX_LABEL. */
 export interface OwnedCaches {
@@ -46,6 +56,7 @@ export interface OwnedCaches {
   services: InformerCache<V1Service & KubeObject>;
   budgets: InformerCache<V1PodDisruptionBudget & KubeObject>;
   endpointSlices: InformerCache<V1EndpointSlice & KubeObject>;
+  ingresses: InformerCache<V1Ingress & KubeObject>;
 }
 
 /** An object an Nginx owns under its own name: where it is cached, what the spec wants of it, how it is reported. */
@@ -57,7 +68,7 @@ interface NamedOwned<T extends KubeObject> {
   desired: (nginx: Nginx) => T | undefined;
   /** The merge patch from `existing` to `desired`, undefined when they agree. */
   patch: (existing: T, desired: T) => object | undefined;
-  reportKind: 'service' | 'budget';
+  reportKind: 'service' | 'budget' | 'ingress';
   removedReason: string;
 }
 
@@ -81,10 +92,21 @@ const OWNED_BUDGET: NamedOwned<V1PodDisruptionBudget & KubeObject> = {
   removedReason: 'disruption-budget-removed',
 };
 
-/** What the owned Service and budget add to the Nginx's status (each absent when there is none). */
+const OWNED_INGRESS: NamedOwned<V1Ingress & KubeObject> = {
+  kind: 'Ingress',
+  resource: INGRESSES,
+  cache: (caches) => caches.ingresses,
+  desired: (nginx) => ingressFor(nginx) as (V1Ingress & KubeObject) | undefined,
+  patch: ingressPatch,
+  reportKind: 'ingress',
+  removedReason: 'ingress-removed',
+};
+
+/** What the owned Service, budget and Ingress add to the Nginx's status (each absent when there is none). */
 export interface OwnedStatus {
   service?: NginxServiceStatus;
   disruptionBudget?: NginxDisruptionBudgetStatus;
+  ingress?: NginxIngressStatus;
 }
 
 /** A write about one owned object refused: the sync retries with the key's backoff. */
@@ -94,7 +116,8 @@ export class OwnedObjectError extends Error {
 
 /**
  * Brings what an Nginx owns besides pods to what its spec says, from the caches: the revision history
- * (ControllerRevisions, and the ConfigMaps only pruned revisions used), the Service and the PodDisruptionBudget.
+ * (ControllerRevisions, and the ConfigMaps only pruned revisions used), the Service, the PodDisruptionBudget and
+ * the Ingress.
  * Each write is one request, made only when the cache shows a difference; an object of the same name that is
  * not ours is left alone and reported. Returns the Service's part of the status.
  */
@@ -117,9 +140,11 @@ export class OwnedSync {
     await this.syncHistory(key, nginx, view, pods, report);
     const service = await this.syncNamed(OWNED_SERVICE, nginx, report);
     const budget = await this.syncNamed(OWNED_BUDGET, nginx, report);
+    const ingress = await this.syncNamed(OWNED_INGRESS, nginx, report);
     return {
       service: serviceStatus(service, this.deps.caches.endpointSlices.byIndex(BY_NGINX_LABEL, key)),
       disruptionBudget: disruptionBudgetStatus(budget),
+      ingress: ingressStatus(ingress),
     };
   }
 

@@ -1,6 +1,13 @@
-import { TEMPLATE_FIELDS, podTemplateOf, revisionOf, templateFields, type Nginx } from '@ngx/nginx-api';
+import {
+  TEMPLATE_FIELDS,
+  podTemplateOf,
+  revisionOf,
+  shortHash,
+  templateFields,
+  type Nginx,
+} from '@ngx/nginx-api';
 import { describe, expect, it } from 'vitest';
-import { defaultTopologySpread, podFor, podLike } from './pod-builder.js';
+import { configMapFor, defaultTopologySpread, podFor, podLike } from './pod-builder.js';
 
 const nginx: Nginx = {
   apiVersion: 'mycompany.com/v1',
@@ -82,5 +89,59 @@ describe('podLike', () => {
       { key: 'mycompany.com/revision', operator: 'In', values: ['r1'] },
     ];
     expect(podLike(nginx, model).spec!.topologySpreadConstraints).toEqual(defaultTopologySpread('web'));
+  });
+});
+
+describe('podFor with spec.tls', () => {
+  const withTls: Nginx = { ...nginx, spec: { replicas: 1, port: 8080, tls: { secretName: 'web-tls' } } };
+  const template = podTemplateOf(withTls.spec);
+  const built = podFor(withTls, template, revisionOf(template));
+
+  it('mounts the Secret (not optional) read-only and exposes 443 as https', () => {
+    const container = built.spec!.containers[0]!;
+    expect(container.ports).toEqual([
+      { name: 'http', containerPort: 8080 },
+      { name: 'https', containerPort: 443 },
+    ]);
+    expect(container.volumeMounts).toContainEqual({
+      name: 'nginx-tls',
+      mountPath: '/etc/nginx/tls',
+      readOnly: true,
+    });
+    expect(built.spec!.volumes).toContainEqual({
+      name: 'nginx-tls',
+      secret: {
+        secretName: 'web-tls',
+        optional: false,
+        items: [
+          { key: 'tls.crt', path: 'tls.crt' },
+          { key: 'tls.key', path: 'tls.key' },
+        ],
+      },
+    });
+  });
+
+  it('mounts the ConfigMap with default.conf and the TLS wrapper, named after both', () => {
+    const configMap = configMapFor(withTls, template)!;
+    expect(Object.keys(configMap.data!)).toEqual(['default.conf', 'tls.conf']);
+    expect(configMap.data!['tls.conf']).toContain('listen 443 ssl;');
+    expect(configMap.data!['tls.conf']).toContain('proxy_pass http://127.0.0.1:8080;');
+    const volume = built.spec!.volumes!.find((v) => v.name === 'nginx-config')!;
+    expect(volume.configMap).toEqual({
+      name: configMap.metadata!.name,
+      items: [
+        { key: 'default.conf', path: 'default.conf' },
+        { key: 'tls.conf', path: 'tls.conf' },
+      ],
+    });
+    const plain = podTemplateOf({ replicas: 1, port: 8080 });
+    expect(configMapFor(nginx, plain)!.metadata!.name).not.toBe(configMap.metadata!.name);
+  });
+
+  it('keeps the ConfigMap name of a config without TLS: the hash of default.conf alone', () => {
+    const config = 'server { listen 80; }\n';
+    expect(configMapFor(nginx, podTemplateOf({ replicas: 1, config }))!.metadata!.name).toBe(
+      `web-config-${shortHash(config)}`,
+    );
   });
 });

@@ -20,8 +20,11 @@ import {
   NGINX_API_VERSION,
   MANAGED_BY,
   NGINX_KIND,
-  mountedConfig,
+  configFilesDigestText,
+  mountedConfigFiles,
   shortHash,
+  TLS_MOUNT_PATH,
+  TLS_PORT,
   type Nginx,
   type NginxPodTemplate,
 } from '@ngx/nginx-api';
@@ -89,33 +92,36 @@ const WRITABLE_DIRECTORIES: V1VolumeMount[] = [
 ];
 const WRITABLE_VOLUMES: V1Volume[] = WRITABLE_DIRECTORIES.map(({ name }) => ({ name, emptyDir: {} }));
 
-/** The name of the immutable ConfigMap holding `config`: after the Nginx and the config's hash, so equal configs share it. */
-export function configMapName(nginxName: string, config: string): string {
-  return `${nginxName}-config-${shortHash(config)}`;
+/**
+ * The name of the immutable ConfigMap holding `files` (see mountedConfigFiles): after the Nginx and the files'
+ * hash, so equal configs share it.
+ */
+export function configMapName(nginxName: string, files: Record<string, string>): string {
+  return `${nginxName}-config-${shortHash(configFilesDigestText(files))}`;
 }
 
-const CONFIG_KEY = 'default.conf';
 const CONFIG_VOLUME = 'nginx-config';
+const TLS_VOLUME = 'nginx-tls';
 
 /**
  * The ConfigMap a pod of `template` mounts, or undefined when it mounts none: immutable (a new config is a new
  * ConfigMap, so pods of older revisions keep theirs and a rollback finds it still there), owned by the Nginx.
  */
 export function configMapFor(nginx: Nginx, template: NginxPodTemplate): V1ConfigMap | undefined {
-  const config = mountedConfig(template);
-  if (config === undefined) return undefined;
+  const files = mountedConfigFiles(template);
+  if (files === undefined) return undefined;
   const { name, namespace } = nginx.metadata;
   return {
     apiVersion: 'v1',
     kind: 'ConfigMap',
     metadata: {
-      name: configMapName(name!, config),
+      name: configMapName(name!, files),
       namespace,
       labels: { ...podSelector(name!), [LABEL_MANAGED_BY]: MANAGED_BY },
       ownerReferences: [{ ...controllerReference(nginx), blockOwnerDeletion: false }],
     },
     immutable: true,
-    data: { [CONFIG_KEY]: config },
+    data: files,
   };
 }
 
@@ -181,7 +187,8 @@ function scheduling(nginxName: string, template: NginxPodTemplate) {
  */
 export function podFor(nginx: Nginx, template: NginxPodTemplate, revision: string): V1Pod {
   const name = nginx.metadata.name!;
-  const config = mountedConfig(template);
+  const files = mountedConfigFiles(template);
+  const tls = template.tls;
   const probe = readinessProbe(template);
   const resources = resourcesOf(template);
   return {
@@ -200,27 +207,47 @@ export function podFor(nginx: Nginx, template: NginxPodTemplate, revision: strin
         {
           name: 'nginx',
           image: template.image,
-          ports: [{ name: 'http', containerPort: template.port }],
+          ports: [
+            { name: 'http', containerPort: template.port },
+            ...(tls ? [{ name: 'https', containerPort: TLS_PORT }] : []),
+          ],
           securityContext: structuredClone(CONTAINER_SECURITY),
           ...(probe ? { readinessProbe: probe } : {}),
           ...(resources ? { resources } : {}),
           volumeMounts: [
             ...structuredClone(WRITABLE_DIRECTORIES),
-            ...(config !== undefined
+            ...(files !== undefined
               ? [{ name: CONFIG_VOLUME, mountPath: '/etc/nginx/conf.d', readOnly: true }]
               : []),
+            ...(tls ? [{ name: TLS_VOLUME, mountPath: TLS_MOUNT_PATH, readOnly: true }] : []),
           ],
         },
       ],
       volumes: [
         ...structuredClone(WRITABLE_VOLUMES),
-        ...(config !== undefined
+        ...(files !== undefined
           ? [
               {
                 name: CONFIG_VOLUME,
                 configMap: {
-                  name: configMapName(name!, config),
-                  items: [{ key: CONFIG_KEY, path: CONFIG_KEY }],
+                  name: configMapName(name!, files),
+                  items: Object.keys(files).map((key) => ({ key, path: key })),
+                },
+              },
+            ]
+          : []),
+        // Not optional: a pod never starts without its certificate (the controller checks the Secret first).
+        ...(tls
+          ? [
+              {
+                name: TLS_VOLUME,
+                secret: {
+                  secretName: tls.secretName,
+                  optional: false,
+                  items: [
+                    { key: 'tls.crt', path: 'tls.crt' },
+                    { key: 'tls.key', path: 'tls.key' },
+                  ],
                 },
               },
             ]

@@ -2,6 +2,7 @@ import type {
   V1ConfigMap,
   V1ControllerRevision,
   V1EndpointSlice,
+  V1Ingress,
   V1Pod,
   V1PodDisruptionBudget,
   V1Service,
@@ -144,6 +145,7 @@ function setup(
     services: ownedStore<V1Service & KubeObject>(),
     budgets: ownedStore<V1PodDisruptionBudget & KubeObject>(),
     endpointSlices: ownedStore<V1EndpointSlice & KubeObject>(),
+    ingresses: ownedStore<V1Ingress & KubeObject>(),
   };
   // The revision history is there already: these tests are about pods.
   if (options.nginx !== undefined) {
@@ -155,6 +157,7 @@ function setup(
       } as V1ControllerRevision & KubeObject),
     );
   }
+  const events = new EventRecorder({ client, component: 'test', instance: 'test-1' });
   const reconciler = new NginxReconciler({
     client,
     nginxes,
@@ -162,12 +165,12 @@ function setup(
     owned,
     expectations,
     strays,
-    events: new EventRecorder({ client, component: 'test', instance: 'test-1' }),
+    events,
     logger: { info() {}, warn() {}, error() {} },
     burst: 500,
     now: options.now,
   });
-  return { api, nginxes, pods, expectations, strays, reconciler };
+  return { api, nginxes, pods, expectations, strays, reconciler, events };
 }
 
 const statusWrites = (api: FakeApi) => api.made('PUT', `${NGINX_PATH}/status`);
@@ -492,5 +495,68 @@ describe('NginxReconciler', () => {
     await deleting.reconciler.reconcile(KEY);
     expect(api.requests).toEqual([]);
     expect(deleting.api.requests).toEqual([]);
+  });
+});
+
+describe('NginxReconciler with spec.tls', () => {
+  const SECRET_PATH = '/api/v1/namespaces/default/secrets/web-tls';
+  const withTls = () => nginx(2, { spec: { replicas: 2, tls: { secretName: 'web-tls' } } });
+
+  it('creates no pod while the Secret is missing: ReplicaFailure SecretNotFound, looked for again later', async () => {
+    const { api, reconciler, events, nginxes } = setup({ nginx: withTls() });
+    const warned: string[] = [];
+    vi.spyOn(events, 'event').mockImplementation((_object, type, reason) => {
+      if (type === 'Warning') warned.push(reason);
+    });
+    api.on(`GET ${SECRET_PATH}`, () => {
+      throw new KubeApiError(404, { kind: 'Status', code: 404, reason: 'NotFound', message: 'not found' });
+    });
+    const result = await reconciler.reconcile(KEY);
+    expect(result).toEqual({ requeueAfterMs: 10_000 });
+    expect(warned).toEqual(['SecretNotFound']);
+    expect(podCreates(api)).toHaveLength(0);
+    expect(api.made('POST', '/api/v1/namespaces/default/configmaps')).toHaveLength(0);
+    expect(api.made('GET', SECRET_PATH)[0]!.accept).toBe(METADATA_ONLY);
+    const status = (statusWrites(api)[0]!.body as Nginx).status!;
+    expect(status.conditions?.find((c) => c.type === 'ReplicaFailure')).toMatchObject({
+      status: 'True',
+      reason: 'SecretNotFound',
+      message:
+        'Secret web-tls (spec.tls.secretName) not found in namespace default: no pod is created until it exists.',
+    });
+
+    // Looked for again with that status in the cache: no second Warning, no status write, still no pod.
+    const written = statusWrites(api)[0]!.body as Nginx & KubeObject;
+    nginxes.upsert(
+      nginxes.accept(
+        structuredClone({ ...written, metadata: { ...written.metadata, resourceVersion: '11' } }),
+      ),
+    );
+    expect(await reconciler.reconcile(KEY)).toEqual({ requeueAfterMs: 10_000 });
+    expect(warned).toEqual(['SecretNotFound']);
+    expect(statusWrites(api)).toHaveLength(1);
+    expect(podCreates(api)).toHaveLength(0);
+  });
+
+  it('creates the pods, mounting the Secret, once it exists', async () => {
+    const { api, reconciler } = setup({ nginx: withTls() });
+    api.on(`GET ${SECRET_PATH}`, () => ({ metadata: { name: 'web-tls' } }));
+    await reconciler.reconcile(KEY);
+    const created = podCreates(api).map((req) => req.body as V1Pod);
+    expect(created).toHaveLength(2);
+    expect(created[0]!.spec!.volumes).toContainEqual(
+      expect.objectContaining({
+        secret: expect.objectContaining({ secretName: 'web-tls', optional: false }),
+      }),
+    );
+  });
+
+  it('fails the sync (with backoff) when the Secret cannot be read', async () => {
+    const { api, reconciler } = setup({ nginx: withTls() });
+    api.on(`GET ${SECRET_PATH}`, () => {
+      throw refused('secrets "web-tls" is forbidden');
+    });
+    await expect(reconciler.reconcile(KEY)).rejects.toThrow(ReconcileError);
+    expect(podCreates(api)).toHaveLength(0);
   });
 });

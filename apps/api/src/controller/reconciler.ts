@@ -11,7 +11,7 @@ import {
   type ReconcileResult,
   type RuntimeLogger,
 } from '@ngx/kube-runtime';
-import type { Nginx } from '@ngx/nginx-api';
+import { CONDITION_REPLICA_FAILURE, SECRET_NOT_FOUND, type Nginx } from '@ngx/nginx-api';
 import { OwnedSync, type OwnedCaches, type OwnedStatus } from './owned-sync.js';
 import {
   deadlineIn,
@@ -32,6 +32,7 @@ import { planRollout, type RolloutPlan } from './rollout-plan.js';
 import { ReconcileReport } from './reconcile-report.js';
 import { writeStatus, type StatusWrite } from './status-write.js';
 import type { StrayPods } from './stray-pods.js';
+import { firstMissingSecret, secretNotFound, secretsMounted } from './tls-secret.js';
 
 const NEVER = new AbortController().signal;
 
@@ -55,7 +56,11 @@ export interface ReconcilerDeps {
   progressWritesPerSecond?: number;
   now?: () => number;
   metrics?: PodWriteMetrics;
+  /** How often an Nginx whose spec.tls Secret is missing looks for it again (10 s; nothing watches Secrets). */
+  secretRecheckMs?: number;
 }
+
+const SECRET_RECHECK_MS = 10_000;
 
 /** A sync that could not do everything: retried through the queue with backoff. */
 export class ReconcileError extends Error {
@@ -134,6 +139,7 @@ export class NginxReconciler {
     let ownedStatus: OwnedStatus = {
       service: nginx.status?.service,
       disruptionBudget: nginx.status?.disruptionBudget,
+      ingress: nginx.status?.ingress,
     };
     let ownedFailure: Error | undefined;
     try {
@@ -150,6 +156,18 @@ export class NginxReconciler {
       active: status.replicas ?? 0,
       ready: status.readyReplicas ?? 0,
     };
+    // A missing Secret is a state to wait out, not an error to back off from: it is looked for again at a steady
+    // pace (no Secret event wakes us), so the pods come within secretRecheckMs of its creation.
+    if (failure?.reason === SECRET_NOT_FOUND && !ownedFailure) {
+      // One Warning when the Secret goes missing (kubectl describe shows it), not one per look.
+      const reported = nginx.status?.conditions?.some(
+        (c) => c.type === CONDITION_REPLICA_FAILURE && c.status === 'True' && c.reason === SECRET_NOT_FOUND,
+      );
+      if (!reported) this.deps.events.event(nginx, 'Warning', SECRET_NOT_FOUND, failure.message);
+      if (statusChanged(nginx.status, status) && (await this.writeStatus(key, nginx, status)) === 'written')
+        report.record({ kind: 'status' });
+      return { requeueAfterMs: this.deps.secretRecheckMs ?? SECRET_RECHECK_MS };
+    }
     if (failure || ownedFailure) {
       if (statusChanged(nginx.status, status) && (await this.writeStatus(key, nginx, status)) === 'written')
         report.record({ kind: 'status' });
@@ -220,7 +238,8 @@ export class NginxReconciler {
   }
 
   /**
-   * Creates `plan.create` pods in slow-start batches (after the ConfigMap they mount), expecting each; stops at the
+   * Creates `plan.create` pods in slow-start batches (once the Secret they mount is found to exist, after the
+   * ConfigMap they mount), expecting each; stops at the
    * first refused batch and expects none of the rest. Resolves with why it stopped short, if it did.
    */
   private async createPods(
@@ -233,6 +252,10 @@ export class NginxReconciler {
   ): Promise<ReplicaFailure | undefined> {
     const { expectations } = this.deps;
     try {
+      const namespace = nginx.metadata.namespace!;
+      const secrets = secretsMounted(view.template, plan.createLike);
+      const missing = await firstMissingSecret(this.deps.client, namespace, secrets, signal);
+      if (missing !== undefined) return secretNotFound(namespace, missing);
       if (!plan.createLike) await this.podWrites.ensureConfigMap(nginx, view, report);
     } catch (error) {
       if (endedWithTerm(error)) throw error;

@@ -9,6 +9,7 @@ import type {
   V1ConfigMap,
   V1ControllerRevision,
   V1EndpointSlice,
+  V1Ingress,
   V1Pod,
   V1PodDisruptionBudget,
   V1ResourceQuota,
@@ -44,6 +45,7 @@ export type ConfigMapObject = V1ConfigMap & KubeObject;
 export type ServiceObject = V1Service & KubeObject;
 export type BudgetObject = V1PodDisruptionBudget & KubeObject;
 export type EndpointSliceObject = V1EndpointSlice & KubeObject;
+export type IngressObject = V1Ingress & KubeObject;
 
 /** The informers of what the controller makes for each Nginx besides pods, all filtered by our label. */
 export interface OwnedInformers {
@@ -52,6 +54,7 @@ export interface OwnedInformers {
   services: SharedInformer<ServiceObject>;
   budgets: SharedInformer<BudgetObject>;
   endpointSlices: SharedInformer<EndpointSliceObject>;
+  ingresses: SharedInformer<IngressObject>;
 }
 
 /**
@@ -134,6 +137,7 @@ export class ClusterInformers implements OnApplicationBootstrap, BeforeApplicati
         'endpointslices',
         'EndpointSlice',
       ),
+      ingresses: ownedInformer<IngressObject>('networking.k8s.io', 'v1', 'ingresses', 'Ingress'),
     };
   }
 

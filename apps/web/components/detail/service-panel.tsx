@@ -1,6 +1,6 @@
 import type { Nginx } from '@ngx/nginx-api';
 import { Badge } from '@/components/badge';
-import { serviceViewOf } from '@/lib/detail/owned-view';
+import { ingressViewOf, serviceViewOf } from '@/lib/detail/owned-view';
 
 /**
  * The Service the controller keeps for the Nginx (only when spec.service is set): type, name, cluster IP, ports
@@ -8,6 +8,7 @@ import { serviceViewOf } from '@/lib/detail/owned-view';
  */
 export function ServicePanel({ nginx }: { nginx: Nginx }) {
   const service = serviceViewOf(nginx);
+  const ingress = ingressViewOf(nginx);
   return (
     <section className="panel" aria-labelledby="service-title" data-testid="service-panel">
       <div className="panel-head">
@@ -36,6 +37,27 @@ export function ServicePanel({ nginx }: { nginx: Nginx }) {
               </span>{' '}
               <span className="muted small">of {nginx.spec.replicas} desired pods</span>
             </dd>
+            {nginx.spec.tls && (
+              <>
+                <dt>TLS Secret</dt>
+                <dd className="mono" data-testid="service-tls-secret">
+                  {nginx.spec.tls.secretName}
+                </dd>
+              </>
+            )}
+            {ingress && (
+              <>
+                <dt>Ingress</dt>
+                <dd data-testid="service-ingress">
+                  <span className="mono">{ingress.ruleText}</span>
+                  {ingress.className && <span className="muted small"> class {ingress.className}</span>}
+                  {ingress.tlsSecret && <span className="muted small"> TLS {ingress.tlsSecret}</span>}
+                  {ingress.addresses.length > 0 && (
+                    <span className="mono small"> at {ingress.addresses.join(', ')}</span>
+                  )}
+                </dd>
+              </>
+            )}
           </dl>
         ) : (
           <p className="muted">

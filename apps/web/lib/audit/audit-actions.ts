@@ -12,6 +12,7 @@ const OBJECTS: Record<string, string> = {
   revision: 'ControllerRevision',
   service: 'Service',
   budget: 'PodDisruptionBudget',
+  ingress: 'Ingress',
 };
 
 const counted = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;

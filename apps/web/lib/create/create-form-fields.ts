@@ -232,9 +232,12 @@ export function fieldLabel(path: string): string {
   );
 }
 
-/** Whether the schema requires the field at `path` in its parent object (only spec.replicas today). */
+/** Whether the schema requires the field at `path`: in its parent object, and each object on the way in its own (only spec.replicas today). */
 export function isRequiredPath(path: string): boolean {
+  // Required only when every object on the way is: spec.tls.secretName is required only once spec.tls is set.
   const keys = path.split('.');
-  const parent = keys.length > 1 ? schemaAt(keys.slice(0, -1).join('.')) : nginxSpecSchema;
-  return parent.required?.includes(keys.at(-1)!) ?? false;
+  return keys.every((key, i) => {
+    const parent = i > 0 ? schemaAt(keys.slice(0, i).join('.')) : nginxSpecSchema;
+    return parent.required?.includes(key) ?? false;
+  });
 }

@@ -1,6 +1,6 @@
 import type { Nginx, NginxSpec, NginxStatus } from '@ngx/nginx-api';
 import { describe, expect, it } from 'vitest';
-import { budgetViewOf, serviceViewOf } from './owned-view';
+import { budgetViewOf, ingressViewOf, serviceViewOf } from './owned-view';
 
 const nginx = (spec: Partial<NginxSpec>, status?: NginxStatus): Nginx => ({
   apiVersion: 'mycompany.com/v1',
@@ -68,5 +68,30 @@ describe('budgetViewOf', () => {
     expect(budgetViewOf(nginx(spec, status(0, 2)))?.sentence).toMatch(
       /^No pod may be evicted now \(2 healthy/,
     );
+  });
+});
+
+describe('the TLS port and the Ingress', () => {
+  const withAll = nginx({
+    service: { port: 8080 },
+    tls: { secretName: 'web-tls' },
+    ingress: { className: 'nginx', host: 'web.example.com', tls: true },
+  });
+
+  it('shows the https port beside http with spec.tls', () => {
+    expect(serviceViewOf(withAll)?.portsText).toBe('8080 → 80/TCP, 443 → 443/TCP');
+  });
+
+  it('shows the Ingress rule, class, TLS Secret and published addresses', () => {
+    expect(ingressViewOf(withAll)).toEqual({
+      ruleText: 'web.example.com/ → web:8080',
+      className: 'nginx',
+      tlsSecret: 'web-tls',
+      name: undefined,
+      addresses: [],
+    });
+    const reported: Nginx = { ...withAll, status: { ingress: { name: 'web', addresses: ['10.0.0.1'] } } };
+    expect(ingressViewOf(reported)).toMatchObject({ name: 'web', addresses: ['10.0.0.1'] });
+    expect(ingressViewOf(nginx({ service: {} }))).toBeUndefined();
   });
 });

@@ -1,6 +1,8 @@
 import {
+  DEFAULT_INGRESS_PATH,
   DEFAULT_PORT,
   DEFAULT_SERVICE_PORT,
+  TLS_PORT,
   type IntOrPercent,
   type Nginx,
   type NginxServiceType,
@@ -39,7 +41,7 @@ export function serviceViewOf(nginx: Nginx): ServiceView | undefined {
     port,
     targetPort,
     nodePort,
-    portsText: `${port}${nodePort !== undefined ? `:${nodePort}` : ''} → ${targetPort}/TCP`,
+    portsText: `${port}${nodePort !== undefined ? `:${nodePort}` : ''} → ${targetPort}/TCP${nginx.spec.tls ? `, ${TLS_PORT} → ${TLS_PORT}/TCP` : ''}`,
     name: status?.name,
     clusterIP: status?.clusterIP,
     readyEndpoints: status?.readyEndpoints,
@@ -99,4 +101,34 @@ function budgetSentence(
   if (allowed === 0)
     return `No pod may be evicted now${why}: a node drain waits until more pods are healthy.`;
   return `${allowed} pod${allowed === 1 ? '' : 's'} may be evicted now${why}.`;
+}
+
+/** The owned Ingress (spec.ingress), as the Service panel shows it. */
+export interface IngressView {
+  /** "web.example.com/ → web:80", the rule as kubectl describe shows it. */
+  ruleText: string;
+  className: string | undefined;
+  /** The Secret the Ingress terminates TLS with, when ingress.tls is true. */
+  tlsSecret: string | undefined;
+  name: string | undefined;
+  /** What the Ingress controller published (status.ingress.addresses); empty until it does. */
+  addresses: string[];
+}
+
+/**
+ * The Ingress of `nginx`, or undefined when spec.ingress is not set; its rule from the spec with the controller's
+ * defaults (path /, the Service's port), its name and addresses from status.ingress.
+ */
+export function ingressViewOf(nginx: Nginx): IngressView | undefined {
+  const wanted = nginx.spec?.ingress;
+  if (!wanted) return undefined;
+  const servicePort = nginx.spec.service?.port ?? DEFAULT_SERVICE_PORT;
+  const status = nginx.status?.ingress;
+  return {
+    ruleText: `${wanted.host}${wanted.path ?? DEFAULT_INGRESS_PATH} → ${nginx.metadata.name}:${servicePort}`,
+    className: wanted.className,
+    tlsSecret: wanted.tls ? nginx.spec.tls?.secretName : undefined,
+    name: status?.name,
+    addresses: status?.addresses ?? [],
+  };
 }
