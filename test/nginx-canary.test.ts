@@ -1,0 +1,271 @@
+// Canary rollouts on the local cluster, with the controller and the REST API in one process watching only this
+// file's namespace: a good canary walks its steps (per-step pod counts seen by a watch of the pods) and is
+// promoted through POST …/promote; an abort mid-step brings every pod back to the stable revision without the
+// stable pods ever going below what the step held; rollbackOnFailure with an exceeded progress deadline sends the
+// pods back (RolledBack); an analysis step without an analysis provider pauses, and a promote moves past it;
+// promote/abort are refused 409 without a canary in progress and 403 for a viewer.
+import type { V1Pod } from '@kubernetes/client-node';
+import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
+import {
+  ANNOTATION_ABORT,
+  LABEL_REVISION,
+  type Nginx,
+  type NginxCanaryStatus,
+  type NginxSpec,
+} from '../libs/nginx-api/src/index.js';
+import { isActive, isReady } from '../apps/api/src/controller/pod-plan.js';
+import { startControlPlane, type ControlPlane, type TestRole } from './support/control-plane.js';
+import { createNamespace, createPodQuota } from './support/operations.js';
+import { revisionOfSpec, rolloutsIn } from './support/rollouts.js';
+import { runtimeClient } from './support/runtime.js';
+import { uniqueName, waitFor } from './support/wait.js';
+
+const client = runtimeClient();
+const cleanups: (() => Promise<unknown>)[] = [];
+let ns: string;
+let cp: ControlPlane;
+let rollouts: Awaited<ReturnType<typeof rolloutsIn>>;
+
+beforeAll(async () => {
+  ns = await createNamespace(client, 'canary', cleanups);
+  cp = await startControlPlane({ CONTROLLER: 'true', WATCH_NAMESPACE: ns, LEASE_NAMESPACE: ns });
+  rollouts = await rolloutsIn(client, ns);
+}, 90_000);
+
+afterAll(async () => {
+  await rollouts?.stop();
+  await cp?.stop();
+  for (const cleanup of cleanups.reverse()) await cleanup().catch(() => {});
+  client.close();
+});
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- Kubernetes objects and Status, read loosely
+type Body = Record<string, any>;
+const request = (role: TestRole, name: string, what: 'promote' | 'abort', query = '') =>
+  cp.as(role)(`/controlplane/v1/namespaces/${ns}/nginxes/${name}/${what}${query}`, { method: 'POST' });
+
+function create(name: string, spec: NginxSpec): Promise<Nginx> {
+  onTestFailed(() => console.log(`--- app:\n${cp.output().slice(-6000)}`));
+  return rollouts.create(name, spec);
+}
+
+const revisionOf = (p: V1Pod) => p.metadata?.labels?.[LABEL_REVISION];
+/** Active pods of `revision`, and how many of them are ready. */
+const counts = (name: string, revision: string) => {
+  const mine = rollouts.podsOf(name).filter((p) => isActive(p) && revisionOf(p) === revision);
+  return { active: mine.length, ready: mine.filter(isReady).length };
+};
+
+/** Waits until status.canary matches `expected` (and returns the Nginx). */
+const canaryAt = (name: string, expected: Partial<NginxCanaryStatus>, timeoutMs = 90_000) =>
+  waitFor(
+    `${name}: status.canary ${JSON.stringify(expected)}`,
+    async () => {
+      const nginx = await rollouts.get(name);
+      const canary = nginx.status?.canary;
+      const matches =
+        canary !== undefined &&
+        Object.entries(expected).every(([k, v]) => canary[k as keyof NginxCanaryStatus] === v);
+      return matches && nginx;
+    },
+    { timeoutMs, intervalMs: 200 },
+  );
+
+/** Keeps, over a watch of the pods, the fewest active pods of `revision` seen after the watch began. */
+function minimumOf(name: string, revision: string) {
+  const seen = { min: Number.POSITIVE_INFINITY };
+  const check = () => (seen.min = Math.min(seen.min, counts(name, revision).active));
+  check();
+  const stop = rollouts.pods.addEventHandler({ add: check, update: check, delete: check });
+  return { seen, stop };
+}
+
+const STEPS = [{ setWeight: 20 }, { pause: { duration: '2s' } }, { setWeight: 50 }, { pause: {} }];
+
+describe('strategy Canary', () => {
+  it('walks every step with the pods each step asks for, and completes after a promote', async () => {
+    const name = uniqueName('good');
+    const spec: NginxSpec = {
+      replicas: 10,
+      image: 'nginx:1.27',
+      strategy: { type: 'Canary', canary: { steps: STEPS } },
+    };
+    await create(name, spec);
+    const stable = revisionOfSpec(spec);
+    await rollouts.rolledOut(name, 10, stable);
+
+    const next = { ...spec, image: 'nginx:1.28' };
+    const update = revisionOfSpec(next);
+    const watch = rollouts.boundsWatch(name);
+    await rollouts.patchSpec(name, { image: 'nginx:1.28' });
+    // Step 1 (index 0) ends with 2 canary pods and 8 stable ones, all ready; its pause follows.
+    const paused = await canaryAt(name, { revision: update, step: 3, phase: 'Paused', weight: 50 });
+    expect(paused.status?.conditions?.find((c) => c.type === 'Progressing')).toMatchObject({
+      status: 'Unknown',
+      reason: 'CanaryPaused',
+    });
+    expect(paused.status?.conditions?.find((c) => c.type === 'Progressing')?.message).toContain(
+      `canary step 4/4: 50% on ${update}`,
+    );
+    expect(counts(name, update)).toEqual({ active: 5, ready: 5 });
+    expect(counts(name, stable)).toEqual({ active: 5, ready: 5 });
+    expect(paused.status?.currentRevision).toBe(stable);
+
+    // A step other than the current one is refused; the current one is promoted.
+    expect((await request('editor', name, 'promote', '?step=1')).status).toBe(409);
+    const promoted = await request('editor', name, 'promote', '?step=3');
+    expect(promoted.status).toBe(200);
+    expect(((await promoted.json()) as Body).metadata.annotations['mycompany.com/promote']).toBe(
+      `${update}/3`,
+    );
+    const done = await rollouts.rolledOut(name, 10, update);
+    watch.stop();
+    expect(done.status?.canary).toMatchObject({ revision: update, phase: 'Promoted', weight: 100, step: 4 });
+    // maxSurge 25% of 10 (3), maxUnavailable 0.
+    expect(watch.seen.maxActive).toBeLessThanOrEqual(13);
+    expect(watch.seen.minAvailableAfterDelete).toBeGreaterThanOrEqual(10);
+    // Once promoted, promote and abort have no canary to act on.
+    expect((await request('editor', name, 'abort')).status).toBe(409);
+    expect((await request('editor', name, 'promote', '?full=true')).status).toBe(409);
+  }, 240_000);
+
+  it('an abort mid-step brings every pod back to stable, stable never below what the step held', async () => {
+    const name = uniqueName('abort');
+    const spec: NginxSpec = {
+      replicas: 10,
+      image: 'nginx:1.27',
+      strategy: { type: 'Canary', canary: { steps: [{ setWeight: 40 }, { pause: {} }] } },
+    };
+    await create(name, spec);
+    const stable = revisionOfSpec(spec);
+    await rollouts.rolledOut(name, 10, stable);
+    await rollouts.patchSpec(name, { image: 'nginx:1.28' });
+    const update = revisionOfSpec({ ...spec, image: 'nginx:1.28' });
+    await canaryAt(name, { revision: update, step: 1, phase: 'Paused' });
+    expect(counts(name, stable).active).toBe(6);
+
+    const watch = minimumOf(name, stable);
+    expect((await request('viewer', name, 'abort')).status).toBe(403);
+    const aborted = await request('editor', name, 'abort');
+    expect(aborted.status).toBe(200);
+    expect(((await aborted.json()) as Body).metadata.annotations[ANNOTATION_ABORT]).toBe(update);
+    const back = await waitFor(
+      'every pod back on the stable revision, the canary Aborted',
+      async () => {
+        const nginx = await rollouts.get(name);
+        const all = rollouts.podsOf(name);
+        const home =
+          all.length === 10 && all.every((p) => isActive(p) && isReady(p) && revisionOf(p) === stable);
+        return home && nginx.status?.canary?.phase === 'Aborted' && nginx;
+      },
+      { timeoutMs: 90_000, intervalMs: 200 },
+    );
+    watch.stop();
+    expect(watch.seen.min).toBeGreaterThanOrEqual(6);
+    expect(back.spec.image).toBe('nginx:1.28'); // the spec is left as written
+    expect(back.status?.conditions?.find((c) => c.type === 'Progressing')).toMatchObject({
+      status: 'False',
+      reason: 'CanaryAborted',
+    });
+    expect(back.status?.currentRevision).toBe(stable);
+    // Aborted holds: a second abort or a promote finds no canary in progress.
+    expect((await request('editor', name, 'promote')).status).toBe(409);
+  }, 240_000);
+
+  it('an analysis step without an analysis provider pauses, naming why, and a promote moves past it', async () => {
+    const name = uniqueName('analysis');
+    const spec: NginxSpec = {
+      replicas: 2,
+      image: 'nginx:1.27',
+      analysis: [
+        {
+          name: 'errors',
+          prometheus: { address: 'http://127.0.0.1:1', query: 'vector(0)' },
+          successCondition: 'result < 1',
+        },
+      ],
+      strategy: {
+        type: 'Canary',
+        canary: { steps: [{ setWeight: 50 }, { analysis: { templateName: 'errors' } }] },
+      },
+    };
+    await create(name, spec);
+    await rollouts.rolledOut(name, 2, revisionOfSpec(spec));
+    await rollouts.patchSpec(name, { image: 'nginx:1.28' });
+    const update = revisionOfSpec({ ...spec, image: 'nginx:1.28' });
+    const paused = await canaryAt(name, { revision: update, step: 1, phase: 'Paused' });
+    const run = paused.status?.canary?.analysisRuns?.[0];
+    expect(run).toMatchObject({ name: `${update}-1-errors`, step: 1 });
+    expect(['Inconclusive', 'Error']).toContain(run?.phase);
+    expect(paused.status?.canary?.message).toContain(`${update}-1-errors`);
+    expect((await request('editor', name, 'promote')).status).toBe(200);
+    const done = await rollouts.rolledOut(name, 2, update);
+    expect(done.status?.canary?.phase).toBe('Promoted');
+  }, 180_000);
+
+  it('is refused 409 on an Nginx with no canary, 404 on none at all', async () => {
+    const name = uniqueName('rolling');
+    await create(name, { replicas: 1, image: 'nginx:1.27' });
+    const refused = await request('editor', name, 'promote');
+    expect(refused.status).toBe(409);
+    expect((await refused.json()) as Body).toMatchObject({ kind: 'Status', reason: 'Conflict', code: 409 });
+    expect((await request('editor', name, 'abort')).status).toBe(409);
+    expect((await request('editor', 'no-such-nginx', 'abort')).status).toBe(404);
+    expect((await request('editor', name, 'promote', '?full=maybe')).status).toBe(400);
+  }, 60_000);
+});
+
+describe('spec.rollbackOnFailure', () => {
+  it('an exceeded progress deadline sends the pods back to the stable revision: Progressing False, RolledBack', async () => {
+    const quotaNs = await createNamespace(client, 'canary-quota', cleanups);
+    const quotaCp = await startControlPlane({
+      CONTROLLER: 'true',
+      WATCH_NAMESPACE: quotaNs,
+      LEASE_NAMESPACE: quotaNs,
+    });
+    cleanups.push(() => quotaCp.stop());
+    const inQuota = await rolloutsIn(client, quotaNs);
+    cleanups.push(inQuota.stop);
+    const name = uniqueName('deadline');
+    const spec: NginxSpec = {
+      replicas: 3,
+      image: 'nginx:1.27',
+      progressDeadlineSeconds: 3,
+      rollbackOnFailure: true,
+      strategy: { type: 'Canary', canary: { steps: [{ setWeight: 50 }, { pause: {} }] } },
+    };
+    await inQuota.create(name, spec);
+    const stable = revisionOfSpec(spec);
+    await inQuota.rolledOut(name, 3, stable);
+    await inQuota.patchSpec(name, { image: 'nginx:1.28' });
+    const update = revisionOfSpec({ ...spec, image: 'nginx:1.28' });
+    await waitFor(
+      'the canary paused at 2 of 3 pods',
+      async () => (await inQuota.get(name)).status?.canary?.phase === 'Paused',
+      { timeoutMs: 90_000, intervalMs: 200 },
+    );
+    // No room for the surge pod the last step needs: the promoted canary stalls.
+    await createPodQuota(client, quotaNs, 3);
+    const promoted = await quotaCp.as('editor')(
+      `/controlplane/v1/namespaces/${quotaNs}/nginxes/${name}/promote`,
+      { method: 'POST' },
+    );
+    expect(promoted.status).toBe(200);
+    const rolledBack = await waitFor(
+      'Progressing=False/RolledBack and every pod on the stable revision',
+      async () => {
+        const nginx = await inQuota.get(name);
+        const progressing = nginx.status?.conditions?.find((c) => c.type === 'Progressing');
+        const all = inQuota.podsOf(name).filter(isActive);
+        const home = all.length === 3 && all.every((p) => isReady(p) && revisionOf(p) === stable);
+        return progressing?.reason === 'RolledBack' && progressing.status === 'False' && home && nginx;
+      },
+      { timeoutMs: 90_000, intervalMs: 250 },
+    );
+    const progressing = rolledBack.status?.conditions?.find((c) => c.type === 'Progressing');
+    expect(progressing?.message).toContain(`Rolled back to ${stable}`);
+    expect(progressing?.message).toContain(update);
+    expect(progressing?.observedGeneration).toBe(rolledBack.metadata.generation);
+    expect(rolledBack.spec.image).toBe('nginx:1.28'); // the spec is never written by the controller
+  }, 180_000);
+});
