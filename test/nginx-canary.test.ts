@@ -80,6 +80,22 @@ function minimumOf(name: string, revision: string) {
   return { seen, stop };
 }
 
+/**
+ * Records, over a watch of the pods, every settled split the pods went through: `canary/stable` each time every
+ * active pod is ready and of one of the two revisions (the counts a step holds show up at least once).
+ */
+function splitsOf(name: string, stable: string, update: string) {
+  const seen: string[] = [];
+  const check = () => {
+    const active = rollouts.podsOf(name).filter(isActive);
+    if (!active.every((p) => isReady(p) && [stable, update].includes(revisionOf(p)!))) return;
+    const split = `${counts(name, update).active}/${counts(name, stable).active}`;
+    if (seen.at(-1) !== split) seen.push(split);
+  };
+  const stop = rollouts.pods.addEventHandler({ add: check, update: check, delete: check });
+  return { seen, stop };
+}
+
 const STEPS = [{ setWeight: 20 }, { pause: { duration: '2s' } }, { setWeight: 50 }, { pause: {} }];
 
 describe('strategy Canary', () => {
@@ -97,6 +113,7 @@ describe('strategy Canary', () => {
     const next = { ...spec, image: 'nginx:1.28' };
     const update = revisionOfSpec(next);
     const watch = rollouts.boundsWatch(name);
+    const splits = splitsOf(name, stable, update);
     await rollouts.patchSpec(name, { image: 'nginx:1.28' });
     // Step 1 (index 0) ends with 2 canary pods and 8 stable ones, all ready; its pause follows.
     const paused = await canaryAt(name, { revision: update, step: 3, phase: 'Paused', weight: 50 });
@@ -120,6 +137,12 @@ describe('strategy Canary', () => {
     );
     const done = await rollouts.rolledOut(name, 10, update);
     watch.stop();
+    splits.stop();
+    // 20% (2 of 10) held through its pause, then 50%, then all of them, in that order.
+    const at = (split: string) => splits.seen.indexOf(split);
+    expect(at('2/8')).toBeGreaterThanOrEqual(0);
+    expect(at('5/5')).toBeGreaterThan(at('2/8'));
+    expect(at('10/0')).toBeGreaterThan(at('5/5'));
     expect(done.status?.canary).toMatchObject({ revision: update, phase: 'Promoted', weight: 100, step: 4 });
     // maxSurge 25% of 10 (3), maxUnavailable 0.
     expect(watch.seen.maxActive).toBeLessThanOrEqual(13);
@@ -172,7 +195,7 @@ describe('strategy Canary', () => {
     expect((await request('editor', name, 'promote')).status).toBe(409);
   }, 240_000);
 
-  it('an analysis step without an analysis provider pauses, naming why, and a promote moves past it', async () => {
+  it('an analysis step without an analysis provider pauses, naming why, and a promote annotation moves past it', async () => {
     const name = uniqueName('analysis');
     const spec: NginxSpec = {
       replicas: 2,
@@ -198,7 +221,13 @@ describe('strategy Canary', () => {
     expect(run).toMatchObject({ name: `${update}-1-errors`, step: 1 });
     expect(['Inconclusive', 'Error']).toContain(run?.phase);
     expect(paused.status?.canary?.message).toContain(`${update}-1-errors`);
-    expect((await request('editor', name, 'promote')).status).toBe(200);
+    // What `kubectl annotate nginx <name> mycompany.com/promote=<revision>/1` sends: the same request, by hand.
+    await client.request({
+      method: 'PATCH',
+      path: `${rollouts.collection}/${name}`,
+      contentType: 'application/merge-patch+json',
+      body: { metadata: { annotations: { 'mycompany.com/promote': `${update}/1` } } },
+    });
     const done = await rollouts.rolledOut(name, 2, update);
     expect(done.status?.canary?.phase).toBe('Promoted');
   }, 180_000);
