@@ -147,6 +147,18 @@ describe('strategy Canary', () => {
     // maxSurge 25% of 10 (3), maxUnavailable 0.
     expect(watch.seen.maxActive).toBeLessThanOrEqual(13);
     expect(watch.seen.minAvailableAfterDelete).toBeGreaterThanOrEqual(10);
+    // The promote is in the change audit, with its verb (the refused one too).
+    let lastList: Body | undefined;
+    onTestFailed(() => console.log(`--- change audit: ${JSON.stringify(lastList)}`));
+    const audited = await waitFor('the promotes in the change audit', async () => {
+      const list = (await (
+        await cp.as('viewer')(`/controlplane/v1/audit/changes?namespace=${ns}&name=${name}&verb=promote`)
+      ).json()) as Body;
+      lastList = list;
+      return list.items?.length >= 2 && (list.items as Body[]);
+    });
+    expect(audited.map((item) => item.code).sort()).toEqual([200, 409]);
+    expect(audited.find((item) => item.code === 200)).toMatchObject({ verb: 'promote', role: 'editor' });
     // Once promoted, promote and abort have no canary to act on.
     expect((await request('editor', name, 'abort')).status).toBe(409);
     expect((await request('editor', name, 'promote', '?full=true')).status).toBe(409);
