@@ -364,3 +364,15 @@ describe('planCanary', () => {
     );
   });
 });
+
+describe('planCanary while held', () => {
+  it('paused: nothing moves between revisions, the canary status is kept', () => {
+    const previous = status(0, { weight: 20 });
+    const p = plan({ previous, paused: true, pods: [...pods(9, STABLE), ...pods(1, NEW)] });
+    expect(p).toMatchObject({ create: 0, createStable: 0, delete: [], canary: previous });
+  });
+  it('an invalid template never gets a pod, even with nothing else running', () => {
+    const p = plan({ invalid: true, pods: [] });
+    expect(p).toMatchObject({ create: 0, createStable: 0 });
+  });
+});

@@ -56,8 +56,10 @@ export interface CanaryInput {
   /** status.canary as last written: the only state a canary has (a new leader resumes from it). */
   previous: NginxCanaryStatus | undefined;
   requests: CanaryRequests;
-  /** spec.paused, or a template that cannot run: nothing moves between revisions (as planRollout holds them). */
-  held?: boolean;
+  /** spec.paused: nothing moves between revisions (as planRollout holds them). */
+  paused?: boolean;
+  /** The template cannot run (invalid config): held as if paused, and no pod of it is made (as planRollout). */
+  invalid?: boolean;
 }
 
 export interface CanaryPlan extends RolloutPlan {
@@ -129,7 +131,7 @@ export function planCanary(input: CanaryInput): CanaryPlan {
   const bounds = canaryBounds(input.canary, replicas);
   const nowText = new Date(now).toISOString();
 
-  if (!stableRevision || stableRevision === updateRevision || input.held) {
+  if (!stableRevision || stableRevision === updateRevision || input.paused || input.invalid) {
     const rollout = planRollout({
       replicas,
       strategy: {
@@ -142,7 +144,8 @@ export function planCanary(input: CanaryInput): CanaryPlan {
       minReadySeconds: input.minReadySeconds,
       now,
       burst: input.burst,
-      paused: input.held,
+      paused: input.paused,
+      invalid: input.invalid,
     });
     const kept = input.previous?.revision === updateRevision ? input.previous : undefined;
     return { ...rollout, createStable: 0, canary: kept, recheckInMs: rollout.availableInMs };

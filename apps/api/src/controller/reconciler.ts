@@ -306,7 +306,8 @@ export class NginxReconciler {
       burst: this.deps.burst,
       previous: nginx.status?.canary,
       requests: { promote: annotations[ANNOTATION_PROMOTE], abort: annotations[ANNOTATION_ABORT] },
-      held: nginx.spec.paused === true || view.invalid !== undefined,
+      paused: nginx.spec.paused === true,
+      invalid: view.invalid !== undefined,
     };
     let plan = planCanary(input);
     if (plan.measure && plan.canary) {
