@@ -244,7 +244,7 @@ describe('strategy Canary', () => {
     expect(done.status?.canary?.phase).toBe('Promoted');
   }, 180_000);
 
-  it('is refused 409 on an Nginx with no canary, 404 on none at all', async () => {
+  it('is refused 409 on an Nginx with no canary, 404 on none at all, and is in the OpenAPI document', async () => {
     const name = uniqueName('rolling');
     await create(name, { replicas: 1, image: 'nginx:1.27' });
     const refused = await request('editor', name, 'promote');
@@ -253,6 +253,13 @@ describe('strategy Canary', () => {
     expect((await request('editor', name, 'abort')).status).toBe(409);
     expect((await request('editor', 'no-such-nginx', 'abort')).status).toBe(404);
     expect((await request('editor', name, 'promote', '?full=maybe')).status).toBe(400);
+    const document = (await (await fetch(`${cp.url}/openapi.json`)).json()) as Body;
+    expect(Object.keys(document.paths)).toEqual(
+      expect.arrayContaining([
+        '/controlplane/v1/namespaces/{namespace}/nginxes/{name}/promote',
+        '/controlplane/v1/namespaces/{namespace}/nginxes/{name}/abort',
+      ]),
+    );
   }, 60_000);
 });
 
