@@ -595,3 +595,62 @@ describe('NginxReconciler, strategy Canary', () => {
     expect((podCreates(api)[0]!.body as V1Pod).metadata?.labels?.[LABEL_REVISION]).toBe(REVISION);
   });
 });
+
+describe('NginxReconciler, rollbackOnFailure', () => {
+  it('while its status says RolledBack for this generation, sends a rolling update back to the stable revision', async () => {
+    const spec: Nginx['spec'] = { replicas: 2, image: 'nginx:1.28', rollbackOnFailure: true };
+    const update = revisionOf(podTemplateOf(spec));
+    const rolledBack = nginx(2, {
+      spec,
+      status: {
+        currentRevision: REVISION,
+        updateRevision: update,
+        conditions: [
+          {
+            type: 'Progressing',
+            status: 'False',
+            reason: 'RolledBack',
+            message: `Rolled back to ${REVISION}: no progress for 600 s rolling out ${update}. 1 of 2 pods ready.`,
+            observedGeneration: 1,
+            lastTransitionTime: '2026-11-23T10:00:00Z',
+          },
+        ],
+      },
+    });
+    const fresh = pod({ labels: { ...podSelector('web'), [LABEL_REVISION]: update }, ready: false });
+    const { api, reconciler } = setup({ nginx: rolledBack, pods: [pod(), fresh] });
+    await reconciler.reconcile(KEY).catch(() => {});
+    expect(api.made('DELETE', PODS_PATH).map((r) => r.path)).toEqual([
+      `${PODS_PATH}/${fresh.metadata!.name}`,
+    ]);
+    expect(podCreates(api)).toHaveLength(1);
+    expect((podCreates(api)[0]!.body as V1Pod).metadata?.labels?.[LABEL_REVISION]).toBe(REVISION);
+    // The spec is never written; the status keeps saying why.
+    expect(api.made('PATCH', NGINX_PATH)).toEqual([]);
+    expect(api.made('PUT', NGINX_PATH).filter((r) => !r.path.endsWith('/status'))).toEqual([]);
+  });
+
+  it('a new generation ends it: the rollout goes on', async () => {
+    const spec: Nginx['spec'] = { replicas: 1, image: 'nginx:1.28', rollbackOnFailure: true };
+    const update = revisionOf(podTemplateOf(spec));
+    const changed = nginx(1, {
+      spec,
+      status: {
+        currentRevision: REVISION,
+        conditions: [
+          {
+            type: 'Progressing',
+            status: 'False',
+            reason: 'RolledBack',
+            message: 'Rolled back',
+            observedGeneration: 0,
+            lastTransitionTime: '2026-11-23T10:00:00Z',
+          },
+        ],
+      },
+    });
+    const { api, reconciler } = setup({ nginx: changed, pods: [pod()] });
+    await reconciler.reconcile(KEY);
+    expect((podCreates(api)[0]!.body as V1Pod).metadata?.labels?.[LABEL_REVISION]).toBe(update);
+  });
+});
