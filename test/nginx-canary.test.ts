@@ -3,7 +3,8 @@
 // promoted through POST …/promote; an abort mid-step brings every pod back to the stable revision without the
 // stable pods ever going below what the step held; rollbackOnFailure with an exceeded progress deadline sends the
 // pods back (RolledBack); an analysis step without an analysis provider pauses, and a promote moves past it;
-// promote/abort are refused 409 without a canary in progress and 403 for a viewer.
+// promote/abort are refused 409 without a canary in progress and 403 for a viewer; a change of leader mid-canary
+// resumes at the same step.
 import type { V1Pod } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
 import {
@@ -15,6 +16,7 @@ import {
 } from '../libs/nginx-api/src/index.js';
 import { isActive, isReady } from '../apps/api/src/controller/pod-plan.js';
 import { startControlPlane, type ControlPlane, type TestRole } from './support/control-plane.js';
+import { HEADLESS, leaderAndStandby, startApp } from './support/app-process.js';
 import { createNamespace, createPodQuota } from './support/operations.js';
 import { revisionOfSpec, rolloutsIn } from './support/rollouts.js';
 import { runtimeClient } from './support/runtime.js';
@@ -316,4 +318,69 @@ describe('spec.rollbackOnFailure', () => {
     expect(progressing?.observedGeneration).toBe(rolledBack.metadata.generation);
     expect(rolledBack.spec.image).toBe('nginx:1.28'); // the spec is never written by the controller
   }, 180_000);
+});
+
+describe('a canary across a change of leader', () => {
+  it('resumes at the same step from status.canary alone: nothing moves while paused, a promote finishes it', async () => {
+    const handoverNs = await createNamespace(client, 'canary-handover', cleanups);
+    const inNs = await rolloutsIn(client, handoverNs);
+    cleanups.push(inNs.stop);
+    const env = { ...HEADLESS, WATCH_NAMESPACE: handoverNs, LEASE_NAMESPACE: handoverNs };
+    const apps = await Promise.all([startApp(env), startApp(env)]);
+    for (const app of apps) cleanups.push(() => app.kill());
+    const [leader, standby] = await leaderAndStandby(apps[0]!, apps[1]!);
+    const name = uniqueName('handover');
+    const spec: NginxSpec = {
+      replicas: 4,
+      image: 'nginx:1.27',
+      strategy: { type: 'Canary', canary: { steps: [{ setWeight: 50 }, { pause: {} }, { setWeight: 75 }] } },
+    };
+    await inNs.create(name, spec);
+    const stable = revisionOfSpec(spec);
+    await inNs.rolledOut(name, 4, stable);
+    await inNs.patchSpec(name, { image: 'nginx:1.28' });
+    const update = revisionOfSpec({ ...spec, image: 'nginx:1.28' });
+    const paused = await waitFor(
+      'the canary paused at step 1',
+      async () => {
+        const nginx = await inNs.get(name);
+        return nginx.status?.canary?.step === 1 && nginx.status.canary.phase === 'Paused' && nginx;
+      },
+      { timeoutMs: 90_000, intervalMs: 200 },
+    );
+    const before = inNs
+      .podsOf(name)
+      .filter(isActive)
+      .map((p) => p.metadata!.uid)
+      .sort();
+
+    await leader.terminate();
+    await waitFor(
+      'the standby to lead with synced caches',
+      async () => {
+        const readiness = await standby.readiness();
+        return readiness.checks.controller.ok && readiness.checks.controller.leader === true;
+      },
+      { timeoutMs: 60_000, intervalMs: 250 },
+    );
+    // The new leader has synced: a resync would have moved anything it meant to move. Nothing did.
+    const after = await inNs.get(name);
+    expect(after.status?.canary).toEqual(paused.status?.canary);
+    expect(
+      inNs
+        .podsOf(name)
+        .filter(isActive)
+        .map((p) => p.metadata!.uid)
+        .sort(),
+    ).toEqual(before);
+
+    await client.request({
+      method: 'PATCH',
+      path: `${inNs.collection}/${name}`,
+      contentType: 'application/merge-patch+json',
+      body: { metadata: { annotations: { 'mycompany.com/promote': `${update}/1` } } },
+    });
+    const done = await inNs.rolledOut(name, 4, update);
+    expect(done.status?.canary).toMatchObject({ phase: 'Promoted', step: 3 });
+  }, 240_000);
 });
