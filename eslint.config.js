@@ -18,6 +18,7 @@ const API_LAYERS = [
   'audit',
   'kube',
   'web',
+  'analysis',
   'controller',
   'controlplane',
   'rest',

@@ -72,8 +72,9 @@ export interface ReconcileItem {
 
 /**
  * The writes our API makes to an Nginx, as recorded in the audit trail: the REST verbs (`deletecollection` once
- * for each Nginx a collection delete removed), and `rollback` (the control plane's
- * `POST …/revisions/{n}/rollback`, which patches the spec back to an old revision's template).
+ * for each Nginx a collection delete removed), `rollback` (the control plane's
+ * `POST …/revisions/{n}/rollback`, which patches the spec back to an old revision's template), and `promote` and
+ * `abort` (`POST …/promote` and `…/abort`, which annotate a canary's request).
  */
 export const CHANGE_VERBS = [
   'create',
@@ -83,6 +84,8 @@ export const CHANGE_VERBS = [
   'delete',
   'deletecollection',
   'rollback',
+  'promote',
+  'abort',
 ] as const;
 export type ChangeVerb = (typeof CHANGE_VERBS)[number];
 

@@ -42,5 +42,17 @@ export const REASON_ROLLING_UPDATE = 'RollingUpdate';
 export const REASON_PAUSED = 'Paused';
 export const REASON_DEADLINE_EXCEEDED = 'ProgressDeadlineExceeded';
 export const REASON_INVALID_CONFIG = 'InvalidConfig';
-/** spec.rollbackOnFailure sent every pod back to the last complete revision (Progressing False until the spec changes). */
+/** Progressing reasons of strategy Canary: a step under way, waiting (a pause {} or a run that cannot decide), aborted. */
+export const REASON_CANARY = 'Canary';
+export const REASON_CANARY_PAUSED = 'CanaryPaused';
+export const REASON_CANARY_ABORTED = 'CanaryAborted';
+/** spec.rollbackOnFailure sent the pods back to status.currentRevision after the progress deadline passed. */
 export const REASON_ROLLED_BACK = 'RolledBack';
+
+/**
+ * Requests to a canary, as annotations so kubectl can make them too: promote `<updateRevision>/<step>` (past that
+ * step) or `<updateRevision>/full` (past every step); abort `<updateRevision>`. Honoured only while they name the
+ * update revision (and the current step), so a stale one needs no clearing.
+ */
+export const ANNOTATION_PROMOTE = 'mycompany.com/promote';
+export const ANNOTATION_ABORT = 'mycompany.com/abort';

@@ -1,3 +1,4 @@
+import type { AnalysisMeasurer } from '../analysis/analysis-run.js';
 import { controllerAuditId } from '../audit/request-audit-id.js';
 import {
   Backoff,
@@ -55,6 +56,8 @@ export interface ControllerTermDeps {
   catchUpPatienceMs: number;
   logger: RuntimeLogger;
   metrics: ControllerMetrics;
+  /** What canary analysis steps measure with; none: each measurement is Inconclusive. */
+  analysis?: AnalysisMeasurer;
   queueMetrics: PrometheusWorkQueueMetrics;
 }
 
@@ -129,6 +132,7 @@ export class ControllerTerm {
       logger: deps.logger,
       burst: deps.burst,
       metrics: deps.metrics.podWrites,
+      ...(deps.analysis ? { analysis: deps.analysis } : {}),
     });
     const controller = new Controller({
       name: 'nginx',

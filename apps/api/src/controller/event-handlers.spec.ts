@@ -60,6 +60,14 @@ describe('Nginx events', () => {
     expect(nginxNeedsSync(base, nginx({ resourceVersion: '3', labels: { a: 'b' } }))).toBe(false);
   });
 
+  it("sync on a canary's promote or abort request, not on other annotations", () => {
+    const base = nginx();
+    const annotated = (annotations: Record<string, string>) => nginx({ resourceVersion: '2', annotations });
+    expect(nginxNeedsSync(base, annotated({ 'mycompany.com/promote': 'abc/1' }))).toBe(true);
+    expect(nginxNeedsSync(base, annotated({ 'mycompany.com/abort': 'abc' }))).toBe(true);
+    expect(nginxNeedsSync(base, annotated({ note: 'x' }))).toBe(false);
+  });
+
   it('enqueue by key with their trigger, and forget what was kept for a deleted Nginx', () => {
     const { calls, events } = recorder();
     const handlers = nginxEventHandlers(events);

@@ -1,6 +1,12 @@
 import type { V1Pod, V1PodDisruptionBudget, V1ResourceQuota } from '@kubernetes/client-node';
 import { DeletedFinalStateUnknown, objectKey, type EventHandlers } from '@ngx/kube-runtime';
-import { CONDITION_REPLICA_FAILURE, quantityValue, type Nginx } from '@ngx/nginx-api';
+import {
+  ANNOTATION_ABORT,
+  ANNOTATION_PROMOTE,
+  CONDITION_REPLICA_FAILURE,
+  quantityValue,
+  type Nginx,
+} from '@ngx/nginx-api';
 import type { ReconcileTrigger } from './audited-reconcile.js';
 import { disruptionBudgetStatus } from './owned-objects.js';
 import { byNginxLabel, controllerOf, owningNginxKey } from '../kube/pod-index.js';
@@ -24,7 +30,8 @@ export interface ControllerEvents {
 
 /**
  * Whether an update of an Nginx calls for a sync. Only changes that alter what the reconcile does count — a
- * new generation (spec), a new object under the same name (uid), the start of its deletion — plus resync
+ * new generation (spec), a new object under the same name (uid), the start of its deletion, a canary's promote or
+ * abort request (annotations) — plus resync
  * replays (the same object twice). Status-only updates, our own status writes among them, do not: they would
  * enqueue the key at once and so bypass the backoff of a failing sync.
  */
@@ -34,7 +41,9 @@ export function nginxNeedsSync(previous: Nginx, current: Nginx): boolean {
   return (
     before.uid !== after.uid ||
     before.generation !== after.generation ||
-    Boolean(before.deletionTimestamp) !== Boolean(after.deletionTimestamp)
+    Boolean(before.deletionTimestamp) !== Boolean(after.deletionTimestamp) ||
+    before.annotations?.[ANNOTATION_PROMOTE] !== after.annotations?.[ANNOTATION_PROMOTE] ||
+    before.annotations?.[ANNOTATION_ABORT] !== after.annotations?.[ANNOTATION_ABORT]
   );
 }
 

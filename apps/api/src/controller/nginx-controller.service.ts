@@ -2,10 +2,13 @@ import { hostname } from 'node:os';
 import {
   Inject,
   Injectable,
+  Optional,
   Logger,
   type OnApplicationBootstrap,
   type OnModuleDestroy,
 } from '@nestjs/common';
+import type { AnalysisMeasurer } from '../analysis/analysis-run.js';
+import { ANALYSIS_MEASURER } from './analysis-seam.js';
 import type { V1Pod } from '@kubernetes/client-node';
 import {
   ignoreNotFound,
@@ -79,6 +82,7 @@ export class NginxControllerService implements OnApplicationBootstrap, OnModuleD
     @Inject(AuditTrail) private readonly audit: AuditTrail,
     @Inject(ClusterInformers) private readonly informers: ClusterInformers,
     @Inject(OwnEvents) private readonly ownEvents: OwnEvents,
+    @Optional() @Inject(ANALYSIS_MEASURER) private readonly analysis?: AnalysisMeasurer,
   ) {
     this.queueMetrics = new PrometheusWorkQueueMetrics(registry, 'nginx');
     this.metrics = controllerMetrics(registry);
@@ -155,6 +159,7 @@ export class NginxControllerService implements OnApplicationBootstrap, OnModuleD
         ownEvents: this.ownEvents,
         strays: this.strays,
         audit: this.audit,
+        ...(this.analysis ? { analysis: this.analysis } : {}),
         identity: this.identity,
         workers: controller.workers,
         burst: controller.burst,

@@ -244,3 +244,128 @@ describe('nginxStatus, a config that is not valid nginx', () => {
     expect(isSettled(status)).toBe(true);
   });
 });
+
+describe('canary and rollbackOnFailure', () => {
+  const STABLE = 'stable-rev';
+  const canaryNginx = (status: Nginx['status'], spec: Partial<Nginx['spec']> = {}): Nginx => ({
+    ...nginx(4, status),
+    spec: {
+      replicas: 4,
+      strategy: { type: 'Canary', canary: { steps: [{ setWeight: 25 }, { pause: {} }] } },
+      ...spec,
+    },
+  });
+  const mixed = () => [
+    pod(true),
+    pod(true, 'Running', STABLE),
+    pod(true, 'Running', STABLE),
+    pod(true, 'Running', STABLE),
+  ];
+  const progressing = (status: Nginx['status']) => status?.conditions?.find((c) => c.type === 'Progressing');
+
+  it('carries status.canary and names the step on Progressing', () => {
+    const canary = { revision: REVISION, step: 0, weight: 25, phase: 'Progressing' as const };
+    const status = nginxStatus(
+      canaryNginx({ currentRevision: STABLE }),
+      mixed(),
+      undefined,
+      T1,
+      undefined,
+      {},
+      canary,
+    );
+    expect(status.canary).toEqual(canary);
+    expect(progressing(status)).toMatchObject({ status: 'True', reason: 'Canary' });
+    expect(progressing(status)?.message).toContain(`canary step 1/2: 25% on ${REVISION}`);
+  });
+
+  it('is Unknown/CanaryPaused while paused (never stalled), False/CanaryAborted once aborted', () => {
+    const old = { currentRevision: STABLE, conditions: [] };
+    const paused = {
+      revision: REVISION,
+      step: 1,
+      weight: 25,
+      phase: 'Paused' as const,
+      message: 'until a promote',
+    };
+    const late = '2026-11-23T10:00:00Z';
+    expect(
+      progressing(nginxStatus(canaryNginx(old), mixed(), undefined, late, undefined, {}, paused)),
+    ).toMatchObject({
+      status: 'Unknown',
+      reason: 'CanaryPaused',
+    });
+    const aborted = { ...paused, phase: 'Aborted' as const, weight: 0 };
+    const status = nginxStatus(canaryNginx(old), mixed(), undefined, T1, undefined, {}, aborted);
+    expect(progressing(status)).toMatchObject({ status: 'False', reason: 'CanaryAborted' });
+    expect(isSettled(status)).toBe(true);
+  });
+
+  it('a canary change alone is a status change', () => {
+    const canary = { revision: REVISION, step: 0, weight: 25, phase: 'Progressing' as const };
+    const before = nginxStatus(
+      canaryNginx({ currentRevision: STABLE }),
+      mixed(),
+      undefined,
+      T1,
+      undefined,
+      {},
+      canary,
+    );
+    const after = nginxStatus(
+      canaryNginx({ currentRevision: STABLE }),
+      mixed(),
+      undefined,
+      T1,
+      undefined,
+      {},
+      {
+        ...canary,
+        step: 1,
+      },
+    );
+    expect(statusChanged(before, after)).toBe(true);
+  });
+
+  it('turns RolledBack (False) instead of ProgressDeadlineExceeded with rollbackOnFailure, held for the generation', () => {
+    const spec = {
+      strategy: { type: 'RollingUpdate' as const },
+      progressDeadlineSeconds: 60,
+      rollbackOnFailure: true,
+    };
+    const first = nginxStatus(canaryNginx({ currentRevision: STABLE }, spec), mixed(), undefined, T1);
+    const stalled = nginxStatus(canaryNginx(first, spec), mixed(), undefined, T2);
+    expect(progressing(stalled)).toMatchObject({
+      status: 'False',
+      reason: 'RolledBack',
+      observedGeneration: 4,
+    });
+    expect(progressing(stalled)?.message).toContain(
+      `Rolled back to ${STABLE}: no progress for 60 s rolling out ${REVISION}`,
+    );
+    // Held while the generation is the same, cause kept; all pods back on stable still says so.
+    const back = [
+      pod(true, 'Running', STABLE),
+      pod(true, 'Running', STABLE),
+      pod(true, 'Running', STABLE),
+      pod(true, 'Running', STABLE),
+    ];
+    const held = nginxStatus(canaryNginx(stalled, spec), back, undefined, T2);
+    expect(progressing(held)).toMatchObject({ status: 'False', reason: 'RolledBack' });
+    expect(progressing(held)?.message).toContain('no progress for 60 s');
+    // A new generation lets the rollout go again.
+    const changed = {
+      ...canaryNginx(stalled, spec),
+      metadata: { ...canaryNginx(stalled, spec).metadata, generation: 5 },
+    };
+    expect(progressing(nginxStatus(changed, back, undefined, T2))?.reason).not.toBe('RolledBack');
+    // Without rollbackOnFailure: ProgressDeadlineExceeded, as before.
+    const plain = nginxStatus(
+      canaryNginx(first, { ...spec, rollbackOnFailure: false }),
+      mixed(),
+      undefined,
+      T2,
+    );
+    expect(progressing(plain)?.reason).toBe('ProgressDeadlineExceeded');
+  });
+});

@@ -8,11 +8,16 @@ import {
   REASON_DEADLINE_EXCEEDED,
   REASON_INVALID_CONFIG,
   REASON_PAUSED,
+  REASON_CANARY,
+  REASON_CANARY_ABORTED,
+  REASON_CANARY_PAUSED,
+  REASON_ROLLED_BACK,
   configErrors,
   REASON_ROLLING_UPDATE,
   podTemplateOf,
   revisionOf,
   type Nginx,
+  type NginxCanaryStatus,
   type NginxCondition,
   type NginxPodTemplate,
   type NginxDisruptionBudgetStatus,
@@ -77,6 +82,8 @@ function madeProgress(previous: NginxStatus | undefined, next: NginxStatus): boo
   return (
     previous.updateRevision !== next.updateRevision ||
     previous.observedGeneration !== next.observedGeneration ||
+    previous.canary?.step !== next.canary?.step ||
+    previous.canary?.phase !== next.canary?.phase ||
     (next.updatedReplicas ?? 0) > (previous.updatedReplicas ?? 0) ||
     (next.availableReplicas ?? 0) > (previous.availableReplicas ?? 0) ||
     old(next) < old(previous)
@@ -87,8 +94,10 @@ function madeProgress(previous: NginxStatus | undefined, next: NginxStatus): boo
  * The status an Nginx should show for its pods: counts (updated: of the spec's revision; available: ready for
  * minReadySeconds), the revisions, the selector, a short sentence, and the Available, Progressing and (only while
  * something fails) ReplicaFailure conditions. Progressing carries `lastUpdateTime`, the rollout's last progress:
- * when nothing moved for progressDeadlineSeconds short of the goal, it turns False with ProgressDeadlineExceeded
- * (nothing is rolled back).
+ * when nothing moved for progressDeadlineSeconds short of the goal, it turns False with ProgressDeadlineExceeded —
+ * or, with spec.rollbackOnFailure and a stable revision to go back to, with RolledBack (held for this generation:
+ * see rollingBack). Strategy Canary: `canary` (the planner's status.canary) is carried, and Progressing tells its
+ * step; a canary waiting (a pause, an analysis) is not stalled, a Paused one is Unknown, an Aborted one False.
  */
 export function nginxStatus(
   nginx: Nginx,
@@ -101,6 +110,7 @@ export function nginxStatus(
     disruptionBudget?: NginxDisruptionBudgetStatus;
     ingress?: NginxIngressStatus;
   } = {},
+  canary?: NginxCanaryStatus,
 ): NginxStatus {
   const desired = nginx.spec.replicas;
   const minReadySeconds = nginx.spec.minReadySeconds ?? 0;
@@ -150,6 +160,7 @@ export function nginxStatus(
     ...(owned.disruptionBudget ? { disruptionBudget: owned.disruptionBudget } : {}),
     ...(owned.ingress ? { ingress: owned.ingress } : {}),
     selector: selectorString(nginx.metadata.name!),
+    ...(canary ? { canary } : {}),
   };
 
   const before = previous?.find((c) => c.type === CONDITION_PROGRESSING);
@@ -157,21 +168,50 @@ export function nginxStatus(
     madeProgress(nginx.status, status) || !before?.lastUpdateTime ? now : before.lastUpdateTime;
   const deadlineSeconds = nginx.spec.progressDeadlineSeconds ?? DEFAULT_PROGRESS_DEADLINE_SECONDS;
   const paused = nginx.spec.paused === true && !rolledOut && !view.invalid;
+  const liveCanary = canary?.revision === view.updateRevision && !rolledOut ? canary : undefined;
+  const steps = nginx.spec.strategy?.canary?.steps ?? [];
+  const waiting =
+    liveCanary !== undefined &&
+    (liveCanary.phase !== 'Progressing' ||
+      Boolean(steps[liveCanary.step]?.pause || steps[liveCanary.step]?.analysis));
   // As a Deployment's: a paused rollout is not stalled; the deadline counts again from the resume.
-  const stalled = !converged && !paused && view.now - Date.parse(lastProgress) >= deadlineSeconds * 1000;
+  const stalled =
+    !converged && !paused && !waiting && view.now - Date.parse(lastProgress) >= deadlineSeconds * 1000;
+  const stable = status.currentRevision;
+  const rolledBack =
+    !converged &&
+    nginx.spec.rollbackOnFailure === true &&
+    stable !== undefined &&
+    stable !== view.updateRevision &&
+    (stalled || rollingBack(nginx));
   if (paused) message = `${message} Paused.`;
   if (view.invalid) message = `${message} Not rolling out spec.config: ${view.invalid}`;
-  if (stalled) message = `${message} No progress for ${deadlineSeconds} s.`;
+  if (liveCanary && !rolledBack) message = `${canarySentence(liveCanary, steps.length)} ${message}`;
+  if (rolledBack) {
+    const cause = rollingBack(nginx)
+      ? (before?.message.match(/^Rolled back to \S+: (.*?)\. /)?.[1] ?? 'no progress')
+      : `no progress for ${deadlineSeconds} s rolling out ${view.updateRevision}`;
+    message = `Rolled back to ${stable}: ${cause}. ${message}`;
+  } else if (stalled) message = `${message} No progress for ${deadlineSeconds} s.`;
+  const [progressStatus, progressReason]: [NginxCondition['status'], string] = view.invalid
+    ? ['False', REASON_INVALID_CONFIG]
+    : rolledBack
+      ? ['False', REASON_ROLLED_BACK]
+      : paused
+        ? ['Unknown', REASON_PAUSED]
+        : liveCanary?.phase === 'Aborted'
+          ? ['False', REASON_CANARY_ABORTED]
+          : liveCanary?.phase === 'Paused'
+            ? ['Unknown', REASON_CANARY_PAUSED]
+            : stalled
+              ? ['False', REASON_DEADLINE_EXCEEDED]
+              : converged
+                ? ['False', progressingReason]
+                : ['True', liveCanary ? REASON_CANARY : progressingReason];
   const progressing = condition(
     CONDITION_PROGRESSING,
-    paused ? 'Unknown' : converged || stalled || view.invalid ? 'False' : 'True',
-    view.invalid
-      ? REASON_INVALID_CONFIG
-      : paused
-        ? REASON_PAUSED
-        : stalled
-          ? REASON_DEADLINE_EXCEEDED
-          : progressingReason,
+    progressStatus,
+    progressReason,
     message,
     generation,
     previous,
@@ -202,6 +242,28 @@ export function nginxStatus(
       ),
     );
   return { ...status, message: message.slice(0, 1024), conditions };
+}
+
+/**
+ * Whether spec.rollbackOnFailure already sent this generation's pods back to status.currentRevision: the last
+ * status says RolledBack for the spec's generation. Held until the spec changes; the spec itself is never written.
+ */
+export function rollingBack(nginx: Nginx): boolean {
+  const progressing = nginx.status?.conditions?.find((c) => c.type === CONDITION_PROGRESSING);
+  return (
+    nginx.spec.rollbackOnFailure === true &&
+    progressing?.reason === REASON_ROLLED_BACK &&
+    progressing.observedGeneration === nginx.metadata.generation
+  );
+}
+
+/** "canary step 2/5: 20% on <rev>." and why it waits or stopped. */
+function canarySentence(canary: NginxCanaryStatus, steps: number): string {
+  const where =
+    canary.step >= steps
+      ? `canary past its last step: ${canary.weight}% on ${canary.revision}.`
+      : `canary step ${canary.step + 1}/${steps}: ${canary.weight}% on ${canary.revision}.`;
+  return canary.message ? `${where} ${canary.message}` : where;
 }
 
 /** The spec's revision, as the status and the rollout plan see it. */
@@ -301,5 +363,6 @@ function normalise(status: NginxStatus) {
     status.selector,
     status.message,
     conditions,
+    status.canary ?? null,
   ];
 }

@@ -27,6 +27,7 @@ import { podSelector } from './pod-builder.js';
 import { NginxReconciler, ReconcileError } from './reconciler.js';
 import { ReconcileReport } from './reconcile-report.js';
 import { StrayPods } from './stray-pods.js';
+import type { AnalysisMeasurer } from '../analysis/analysis-run.js';
 
 const KEY = 'default/web';
 const NGINX_PATH = '/apis/mycompany.com/v1/namespaces/default/nginxes/web';
@@ -125,6 +126,7 @@ function setup(
     pods?: (V1Pod & KubeObject)[];
     client?: KubeRequester;
     now?: () => number;
+    analysis?: AnalysisMeasurer;
   } = {},
 ) {
   const api = new FakeApi();
@@ -169,6 +171,7 @@ function setup(
     logger: { info() {}, warn() {}, error() {} },
     burst: 500,
     now: options.now,
+    ...(options.analysis ? { analysis: options.analysis } : {}),
   });
   return { api, nginxes, pods, expectations, strays, reconciler, events };
 }
@@ -558,5 +561,162 @@ describe('NginxReconciler with spec.tls', () => {
     });
     await expect(reconciler.reconcile(KEY)).rejects.toThrow(ReconcileError);
     expect(podCreates(api)).toHaveLength(0);
+  });
+});
+
+describe('NginxReconciler, strategy Canary', () => {
+  const spec: Nginx['spec'] = {
+    replicas: 2,
+    image: 'nginx:1.28',
+    analysis: [
+      {
+        name: 'errors',
+        prometheus: { address: 'http://p:9090', query: 'q' },
+        successCondition: 'result < 1',
+      },
+    ],
+    strategy: {
+      type: 'Canary',
+      canary: { steps: [{ setWeight: 50 }, { analysis: { templateName: 'errors' } }] },
+    },
+  };
+  const UPDATE = revisionOf(podTemplateOf(spec));
+  const atAnalysis = () =>
+    nginx(2, {
+      spec,
+      status: {
+        currentRevision: REVISION,
+        updateRevision: UPDATE,
+        canary: {
+          revision: UPDATE,
+          step: 1,
+          weight: 50,
+          phase: 'Progressing',
+          stepStartedAt: '2026-11-23T10:00:00Z',
+        },
+      },
+    });
+  const pods = () => [pod(), pod({ labels: { ...podSelector('web'), [LABEL_REVISION]: UPDATE } })];
+  const writtenCanary = (api: FakeApi) =>
+    (statusWrites(api).at(-1)?.body as Nginx | undefined)?.status?.canary;
+
+  it('takes a due measurement through its measurer and acts on the verdict in the same sync', async () => {
+    const measure = vi.fn(async () => ({
+      at: '2026-11-23T10:00:01Z',
+      query: 'q',
+      value: 0,
+      phase: 'Successful' as const,
+    }));
+    const { api, reconciler } = setup({
+      nginx: atAnalysis(),
+      pods: pods(),
+      analysis: { measure },
+      now: () => Date.parse('2026-11-23T10:00:01Z'),
+    });
+    await reconciler.reconcile(KEY);
+    expect(measure).toHaveBeenCalledOnce();
+    expect(measure.mock.calls[0]?.slice(0, 2)).toMatchObject([
+      spec.analysis![0],
+      { namespace: 'default', name: 'web', revision: UPDATE },
+    ]);
+    const canary = writtenCanary(api);
+    expect(canary).toMatchObject({ step: 2, weight: 100, phase: 'Progressing' });
+    expect(canary?.analysisRuns).toEqual([
+      expect.objectContaining({
+        name: `${UPDATE}-1-errors`,
+        phase: 'Successful',
+        measurements: [expect.objectContaining({ value: 0 })],
+      }),
+    ]);
+    // Past the last step: the stable pod makes room for a second canary one (surge first).
+    expect(podCreates(api)).toHaveLength(1);
+    expect((podCreates(api)[0]!.body as V1Pod).metadata?.labels?.[LABEL_REVISION]).toBe(UPDATE);
+  });
+
+  it('without a measurer, the run is Inconclusive and the canary Paused, saying so', async () => {
+    const { api, reconciler } = setup({
+      nginx: atAnalysis(),
+      pods: pods(),
+      now: () => Date.parse('2026-11-23T10:00:01Z'),
+    });
+    await reconciler.reconcile(KEY);
+    const canary = writtenCanary(api);
+    expect(canary).toMatchObject({ step: 1, phase: 'Paused' });
+    expect(canary?.message).toContain('no analysis provider');
+    expect(podCreates(api)).toHaveLength(0);
+  });
+
+  it('creates stable pods from the stable revision when aborted', async () => {
+    const aborted = atAnalysis();
+    aborted.metadata.annotations = { 'mycompany.com/abort': UPDATE };
+    const { api, reconciler } = setup({
+      nginx: aborted,
+      pods: pods(),
+      now: () => Date.parse('2026-11-23T10:00:01Z'),
+    });
+    await reconciler.reconcile(KEY);
+    expect(writtenCanary(api)).toMatchObject({ phase: 'Aborted', weight: 0 });
+    expect(api.made('DELETE', PODS_PATH)).toHaveLength(1);
+    expect(podCreates(api)).toHaveLength(1);
+    expect((podCreates(api)[0]!.body as V1Pod).metadata?.labels?.[LABEL_REVISION]).toBe(REVISION);
+  });
+});
+
+describe('NginxReconciler, rollbackOnFailure', () => {
+  it('while its status says RolledBack for this generation, sends a rolling update back to the stable revision', async () => {
+    const spec: Nginx['spec'] = { replicas: 2, image: 'nginx:1.28', rollbackOnFailure: true };
+    const update = revisionOf(podTemplateOf(spec));
+    const rolledBack = nginx(2, {
+      spec,
+      status: {
+        currentRevision: REVISION,
+        updateRevision: update,
+        conditions: [
+          {
+            type: 'Progressing',
+            status: 'False',
+            reason: 'RolledBack',
+            message: `Rolled back to ${REVISION}: no progress for 600 s rolling out ${update}. 1 of 2 pods ready.`,
+            observedGeneration: 1,
+            lastTransitionTime: '2026-11-23T10:00:00Z',
+          },
+        ],
+      },
+    });
+    const fresh = pod({ labels: { ...podSelector('web'), [LABEL_REVISION]: update }, ready: false });
+    const { api, reconciler } = setup({ nginx: rolledBack, pods: [pod(), fresh] });
+    await reconciler.reconcile(KEY).catch(() => {});
+    expect(api.made('DELETE', PODS_PATH).map((r) => r.path)).toEqual([
+      `${PODS_PATH}/${fresh.metadata!.name}`,
+    ]);
+    expect(podCreates(api)).toHaveLength(1);
+    expect((podCreates(api)[0]!.body as V1Pod).metadata?.labels?.[LABEL_REVISION]).toBe(REVISION);
+    // The spec is never written; the status keeps saying why.
+    expect(api.made('PATCH', NGINX_PATH)).toEqual([]);
+    expect(api.made('PUT', NGINX_PATH).filter((r) => !r.path.endsWith('/status'))).toEqual([]);
+  });
+
+  it('a new generation ends it: the rollout goes on', async () => {
+    const spec: Nginx['spec'] = { replicas: 1, image: 'nginx:1.28', rollbackOnFailure: true };
+    const update = revisionOf(podTemplateOf(spec));
+    const changed = nginx(1, {
+      spec,
+      status: {
+        currentRevision: REVISION,
+        conditions: [
+          {
+            type: 'Progressing',
+            status: 'False',
+            reason: 'RolledBack',
+            message: 'Rolled back',
+            observedGeneration: 0,
+            lastTransitionTime: '2026-11-23T10:00:00Z',
+          },
+        ],
+      },
+    });
+    const { api, reconciler } = setup({ nginx: changed, pods: [pod()] });
+    await reconciler.reconcile(KEY);
+    expect((podCreates(api)[0]!.body as V1Pod).metadata?.labels?.[LABEL_REVISION]).toBe(update);
   });
 });

@@ -11,7 +11,20 @@ import {
   type ReconcileResult,
   type RuntimeLogger,
 } from '@ngx/kube-runtime';
-import { CONDITION_REPLICA_FAILURE, SECRET_NOT_FOUND, type Nginx } from '@ngx/nginx-api';
+import {
+  ANNOTATION_ABORT,
+  ANNOTATION_PROMOTE,
+  CONDITION_REPLICA_FAILURE,
+  LABEL_REVISION,
+  type Nginx,
+  type NginxAnalysisMeasurement,
+  type NginxCanaryStatus,
+  type NginxPodTemplate,
+  type NginxRevisionData,
+  SECRET_NOT_FOUND,
+} from '@ngx/nginx-api';
+import type { AnalysisMeasurer } from '../analysis/analysis-run.js';
+import { planCanary, planRollback, withMeasurement, type CanaryPlan } from './canary-plan.js';
 import { OwnedSync, type OwnedCaches, type OwnedStatus } from './owned-sync.js';
 import {
   deadlineIn,
@@ -19,11 +32,12 @@ import {
   nginxStatus,
   podCounts,
   rolloutView,
+  rollingBack,
   statusChanged,
   type ReplicaFailure,
   type RolloutView,
 } from './nginx-status.js';
-import { PODS_BY_NGINX } from '../kube/pod-index.js';
+import { BY_NGINX_LABEL, PODS_BY_NGINX } from '../kube/pod-index.js';
 import { claimPods } from './pod-ownership.js';
 import { slowStartBatches } from './pod-plan.js';
 import { PodWrites, type PodWriteMetrics } from './pod-writes.js';
@@ -58,6 +72,8 @@ export interface ReconcilerDeps {
   metrics?: PodWriteMetrics;
   /** How often an Nginx whose spec.tls Secret is missing looks for it again (10 s; nothing watches Secrets). */
   secretRecheckMs?: number;
+  /** What canary analysis steps measure with; none: each measurement is Inconclusive ("no analysis provider"). */
+  analysis?: AnalysisMeasurer;
 }
 
 const SECRET_RECHECK_MS = 10_000;
@@ -132,8 +148,9 @@ export class NginxReconciler {
     const view = rolloutView(nginx, now);
     let failure: ReplicaFailure | undefined;
     let recheckInMs: number | undefined;
+    let canary: NginxCanaryStatus | undefined = nginx.status?.canary;
     if (expectationsMet)
-      ({ failure, recheckInMs } = await this.managePods(key, nginx, owned, view, report, signal));
+      ({ failure, recheckInMs, canary } = await this.managePods(key, nginx, owned, view, report, signal));
     signal.throwIfAborted();
     // When the sync fails, the status keeps what it said about the Service and budget until one succeeds.
     let ownedStatus: OwnedStatus = {
@@ -150,7 +167,17 @@ export class NginxReconciler {
     }
     signal.throwIfAborted();
 
-    const status = nginxStatus(nginx, owned, failure, new Date(now).toISOString(), view, ownedStatus);
+    const status = nginxStatus(
+      nginx,
+      owned,
+      failure,
+      new Date(now).toISOString(),
+      view,
+      ownedStatus,
+      nginx.spec.strategy?.type === 'Canary' ? canary : undefined,
+    );
+    // The status just turned RolledBack: its pods go back on the next sync (the condition is the state).
+    if (!rollingBack(nginx) && rollingBack({ ...nginx, status })) recheckInMs = 0;
     report.counts = {
       desired: nginx.spec.replicas,
       active: status.replicas ?? 0,
@@ -179,7 +206,9 @@ export class NginxReconciler {
     const settled = isSettled(status);
     if (settled) this.pacing.settled(key);
     if (!statusChanged(nginx.status, status)) return later;
-    const wait = settled ? 0 : this.pacing.wait(key, podCounts(status));
+    // A canary's step is its only state: written at once, never left to a paced write a later sync would redo.
+    const canaryMoved = JSON.stringify(nginx.status?.canary) !== JSON.stringify(status.canary);
+    const wait = settled || canaryMoved ? 0 : this.pacing.wait(key, podCounts(status));
     if (wait > 0) return { requeueAfterMs: earliest(wait, due)! };
     const written = await this.writeStatus(key, nginx, status);
     if (written === 'written') report.record({ kind: 'status' });
@@ -200,20 +229,9 @@ export class NginxReconciler {
     view: RolloutView,
     report: ReconcileReport,
     signal: AbortSignal,
-  ): Promise<{ failure?: ReplicaFailure; recheckInMs?: number }> {
+  ): Promise<{ failure?: ReplicaFailure; recheckInMs?: number; canary?: NginxCanaryStatus }> {
     const { expectations } = this.deps;
-    const plan = planRollout({
-      replicas: nginx.spec.replicas,
-      strategy: nginx.spec.strategy,
-      updateRevision: view.updateRevision,
-      template: view.template,
-      pods: owned,
-      minReadySeconds: nginx.spec.minReadySeconds ?? 0,
-      now: view.now,
-      burst: this.deps.burst,
-      paused: nginx.spec.paused === true,
-      invalid: view.invalid !== undefined,
-    });
+    const plan = await this.plan(key, nginx, owned, view, signal);
     let failure: ReplicaFailure | undefined;
 
     if (plan.delete.length > 0) {
@@ -232,9 +250,130 @@ export class NginxReconciler {
     }
 
     if (plan.create > 0 && !failure) failure = await this.createPods(key, nginx, view, plan, report, signal);
+    if (plan.createStable > 0 && !failure) {
+      const stableView = plan.stableView!;
+      const stablePlan = { create: plan.createStable, delete: [], createLike: plan.stableModel };
+      failure = await this.createPods(key, nginx, stableView, stablePlan, report, signal);
+    }
     // Progress writes are paced from the burst's end: under load a burst takes longer than the interval itself.
-    if (plan.delete.length > 0 || plan.create > 0) this.pacing.acted(key);
-    return { failure, recheckInMs: plan.availableInMs };
+    if (plan.delete.length > 0 || plan.create > 0 || plan.createStable > 0) this.pacing.acted(key);
+    return { failure, recheckInMs: plan.recheckInMs ?? plan.availableInMs, canary: plan.canary };
+  }
+
+  /**
+   * What the pods should become now: the canary planner for strategy Canary (taking one due analysis measurement,
+   * then planning again with it), every pod back to the stable revision while spec.rollbackOnFailure holds a
+   * rollback, else the rolling update or recreate.
+   */
+  private async plan(
+    key: string,
+    nginx: Nginx,
+    owned: V1Pod[],
+    view: RolloutView,
+    signal: AbortSignal,
+  ): Promise<Omit<CanaryPlan, 'canary'> & { canary?: NginxCanaryStatus } & Partial<StableSource>> {
+    const stable = this.stableSource(key, nginx, owned, view);
+    const canaryStrategy = nginx.spec.strategy?.type === 'Canary';
+    if (stable && rollingBack(nginx)) {
+      const previous = nginx.status?.canary;
+      const canary: NginxCanaryStatus | undefined =
+        canaryStrategy && previous?.revision === view.updateRevision
+          ? {
+              ...previous,
+              phase: 'Aborted',
+              weight: 0,
+              message: 'Rolled back: the progress deadline passed.',
+            }
+          : previous;
+      return {
+        ...planRollback({
+          replicas: nginx.spec.replicas,
+          stableRevision: stable.revision,
+          pods: owned,
+          burst: this.deps.burst,
+        }),
+        canary,
+        ...stable,
+      };
+    }
+    if (!canaryStrategy) {
+      const rollout = planRollout({
+        replicas: nginx.spec.replicas,
+        strategy: nginx.spec.strategy,
+        updateRevision: view.updateRevision,
+        template: view.template,
+        pods: owned,
+        minReadySeconds: nginx.spec.minReadySeconds ?? 0,
+        now: view.now,
+        burst: this.deps.burst,
+        paused: nginx.spec.paused === true,
+        invalid: view.invalid !== undefined,
+      });
+      return { ...rollout, createStable: 0 };
+    }
+    const annotations = nginx.metadata.annotations ?? {};
+    const input = {
+      replicas: nginx.spec.replicas,
+      canary: nginx.spec.strategy?.canary,
+      analysis: nginx.spec.analysis,
+      rollbackOnFailure: nginx.spec.rollbackOnFailure === true,
+      stableRevision: stable?.revision,
+      updateRevision: view.updateRevision,
+      template: view.template,
+      pods: owned,
+      minReadySeconds: nginx.spec.minReadySeconds ?? 0,
+      now: view.now,
+      burst: this.deps.burst,
+      previous: nginx.status?.canary,
+      requests: { promote: annotations[ANNOTATION_PROMOTE], abort: annotations[ANNOTATION_ABORT] },
+      paused: nginx.spec.paused === true,
+      invalid: view.invalid !== undefined,
+    };
+    let plan = planCanary(input);
+    if (plan.measure && plan.canary) {
+      const { run, template } = plan.measure;
+      const measurement = await this.measure(nginx, template, view.updateRevision, signal);
+      plan = planCanary({ ...input, previous: withMeasurement(plan.canary, run, template, measurement) });
+      // A second measurement due in the same sync is taken on the next one.
+      if (plan.measure) plan = { ...plan, recheckInMs: 0 };
+    }
+    return { ...plan, ...stable };
+  }
+
+  private async measure(
+    nginx: Nginx,
+    template: NonNullable<Nginx['spec']['analysis']>[number],
+    revision: string,
+    signal: AbortSignal,
+  ): Promise<NginxAnalysisMeasurement> {
+    const at = new Date(this.now()).toISOString();
+    if (!this.deps.analysis)
+      return { at, query: template.prometheus.query, phase: 'Inconclusive', message: 'no analysis provider' };
+    const target = { namespace: nginx.metadata.namespace!, name: nginx.metadata.name!, revision };
+    return this.deps.analysis.measure(template, target, signal);
+  }
+
+  /**
+   * The stable revision (status.currentRevision) when its pods can be made: from its ControllerRevision's
+   * template, or like one of its pods still running. Undefined when there is none to go back to.
+   */
+  private stableSource(
+    key: string,
+    nginx: Nginx,
+    owned: V1Pod[],
+    view: RolloutView,
+  ): StableSource | undefined {
+    const revision = nginx.status?.currentRevision;
+    if (!revision || revision === view.updateRevision) return undefined;
+    const recorded = this.deps.owned.revisions
+      .byIndex(BY_NGINX_LABEL, key)
+      .find((r) => r.metadata?.labels?.[LABEL_REVISION] === revision);
+    const template = (recorded?.data as NginxRevisionData | undefined)?.template as
+      NginxPodTemplate | undefined;
+    if (template) return { revision, stableView: { ...view, updateRevision: revision, template } };
+    const model = owned.find((pod) => pod.metadata?.labels?.[LABEL_REVISION] === revision);
+    if (model) return { revision, stableView: view, stableModel: model };
+    return undefined;
   }
 
   /**
@@ -286,6 +425,13 @@ export class NginxReconciler {
     if (written === 'written') this.pacing.acted(key);
     return written;
   }
+}
+
+/** How pods of the stable revision are made: from its template (stableView), or like a pod of it (stableModel). */
+interface StableSource {
+  revision: string;
+  stableView?: RolloutView;
+  stableModel?: V1Pod;
 }
 
 function earliest(...delays: (number | undefined)[]): number | undefined {

@@ -6,13 +6,14 @@ import {
   podTemplateOf,
   sameTemplate,
   scaledValue,
+  type IntOrPercent,
   type NginxPodTemplate,
   type NginxStrategy,
 } from '@ngx/nginx-api';
 import { compareForDeletion, isActive, isFinished, isReady } from './pod-plan.js';
 
 export type RolloutDeleteReason =
-  'scale-down' | 'pod-failed' | 'pod-succeeded' | 'rolling-update' | 'recreate';
+  'scale-down' | 'pod-failed' | 'pod-succeeded' | 'rolling-update' | 'recreate' | 'canary' | 'rollback';
 
 export interface RolloutInput {
   /** spec.replicas. */
@@ -49,13 +50,25 @@ export interface RolloutPlan {
 }
 
 /** The bounds of a rolling update for `replicas`, as the Deployment controller resolves them. */
-export function rollingBounds(
-  strategy: NginxStrategy | undefined,
-  replicas: number,
-): { maxSurge: number; maxUnavailable: number } {
+export function rollingBounds(strategy: NginxStrategy | undefined, replicas: number): MoveBounds {
   const rolling = strategy?.rollingUpdate;
-  const maxSurge = scaledValue(rolling?.maxSurge ?? DEFAULT_MAX_SURGE, replicas, 'up') ?? 0;
-  let maxUnavailable = scaledValue(rolling?.maxUnavailable ?? DEFAULT_MAX_UNAVAILABLE, replicas, 'down') ?? 0;
+  return resolveBounds(
+    rolling?.maxSurge ?? DEFAULT_MAX_SURGE,
+    rolling?.maxUnavailable ?? DEFAULT_MAX_UNAVAILABLE,
+    replicas,
+  );
+}
+
+/** How far a move between revisions may go above spec.replicas, and below it in available pods. */
+export interface MoveBounds {
+  maxSurge: number;
+  maxUnavailable: number;
+}
+
+/** maxSurge (rounded up) and maxUnavailable (rounded down) of `replicas`, as the Deployment controller resolves them. */
+export function resolveBounds(surge: IntOrPercent, unavailable: IntOrPercent, replicas: number): MoveBounds {
+  const maxSurge = scaledValue(surge, replicas, 'up') ?? 0;
+  let maxUnavailable = scaledValue(unavailable, replicas, 'down') ?? 0;
   // Both 0 (a percentage rounded down to 0 with maxSurge 0) could never move: one pod may go, as in a Deployment.
   if (maxSurge === 0 && maxUnavailable === 0) maxUnavailable = 1;
   return { maxSurge, maxUnavailable: Math.min(maxUnavailable, replicas) };
@@ -88,7 +101,7 @@ export function runsRevision(pod: V1Pod, revision: string, template: NginxPodTem
   return Boolean(image) && sameTemplate(template, podTemplateOf({ replicas: 0, image }));
 }
 
-const byDeletionOrder = (pods: readonly V1Pod[]) => [...pods].sort(compareForDeletion);
+export const byDeletionOrder = (pods: readonly V1Pod[]) => [...pods].sort(compareForDeletion);
 
 /**
  * Decides, from the cache alone, what moves the owned pods towards `replicas` pods of the update revision, with
@@ -152,30 +165,83 @@ export function planRollout(input: RolloutInput): RolloutPlan {
     return plan;
   }
 
-  const { maxSurge, maxUnavailable } = rollingBounds(input.strategy, replicas);
-  const total = active.length;
+  const move = boundedMove({
+    replicas,
+    bounds: rollingBounds(input.strategy, replicas),
+    groups: [{ pods: fresh, target: replicas }],
+    others: old,
+    available,
+    burst,
+  });
+  plan.create = move.create[0]!;
+  remove(move.scaleDown, 'scale-down');
+  remove(move.remove, 'rolling-update');
+  return plan;
+}
+
+/** Pods of one revision a move aims for `target` of. */
+export interface MoveGroup {
+  /** Active pods (not terminating, not finished) of the revision. */
+  pods: readonly V1Pod[];
+  target: number;
+}
+
+export interface BoundedMove {
+  /** Pods to create per group, in the order of the groups. */
+  create: number[];
+  /** Surplus over the surge bound (replicas lowered mid-move): others first, then pods above their targets. */
+  scaleDown: V1Pod[];
+  /** Pods leaving within the bounds: those of `others` and those above their group's target. */
+  remove: V1Pod[];
+}
+
+/**
+ * One step of a move of the active pods towards each group's target (and none of `others`), with the Deployment
+ * controller's guarantees: never more than `replicas + maxSurge` pods, and pods leave only while at least
+ * `replicas - maxUnavailable` stay available — first those not available (they count for nothing), then available
+ * ones, worst first; `others` go before pods above their group's target. Groups are filled in their order while the
+ * total is below the surge bound. Over the surge bound, only the surplus goes. Creations are capped at `burst`
+ * (deletions are capped by the caller).
+ */
+export function boundedMove(input: {
+  replicas: number;
+  bounds: MoveBounds;
+  groups: readonly MoveGroup[];
+  others: readonly V1Pod[];
+  available: (pod: V1Pod) => boolean;
+  burst: number;
+}): BoundedMove {
+  const { replicas, groups, available, burst } = input;
+  const { maxSurge, maxUnavailable } = input.bounds;
+  const move: BoundedMove = { create: groups.map(() => 0), scaleDown: [], remove: [] };
+  const surplus = groups.map((g) => byDeletionOrder(g.pods).slice(0, Math.max(0, g.pods.length - g.target)));
+  const kept = groups.flatMap((g, i) => g.pods.filter((pod) => !surplus[i]!.includes(pod)));
+  const leaving = [...byDeletionOrder(input.others), ...surplus.flat()];
+  const total = input.others.length + groups.reduce((sum, g) => sum + g.pods.length, 0);
   const maxTotal = replicas + maxSurge;
   if (total > maxTotal) {
-    // Lowered replicas: back within the surge bound first, old pods first, the new ones' worst next.
-    remove([...byDeletionOrder(old), ...byDeletionOrder(fresh)].slice(0, total - maxTotal), 'scale-down');
-    return plan;
+    move.scaleDown = [...leaving, ...byDeletionOrder(kept)].slice(0, total - maxTotal);
+    return move;
   }
-  if (fresh.length < replicas) plan.create = Math.min(maxTotal - total, replicas - fresh.length, burst);
+  let room = Math.min(maxTotal - total, burst);
+  groups.forEach((g, i) => {
+    const want = Math.min(room, Math.max(0, g.target - g.pods.length));
+    move.create[i] = want;
+    room -= want;
+  });
 
   const minAvailable = replicas - maxUnavailable;
-  const availableCount = active.filter(available).length;
-  const freshUnavailable = fresh.filter((pod) => !available(pod)).length;
-  // Pods that may go without the new pods still coming up ever leaving fewer than minAvailable.
-  const maxScaledDown = total - minAvailable - freshUnavailable;
-  if (maxScaledDown <= 0) return plan;
-  const [oldAvailable, oldUnavailable] = [old.filter(available), old.filter((pod) => !available(pod))];
-  const cleanup = byDeletionOrder(oldUnavailable).slice(0, maxScaledDown);
-  const scaleDown = byDeletionOrder(oldAvailable).slice(
-    0,
-    Math.max(0, Math.min(availableCount - minAvailable, maxScaledDown - cleanup.length)),
-  );
-  remove([...cleanup, ...scaleDown], 'rolling-update');
-  return plan;
+  const availableCount = [...kept, ...leaving].filter(available).length;
+  const keptUnavailable = kept.filter((pod) => !available(pod)).length;
+  // Pods that may go without the kept pods still coming up ever leaving fewer than minAvailable.
+  const maxScaledDown = total - minAvailable - keptUnavailable;
+  if (maxScaledDown <= 0) return move;
+  const cleanup = leaving.filter((pod) => !available(pod)).slice(0, maxScaledDown);
+  const scaleDown = leaving
+    .filter(available)
+    .slice(0, Math.max(0, Math.min(availableCount - minAvailable, maxScaledDown - cleanup.length)));
+  move.remove = [...cleanup, ...scaleDown];
+  return move;
 }
 
 /** The newest pod of the revision most of `pods` run. */
@@ -190,7 +256,11 @@ function mostCommonRevision(pods: readonly V1Pod[]): V1Pod {
 }
 
 /** Milliseconds until the first ready-but-not-yet-available pod becomes available, if any. */
-function nextAvailableIn(pods: readonly V1Pod[], minReadySeconds: number, now: number): number | undefined {
+export function nextAvailableIn(
+  pods: readonly V1Pod[],
+  minReadySeconds: number,
+  now: number,
+): number | undefined {
   if (minReadySeconds <= 0) return undefined;
   let soonest: number | undefined;
   for (const pod of pods) {

@@ -10,7 +10,8 @@ export type StatusWrite = 'written' | 'conflict' | 'gone';
  * Writes `status` through the subresource. On a conflict our cached copy is behind, often only by our own last
  * status write that a slow watch has not brought yet: as the ReplicaSet controller does, it reads the Nginx from
  * the API server and writes once more over that, when it still has the spec the status was made for (same uid
- * and generation).
+ * and generation) and, for a canary, the status.canary it was planned from: its step is state that a plan made
+ * from an older one may not overwrite.
  */
 export async function writeStatus(
   client: KubeRequester,
@@ -41,7 +42,9 @@ export async function writeStatus(
   try {
     const fresh = await client.request<Nginx>({ path });
     const sameSpec =
-      fresh?.metadata?.uid === nginx.metadata.uid && fresh.metadata.generation === nginx.metadata.generation;
+      fresh?.metadata?.uid === nginx.metadata.uid &&
+      fresh.metadata.generation === nginx.metadata.generation &&
+      JSON.stringify(fresh.status?.canary) === JSON.stringify(nginx.status?.canary);
     return sameSpec ? await put(fresh) : 'conflict';
   } catch (error) {
     return settle(error);

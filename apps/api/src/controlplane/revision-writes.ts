@@ -30,4 +30,17 @@ export abstract class RevisionWrites {
     res: Response,
     plan: () => Promise<RollbackPlan>,
   ): Promise<void>;
+
+  /**
+   * As `rollback`, for a canary's promote or abort request (`plan` patches the request's annotation), recorded in
+   * the change audit as `promote` or `abort`.
+   */
+  abstract canaryRequest(
+    verb: 'promote' | 'abort',
+    namespace: string,
+    name: string,
+    req: Request,
+    res: Response,
+    plan: () => Promise<RollbackPlan>,
+  ): Promise<void>;
 }

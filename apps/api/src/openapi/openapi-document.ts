@@ -225,6 +225,38 @@ const controlPlanePaths = {
       },
     ),
   },
+  '/controlplane/v1/namespaces/{namespace}/nginxes/{name}/promote': {
+    parameters: [namespace, name],
+    post: op(
+      'Promote the canary past its current step (annotation mycompany.com/promote) as the caller (editor); recorded as verb promote',
+      ['control plane'],
+      {
+        parameters: [
+          query('full', '`true`: past every step left.'),
+          query('step', 'The step meant (status.canary.step): 409 when it is no longer the current one.'),
+          query('dryRun', '`All`: validate and answer without storing.'),
+        ],
+        responses: {
+          '200': json(nginxRef, 'The Nginx with the request recorded'),
+          ...errors(400, 401, 403, 404, [409, 'No canary in progress, or not at the step named'], 429, 503),
+        },
+      },
+    ),
+  },
+  '/controlplane/v1/namespaces/{namespace}/nginxes/{name}/abort': {
+    parameters: [namespace, name],
+    post: op(
+      'Abort the canary: every pod back to the stable revision (annotation mycompany.com/abort) as the caller (editor); recorded as verb abort',
+      ['control plane'],
+      {
+        parameters: [query('dryRun', '`All`: validate and answer without storing.')],
+        responses: {
+          '200': json(nginxRef, 'The Nginx with the request recorded'),
+          ...errors(400, 401, 403, 404, [409, 'No canary in progress'], 429, 503),
+        },
+      },
+    ),
+  },
 };
 
 const operationsPaths = {

@@ -147,8 +147,31 @@ export class NginxWrites implements RevisionWrites {
     res: Response,
     plan: () => Promise<RollbackPlan>,
   ): Promise<void> {
+    return this.planned('rollback', namespace, name, req, res, plan);
+  }
+
+  /** A canary's promote or abort (see RevisionWrites): the annotation patch `plan` decides, made as the caller. */
+  canaryRequest(
+    verb: 'promote' | 'abort',
+    namespace: string,
+    name: string,
+    req: Request,
+    res: Response,
+    plan: () => Promise<RollbackPlan>,
+  ): Promise<void> {
+    return this.planned(verb, namespace, name, req, res, plan);
+  }
+
+  private planned(
+    verb: 'rollback' | 'promote' | 'abort',
+    namespace: string,
+    name: string,
+    req: Request,
+    res: Response,
+    plan: () => Promise<RollbackPlan>,
+  ): Promise<void> {
     const write: Write = {
-      verb: 'rollback',
+      verb,
       method: 'PATCH',
       namespace,
       name,
@@ -219,7 +242,7 @@ export class NginxWrites implements RevisionWrites {
     prepare: (query: KubeQuery) => Promise<unknown>,
   ): Promise<RelayedAnswer> {
     // Checked here rather than by the guard (the routes admit viewers) so a refused write is audited too.
-    const kubeVerb = write.verb === 'apply' || write.verb === 'rollback' ? 'patch' : write.verb;
+    const kubeVerb = ['apply', 'rollback', 'promote', 'abort'].includes(write.verb) ? 'patch' : write.verb;
     const kubernetes = this.authorization.kubernetes;
     if (kubernetes) {
       const refusal = await kubernetes.refusal(caller, {

@@ -12,6 +12,7 @@ import { RelayLimits, WatchSlots } from './relay-limits.js';
 import { appConfig, type AppConfig } from '../config/app-config.js';
 import { RevisionWrites } from '../controlplane/revision-writes.js';
 import { RevisionsController } from '../controlplane/revisions.controller.js';
+import { CanaryController } from '../controlplane/canary.controller.js';
 
 /**
  * The Kubernetes-style REST surface: discovery and `/apis/mycompany.com/v1/…nginxes…`; errors as `Status`; every
@@ -43,6 +44,8 @@ import { RevisionsController } from '../controlplane/revisions.controller.js';
 })
 export class RestModule implements NestModule {
   configure(consumer: MiddlewareConsumer): void {
-    consumer.apply(ChangeAuditMiddleware).forRoutes(NginxRestController, RevisionsController);
+    consumer
+      .apply(ChangeAuditMiddleware)
+      .forRoutes(NginxRestController, RevisionsController, CanaryController);
   }
 }

@@ -30,6 +30,11 @@ const NGINX_ROLLBACK_PATH = new RegExp(
   `^/${CONTROLPLANE_API_VERSION}/namespaces/([^/]*)/${NGINX_PLURAL}/([^/]*)/revisions/[^/]*/rollback/?$`,
 );
 
+/** The control plane's promote or abort of an Nginx's canary (a POST, recorded as verb `promote` or `abort`). */
+const NGINX_CANARY_PATH = new RegExp(
+  `^/${CONTROLPLANE_API_VERSION}/namespaces/([^/]*)/${NGINX_PLURAL}/([^/]*)/(promote|abort)/?$`,
+);
+
 /** What the API server (or the control plane itself) answered a write: its code and decoded body. */
 export interface WriteOutcome {
   code: number;
@@ -74,7 +79,8 @@ export class WriteAttempt {
    * Nginx. Path segments are taken as given (they may be invalid: the record then shows what was asked).
    */
   static of(request: Request): WriteAttempt | undefined {
-    const attempt = WriteAttempt.restWrite(request) ?? WriteAttempt.rollback(request);
+    const attempt =
+      WriteAttempt.restWrite(request) ?? WriteAttempt.rollback(request) ?? WriteAttempt.canary(request);
     if (!attempt) return undefined;
     const query = request.query as Record<string, unknown>;
     attempt.dryRun = Object.hasOwn(query, 'dryRun') && query.dryRun === 'All';
@@ -112,6 +118,15 @@ export class WriteAttempt {
     if (!match) return undefined;
     const [, namespace = '', name = ''] = match.map((segment) => segment && decoded(segment));
     return new WriteAttempt({ verb: 'rollback', namespace, name, subresource: null, patchType: null });
+  }
+
+  /** `POST /controlplane/v1/namespaces/{ns}/nginxes/{name}/promote` or `…/abort`. */
+  private static canary(request: Request): WriteAttempt | undefined {
+    const match = request.method === 'POST' ? NGINX_CANARY_PATH.exec(request.path) : null;
+    if (!match) return undefined;
+    const [, namespace = '', name = ''] = match.map((segment) => segment && decoded(segment));
+    const verb = match[3] as 'promote' | 'abort';
+    return new WriteAttempt({ verb, namespace, name, subresource: null, patchType: null });
   }
 
   /**
