@@ -16,3 +16,4 @@ export * from './template-revision.js';
 export * from './nginx-config.js';
 export * from './next-path.js';
 export * from './duration.js';
+export * from './analysis-condition.js';
