@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   conditionError,
@@ -109,5 +110,43 @@ describe('conditionError', () => {
     expect(
       conditionError(`${'('.repeat(MAX_CONDITION_DEPTH - 1)}result < 1${')'.repeat(31)}`),
     ).toBeUndefined();
+  });
+});
+
+describe('any text', () => {
+  it('either parses and evaluates to a boolean, or is refused with a message — never anything else', () => {
+    const piece = fc.constantFrom(
+      'result',
+      '0.01',
+      '1e3',
+      '<',
+      '<=',
+      '>',
+      '==',
+      '!=',
+      '&&',
+      '||',
+      '!',
+      '(',
+      ')',
+      '-',
+      'isNaN',
+      ' ',
+      'x',
+      '=',
+      '.',
+    );
+    const text = fc.oneof(
+      fc.string({ maxLength: 80 }),
+      fc.array(piece, { maxLength: 40 }).map((parts) => parts.join('')),
+    );
+    fc.assert(
+      fc.property(text, fc.double(), (condition, result) => {
+        const problem = conditionError(condition);
+        if (problem === undefined) expect(typeof met(condition, result)).toBe('boolean');
+        else expect(problem.length).toBeGreaterThan(0);
+      }),
+      { numRuns: 2000 },
+    );
   });
 });

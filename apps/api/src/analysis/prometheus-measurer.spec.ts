@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -113,6 +114,27 @@ describe('PrometheusMeasurer against a stand-in HTTP server', () => {
       phase: 'Inconclusive',
       message: `Prometheus unreachable: connect ECONNREFUSED 127.0.0.1:${port}`,
     });
+  });
+
+  it('never throws, whatever the server answers', async () => {
+    const body = fc.oneof(
+      fc.string(),
+      fc.json(),
+      fc.anything().map((data) => JSON.stringify({ status: 'success', data }) ?? ''),
+    );
+    await fc.assert(
+      fc.asyncProperty(fc.integer({ min: 200, max: 599 }), body, async (status, text) => {
+        answer = (_, response) => {
+          response.writeHead(status);
+          response.end(text);
+        };
+        const measurement = await measurer.measure(template('q'), target);
+        expect(['Successful', 'Failed', 'Inconclusive', 'Error']).toContain(measurement.phase);
+        if (measurement.phase !== 'Successful') expect(measurement.message).toBeTruthy();
+        if (measurement.value !== undefined) expect(Number.isFinite(measurement.value)).toBe(true);
+      }),
+      { numRuns: 50 },
+    );
   });
 
   it('is an Error for an address that is not a URL', async () => {
