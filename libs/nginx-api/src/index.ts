@@ -17,3 +17,4 @@ export * from './nginx-config.js';
 export * from './next-path.js';
 export * from './duration.js';
 export * from './tls.js';
+export * from './analysis-condition.js';

@@ -170,8 +170,25 @@ describe('the canary fields', () => {
       'spec.analysis[0].prometheus.address',
     ],
     [{ analysis: [{ ...analysis[0], count: 0 }] }, 'spec.analysis[0].count'],
+    [{ analysis: [{ ...analysis[0], successCondition: 'result <' }] }, 'spec.analysis[0].successCondition'],
+    [
+      { analysis: [analysis[0], { ...analysis[0], name: 'b', failureCondition: 'errors > 1' }] },
+      'spec.analysis[1].failureCondition',
+    ],
   ])('refuses %j at %s', (spec, field) => {
     expect(fields(spec)).toContain(field);
+  });
+
+  it('says why a condition is refused, in a patch too', () => {
+    const bad = [{ ...analysis[0], successCondition: '(result < 0.01' }];
+    const expected = {
+      field: 'spec.analysis[0].successCondition',
+      reason: 'FieldValueInvalid',
+      message:
+        'Invalid value: "(result < 0.01": not a condition of result: expected ")", found end of condition',
+    };
+    expect(validateNginx(nginx({ analysis: bad }))).toEqual([expected]);
+    expect(validateNginx({ spec: { analysis: bad } }, { partial: true })).toEqual([expected]);
   });
 });
 

@@ -1,3 +1,4 @@
+import { conditionError } from './analysis-condition.js';
 import { isZero } from './int-or-percent.js';
 import { describeConfigProblem, MAX_CONFIG_BYTES, nginxConfigProblems } from './nginx-config.js';
 import { DEFAULT_PROGRESS_DEADLINE_SECONDS } from './names.js';
@@ -109,14 +110,41 @@ function limitsBelowRequests(requests: NginxResourceList, limits: NginxResourceL
 }
 
 /**
+ * Why spec.analysis' conditions cannot be judged: each successCondition / failureCondition must parse as
+ * analysis-condition.ts' grammar. The CRD cannot check this (CEL has no such parser); the API's writes and the
+ * admission webhook can.
+ */
+export function analysisConditionErrors(analysis: unknown): FieldError[] {
+  if (!Array.isArray(analysis)) return [];
+  const errors: FieldError[] = [];
+  analysis.forEach((template: unknown, index) => {
+    if (typeof template !== 'object' || template === null) return;
+    for (const key of ['successCondition', 'failureCondition'] as const) {
+      const text = (template as Record<string, unknown>)[key];
+      if (typeof text !== 'string') continue;
+      const problem = conditionError(text);
+      if (problem)
+        errors.push({
+          field: `spec.analysis[${index}].${key}`,
+          reason: 'FieldValueInvalid',
+          message: `Invalid value: ${JSON.stringify(text)}: not a condition of result: ${problem}`,
+        });
+    }
+  });
+  return errors;
+}
+
+/**
  * The spec's rules that its schema alone cannot state: the CRD carries each as a CEL rule with the same message
  * (`x-kubernetes-validations` in schema.ts), so the API server enforces them too; spec.config's nginx syntax is
- * checked here only. `spec` has already passed the schema. A partial spec (a patch) is checked only for what
- * it holds by itself — spec.config — as the others relate fields the patch may not carry.
+ * checked here only, and so are spec.analysis' conditions. `spec` has already passed the schema. A partial spec (a
+ * patch) is checked only for what it holds by itself — spec.config and the conditions — as the others relate
+ * fields the patch may not carry.
  */
 export function specRuleErrors(spec: Partial<NginxSpec>, options: ValidateOptions = {}): FieldError[] {
   const errors: FieldError[] = [];
   if (typeof spec.config === 'string') errors.push(...configErrors(spec.config));
+  errors.push(...analysisConditionErrors(spec.analysis));
   if (options.partial) return errors;
 
   const { requests, limits } = spec.resources ?? {};

@@ -8,7 +8,7 @@ import {
   type OnModuleDestroy,
 } from '@nestjs/common';
 import type { AnalysisMeasurer } from '../analysis/analysis-run.js';
-import { ANALYSIS_MEASURER } from './analysis-seam.js';
+import { ANALYSIS_MEASURER } from '../analysis/analysis.module.js';
 import type { V1Pod } from '@kubernetes/client-node';
 import {
   ignoreNotFound,
