@@ -24,6 +24,7 @@ import {
   SECRET_NOT_FOUND,
 } from '@ngx/nginx-api';
 import type { AnalysisMeasurer } from '../analysis/analysis-run.js';
+import { canaryMove } from './canary-audit.js';
 import { planCanary, planRollback, withMeasurement, type CanaryPlan } from './canary-plan.js';
 import { OwnedSync, type OwnedCaches, type OwnedStatus } from './owned-sync.js';
 import {
@@ -231,7 +232,9 @@ export class NginxReconciler {
     signal: AbortSignal,
   ): Promise<{ failure?: ReplicaFailure; recheckInMs?: number; canary?: NginxCanaryStatus }> {
     const { expectations } = this.deps;
-    const plan = await this.plan(key, nginx, owned, view, signal);
+    const plan = await this.plan(key, nginx, owned, view, report, signal);
+    const moved = canaryMove(nginx.status?.canary, plan.canary);
+    if (moved) report.record(moved);
     let failure: ReplicaFailure | undefined;
 
     if (plan.delete.length > 0) {
@@ -270,6 +273,7 @@ export class NginxReconciler {
     nginx: Nginx,
     owned: V1Pod[],
     view: RolloutView,
+    report: ReconcileReport,
     signal: AbortSignal,
   ): Promise<Omit<CanaryPlan, 'canary'> & { canary?: NginxCanaryStatus } & Partial<StableSource>> {
     const stable = this.stableSource(key, nginx, owned, view);
@@ -333,6 +337,7 @@ export class NginxReconciler {
     if (plan.measure && plan.canary) {
       const { run, template } = plan.measure;
       const measurement = await this.measure(nginx, template, view.updateRevision, signal);
+      report.record({ kind: 'analysis', object: run, measurement });
       plan = planCanary({ ...input, previous: withMeasurement(plan.canary, run, template, measurement) });
       // A second measurement due in the same sync is taken on the next one.
       if (plan.measure) plan = { ...plan, recheckInMs: 0 };
