@@ -97,7 +97,8 @@ async function main() {
       async () => {
         const s = await status(namespace, name);
         const seen = `${s.status.phase ?? '-'}@step${s.status.currentStepIndex ?? '-'}`;
-        if (phases.at(-1) !== seen) phases.push(seen);
+        // Only once the controller has seen the new template (before, it still reports the last revision).
+        if (s.status.observedGeneration === String(s.generation) && phases.at(-1) !== seen) phases.push(seen);
         return s.status.currentPodHash !== first.currentPodHash && complete(s) && s.status;
       },
       { timeoutMs: 180_000, intervalMs: 250 },
@@ -119,7 +120,7 @@ async function main() {
       throw new Error(`expected ${REPLICAS} running nginx:1.28 pods, got: ${running.join(', ')}`);
 
     console.log(
-      `rollouts-controller ${readFileSync(controller.logPath, 'utf8').match(/Argo Rollouts starting[^\n]*version=(\S+)/)?.[1] ?? ''}`.trim(),
+      `rollouts-controller ${readFileSync(controller.logPath, 'utf8').match(/Argo Rollouts controller starting[^\n]*version=(\S+)/)?.[1] ?? ''}`.trim(),
     );
     console.log(`ready (caches synced, workers started): ${Math.round(readyMs)} ms`);
     console.log(`RSS idle (ready, no Rollout yet): ${idleRss.toFixed(1)} MiB`);

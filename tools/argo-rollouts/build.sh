@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds Argo Rollouts' controller (a benchmark peer) from the Go module pinned in tools/argo-rollouts, once per
 # version set: cached outside the repo, keyed by a hash of the module files, and linked into .cluster/bin.
-# Prints the cached binary's path on stdout (logs go to stderr). First build: ~10 min on 2 busy cores.
+# Its version reads v<pinned>+unknown (a module zip carries no commit). Prints the binary's path on stdout (logs go
+# to stderr). First build: ~10 min on 2 busy cores; a relink after a flag change, seconds (Go's build cache).
 # shellcheck source=../cluster/lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/../cluster/lib.sh"
 
@@ -10,7 +11,7 @@ PKG=github.com/argoproj/argo-rollouts
 VERSION=$(awk -v p="$PKG" '$1=="require" && $2==p {print $3; exit} $1==p && $2 ~ /^v/ {print $2; exit}' "$MODULE/go.mod")
 [ -n "$VERSION" ] || die "cannot read the $PKG version from $MODULE/go.mod"
 
-LDFLAGS="-s -w -X $PKG/utils/version.version=$VERSION -X $PKG/utils/version.buildDate=1970-01-01T00:00:00Z"
+LDFLAGS="-s -w -X $PKG/utils/version.version=${VERSION#v} -X $PKG/utils/version.buildDate=1970-01-01T00:00:00Z"
 LDFLAGS+=" -X $PKG/utils/version.gitTreeState=clean"
 
 key=$( (cat "$MODULE/go.mod" "$MODULE/go.sum"; echo "$LDFLAGS"; go version) | sha256sum | cut -c1-16)
