@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
 import { rssMb } from './convergence/process-stats.js';
 import {
   applyArgoRolloutsCrds,
@@ -26,7 +27,11 @@ interface RolloutStatus {
 }
 
 const REPLICAS = 4;
-const rollout = (name: string, image: string) => ({
+const rollout = (
+  name: string,
+  image: string,
+  steps: unknown[] = [{ setWeight: 50 }, { pause: { duration: '5s' } }],
+) => ({
   apiVersion: 'argoproj.io/v1alpha1',
   kind: 'Rollout',
   metadata: { name },
@@ -37,7 +42,7 @@ const rollout = (name: string, image: string) => ({
       metadata: { labels: { app: name } },
       spec: { containers: [{ name: 'nginx', image }] },
     },
-    strategy: { canary: { steps: [{ setWeight: 50 }, { pause: { duration: '5s' } }] } },
+    strategy: { canary: { steps } },
   },
 });
 
@@ -131,9 +136,95 @@ async function main() {
     );
     await sleep(5000); // settle, then a second idle memory reading with one Rollout in the caches
     console.log(`RSS after the rollout: ${rssMb(controller.pid).toFixed(1)} MiB`);
+
+    await failingAnalysis(namespace);
   } finally {
     await kubectl('delete', 'namespace', namespace, '--wait=false').catch(() => {});
     await controller.stop();
+  }
+}
+
+/** Images of the running pods of `app` not being deleted. */
+async function liveImages(namespace: string, app: string): Promise<string[]> {
+  const out = await kubectl(
+    'get',
+    '-n',
+    namespace,
+    'pods',
+    '-l',
+    `app=${app}`,
+    '-o',
+    'jsonpath={range .items[?(@.status.phase=="Running")]}{.spec.containers[0].image} {.metadata.deletionTimestamp}{"\\n"}{end}',
+  );
+  return out
+    .split('\n')
+    .filter((line) => line.trim() && !line.trim().includes(' '))
+    .map((line) => line.trim());
+}
+
+/**
+ * A canary gated by an analysis that fails (Argo's `web` provider against a local HTTP server answering
+ * `{"ok": false}`): times the update to the abort, and the abort to every live pod back on the stable image.
+ */
+async function failingAnalysis(namespace: string): Promise<void> {
+  const server = createServer((_request, response) => response.end('{"ok": false}'));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  const name = 'gated';
+  try {
+    await kubectlApply(
+      JSON.stringify({
+        apiVersion: 'argoproj.io/v1alpha1',
+        kind: 'AnalysisTemplate',
+        metadata: { name: 'always-fails' },
+        spec: {
+          metrics: [
+            {
+              name: 'ok',
+              count: 1,
+              failureLimit: 0,
+              successCondition: 'result == true',
+              provider: { web: { url: `http://127.0.0.1:${port}/`, jsonPath: '{$.ok}' } },
+            },
+          ],
+        },
+      }),
+      namespace,
+    );
+    const steps = [{ setWeight: 50 }, { analysis: { templates: [{ templateName: 'always-fails' }] } }];
+    await kubectlApply(JSON.stringify(rollout(name, 'nginx:1.27', steps)), namespace);
+    await waitFor(`${name} Healthy on nginx:1.27`, async () => complete(await status(namespace, name)), {
+      timeoutMs: 120_000,
+      intervalMs: 250,
+    });
+    const updateAt = performance.now();
+    await kubectlApply(JSON.stringify(rollout(name, 'nginx:1.28', steps)), namespace);
+    const aborted = await waitFor(
+      `${name} to abort`,
+      async () => {
+        const s = (await status(namespace, name)).status as RolloutStatus & {
+          abort?: boolean;
+          message?: string;
+        };
+        return s.abort === true && s;
+      },
+      { timeoutMs: 120_000, intervalMs: 100 },
+    );
+    const abortAt = performance.now();
+    await waitFor(
+      `every live ${name} pod running nginx:1.27`,
+      async () => {
+        const images = await liveImages(namespace, name);
+        return images.length === REPLICAS && images.every((image) => image === 'nginx:1.27');
+      },
+      { timeoutMs: 120_000, intervalMs: 100 },
+    );
+    console.log(`failing analysis: ${aborted.phase}, ${aborted.message}`);
+    console.log(
+      `update → abort ${Math.round(abortAt - updateAt)} ms; abort → every live pod running nginx:1.27 ${Math.round(performance.now() - abortAt)} ms`,
+    );
+  } finally {
+    server.close();
   }
 }
 
