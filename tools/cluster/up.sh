@@ -46,6 +46,8 @@ args_for() {
       [ "$AUDIT_WEBHOOK" = off ] || args+=(--audit-webhook-config-file="$AUDIT_WEBHOOK_CONFIG" \
         --audit-webhook-mode=batch --audit-webhook-batch-max-wait=1s --audit-webhook-batch-buffer-size=100000 \
         --audit-webhook-initial-backoff="$AUDIT_WEBHOOK_BACKOFF") ;;
+    # The HPA controller syncs every 5 s instead of 15 s (each change to an HPA or its target waits up to one
+    # period in its queue), so test/nginx-autoscale.test.ts sees it act within seconds.
     kube-controller-manager) args=(--kubeconfig="$PKI/kube-controller-manager.kubeconfig" \
       --authentication-kubeconfig="$PKI/kube-controller-manager.kubeconfig" \
       --authorization-kubeconfig="$PKI/kube-controller-manager.kubeconfig" \
@@ -53,6 +55,7 @@ args_for() {
       --service-account-private-key-file="$PKI/sa.key" --root-ca-file="$PKI/ca.crt" \
       --cluster-signing-cert-file="$PKI/ca.crt" --cluster-signing-key-file="$PKI/ca.key" \
       --cert-dir="$PKI/kcm-generated" --profiling=false --v=1 \
+      --horizontal-pod-autoscaler-sync-period=5s \
       ${KCM_QPS:+"--kube-api-qps=$KCM_QPS"} ${KCM_BURST:+"--kube-api-burst=$KCM_BURST"}) ;;
     kube-scheduler) args=(--kubeconfig="$PKI/kube-scheduler.kubeconfig" \
       --authentication-kubeconfig="$PKI/kube-scheduler.kubeconfig" \
