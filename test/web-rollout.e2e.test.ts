@@ -4,7 +4,8 @@
 // (a stale one answered with a conflict and a reload) is audited as verb rollback by the signed-in name; Pause and
 // Resume; the Service and the disruption budget; Edit YAML refuses to overwrite a concurrent kubectl scale and puts
 // a dry run's 422 causes at their lines; an invalid config is shown at its line and cannot be saved; a viewer and
-// an editor limited to another namespace see no write controls, and a forged rollback is refused. Every new view
+// an editor limited to another namespace see no write controls, and a forged rollback is refused; a canary's steps
+// are shown, Promote moves it on and Abort (asked first) brings every pod back (issue 34). Every new view
 // passes axe-core in the light and the dark scheme (screenshots in .data/screenshots/), breaking no CSP.
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -43,6 +44,8 @@ const NS = uniqueName('web-rollout');
 const OTHER_NS = uniqueName('web-rollout-b');
 const NAME = 'web';
 const OTHER = 'elsewhere';
+/** An Nginx with strategy Canary, in NS. */
+const CANARY = 'canary';
 const TOKEN_KEY = 'ngx.token';
 /** An editor limited to NS (from a token file, next to the three AUTH_TOKENS). */
 const LIMITED = { name: 'lou-limited', token: 'limited-rollout-token-0123456789' };
@@ -115,6 +118,9 @@ const WRITE_BUTTONS = [
   'Increase replicas',
   'Decrease replicas',
   'Delete…',
+  'Promote',
+  'Promote fully',
+  'Abort',
 ];
 async function writeControls(page: Page): Promise<string[]> {
   const shown: string[] = [];
@@ -633,6 +639,78 @@ describe('rollouts in the web UI, in a real browser', () => {
     await limited.close();
   }, 90_000);
 
+  it('walks a canary from the rollout panel: its steps shown, Promote moves it on, Abort (asked first) brings it back', async () => {
+    const spec: NginxSpec = {
+      replicas: 4,
+      image: 'nginx:1.27',
+      strategy: { type: 'Canary', canary: { steps: [{ setWeight: 50 }, { pause: {} }] } },
+    };
+    await kubectlApply(
+      JSON.stringify({ apiVersion: 'mycompany.com/v1', kind: 'Nginx', metadata: { name: CANARY }, spec }),
+      NS,
+    );
+    await rolledOut(4, NS, CANARY);
+    await openDetail(editor, NS, CANARY);
+    const steps = editor.getByTestId('canary-steps');
+    const phaseIs = (phase: string) =>
+      waitFor(
+        `the canary ${phase} in the panel`,
+        async () => (await steps.getAttribute('data-phase')) === phase,
+        {
+          timeoutMs: 120_000,
+        },
+      );
+    const setImage = (image: string) =>
+      kubectl(
+        'patch',
+        'nginx',
+        CANARY,
+        '-n',
+        NS,
+        '--type',
+        'merge',
+        '-p',
+        JSON.stringify({ spec: { image } }),
+      );
+
+    await setImage('nginx:1.28');
+    await phaseIs('Paused');
+    const states = await steps
+      .getByTestId('canary-step')
+      .evaluateAll((rows) => rows.map((row) => row.getAttribute('data-state')));
+    expect(states).toEqual(['done', 'current']);
+    expect(await steps.innerText()).toContain('Pause until promoted');
+    await steps.getByRole('button', { name: 'Promote', exact: true }).click();
+    await phaseIs('Promoted');
+    await rolledOut(4, NS, CANARY);
+    expect((await nginxNow(NS, CANARY)).status?.canary?.phase).toBe('Promoted');
+
+    await setImage('nginx:1.29');
+    await phaseIs('Paused');
+    await steps.getByRole('button', { name: 'Abort', exact: true }).click();
+    const dialog = dialogWith(editor, 'Abort canary');
+    await dialog.getByRole('button', { name: 'Abort canary', exact: true }).click();
+    await phaseIs('Aborted');
+    await waitFor(
+      'the aborted rollout state',
+      async () => (await rolloutState(editor).getAttribute('data-state')) === 'aborted',
+    );
+    const stable = hashOf({ ...spec, image: 'nginx:1.28' });
+    await waitFor(
+      'every pod back on the stable revision',
+      async () => {
+        const pods = JSON.parse(
+          await kubectl('get', 'pods', '-n', NS, '-l', `mycompany.com/nginx=${CANARY}`, '-o', 'json'),
+        ) as { items: { metadata: { labels: Record<string, string>; deletionTimestamp?: string } }[] };
+        const live = pods.items.filter((p) => !p.metadata.deletionTimestamp);
+        return live.length === 4 && live.every((p) => p.metadata.labels['mycompany.com/revision'] === stable);
+      },
+      { timeoutMs: 120_000, intervalMs: 500 },
+    );
+    expect((await nginxNow(NS, CANARY)).spec.image).toBe('nginx:1.29'); // the spec keeps the new template
+    expect(await steps.getByRole('button', { name: 'Promote', exact: true }).isDisabled()).toBe(true);
+  }, 240_000);
+
   it('passes axe-core on the rollout views in the light and the dark scheme (screenshots of each)', async () => {
     const views: { name: string; path: string; ready: (page: Page) => Promise<unknown> }[] = [
       { name: 'rollout-detail', path: `/nginxes/${NS}/${NAME}`, ready: showRevisionDiff },
@@ -640,6 +718,11 @@ describe('rollouts in the web UI, in a real browser', () => {
       { name: 'rollout-config-editor', path: `/nginxes/${NS}/${NAME}`, ready: showConfigProblem },
       { name: 'rollout-create-sections', path: `/nginxes/new?namespace=${NS}`, ready: showCreateSections },
       { name: 'timeline-pod-why', path: `/nginxes/${NS}/${NAME}`, ready: showPodWhy },
+      {
+        name: 'rollout-canary',
+        path: `/nginxes/${NS}/${CANARY}`,
+        ready: (page) => page.getByTestId('canary-steps').waitFor({ timeout: 30_000 }),
+      },
     ];
     const failures: string[] = [];
     const minor: string[] = [];
