@@ -299,6 +299,9 @@ describe('canary and rollbackOnFailure', () => {
     const status = nginxStatus(canaryNginx(old), mixed(), undefined, T1, undefined, {}, aborted);
     expect(progressing(status)).toMatchObject({ status: 'False', reason: 'CanaryAborted' });
     expect(isSettled(status)).toBe(true);
+    // The pods go back, not forward: the message counts the stable ones.
+    expect(status.message).toContain('Going back: 3 of 4 on the stable revision.');
+    expect(status.message).not.toContain('Rolling out');
   });
 
   it('a canary change alone is a status change', () => {

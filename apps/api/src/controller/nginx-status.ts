@@ -138,7 +138,12 @@ export function nginxStatus(
     desired === 0 && active.length === 0
       ? 'Scaled to 0 pods.'
       : `${ready} of ${plural(desired, 'pod')} ready${active.length !== desired ? ` (${active.length} running)` : ''}.`;
-  if (!rolledOut) message = `${message} Rolling out: ${updated.length} of ${desired} updated.`;
+  // Aborted or rolled back, the pods go the other way: the update revision is the one being left.
+  const heldBack =
+    (canary?.phase === 'Aborted' && canary.revision === view.updateRevision) || rollingBack(nginx);
+  if (!rolledOut && heldBack)
+    message = `${message} Going back: ${active.length - updated.length} of ${desired} on the stable revision.`;
+  else if (!rolledOut) message = `${message} Rolling out: ${updated.length} of ${desired} updated.`;
   if (failure?.reason === SECRET_NOT_FOUND) message = `${message} ${failure.message}`;
   else if (failure)
     message = `${message} ${failure.reason === 'FailedCreate' ? 'Creating' : 'Deleting'} pods failed: ${failure.message}`;
