@@ -224,7 +224,7 @@ describe('spec.tls and spec.ingress', () => {
   it('says why, with the CRD rule’s message', () => {
     const [error] = validateNginx(nginx({ service, ingress: { host: 'a.example.com', tls: true } }));
     expect(error!.message).toBe(
-      'Invalid value: "object": ingress.tls needs spec.tls: the Ingress terminates TLS with its Secret',
+      'Invalid value: ingress.tls needs spec.tls: the Ingress terminates TLS with its Secret',
     );
   });
 

@@ -65,7 +65,7 @@ function tlsIngressErrors(spec: Partial<NginxSpec>): FieldError[] {
 const ruleError = (field: string, message: string, reason: FieldError['reason'] = 'FieldValueInvalid') => ({
   field,
   reason,
-  message: `Invalid value: "object": ${message}`,
+  message: `Invalid value: ${message}`,
 });
 
 /** Bytes of `text` in UTF-8, counted without an encoder (this module also runs in the browser). */

@@ -30,6 +30,18 @@ describe('shortMessage', () => {
       ),
     ).toBe('Should be less than or equal to 1000');
     expect(shortMessage('spec.image', 'must not be empty')).toBe('Must not be empty');
+    expect(shortMessage('spec.image', 'Invalid value: "nginx:": spec.image bad reference')).toBe(
+      'Bad reference',
+    );
+  });
+
+  it("keeps a rule's whole message, which has no value, colons and all", () => {
+    expect(
+      shortMessage(
+        'spec',
+        'Invalid value: ingress needs spec.service: the Ingress routes to the owned Service',
+      ),
+    ).toBe('Ingress needs spec.service: the Ingress routes to the owned Service');
   });
 });
 

@@ -17,9 +17,12 @@ export type FieldErrors = Record<string, string>;
 const capitalised = (text: string) =>
   /^[a-z]+[A-Z]/.test(text) ? text : text.charAt(0).toUpperCase() + text.slice(1);
 
-/** A validation message without the "Invalid value: x: spec.replicas " prefix the form already shows. */
+/**
+ * A validation message without the "Invalid value: x: spec.replicas " prefix the form already shows. A rule's
+ * message has no value ("Invalid value: limits must not be below requests"): only the words before it go.
+ */
 export function shortMessage(field: string, message: string): string {
-  let text = message.replace(/^Invalid value: .*?: /, '');
+  let text = message.replace(/^Invalid value: (?:(?:["{[\d-]|true\b|false\b|null\b).*?: )?/, '');
   if (text.startsWith(`${field} `)) text = text.slice(field.length + 1);
   return capitalised(text);
 }
