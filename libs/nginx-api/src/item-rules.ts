@@ -1,5 +1,5 @@
 import type { FieldError } from './field-error.js';
-import type { JsonSchema, ValidationRule } from './schema.js';
+import type { JsonSchema, ValidationRule } from './json-schema.js';
 
 /**
  * A qualified name as Kubernetes takes it for label keys, taint keys and topology keys: an optional DNS-1123
