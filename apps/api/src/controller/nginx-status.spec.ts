@@ -265,15 +265,7 @@ describe('canary and rollbackOnFailure', () => {
 
   it('carries status.canary and names the step on Progressing', () => {
     const canary = { revision: REVISION, step: 0, weight: 25, phase: 'Progressing' as const };
-    const status = nginxStatus(
-      canaryNginx({ currentRevision: STABLE }),
-      mixed(),
-      undefined,
-      T1,
-      undefined,
-      {},
-      canary,
-    );
+    const status = nginxStatus(canaryNginx({ currentRevision: STABLE }), mixed(), undefined, T1, { canary });
     expect(status.canary).toEqual(canary);
     expect(progressing(status)).toMatchObject({ status: 'True', reason: 'Canary' });
     expect(progressing(status)?.message).toContain(`canary step 1/2: 25% on ${REVISION}`);
@@ -290,13 +282,13 @@ describe('canary and rollbackOnFailure', () => {
     };
     const late = '2026-11-23T10:00:00Z';
     expect(
-      progressing(nginxStatus(canaryNginx(old), mixed(), undefined, late, undefined, {}, paused)),
+      progressing(nginxStatus(canaryNginx(old), mixed(), undefined, late, { canary: paused })),
     ).toMatchObject({
       status: 'Unknown',
       reason: 'CanaryPaused',
     });
     const aborted = { ...paused, phase: 'Aborted' as const, weight: 0 };
-    const status = nginxStatus(canaryNginx(old), mixed(), undefined, T1, undefined, {}, aborted);
+    const status = nginxStatus(canaryNginx(old), mixed(), undefined, T1, { canary: aborted });
     expect(progressing(status)).toMatchObject({ status: 'False', reason: 'CanaryAborted' });
     expect(isSettled(status)).toBe(true);
     // The pods go back, not forward: the message counts the stable ones.
@@ -306,27 +298,13 @@ describe('canary and rollbackOnFailure', () => {
 
   it('a canary change alone is a status change', () => {
     const canary = { revision: REVISION, step: 0, weight: 25, phase: 'Progressing' as const };
-    const before = nginxStatus(
-      canaryNginx({ currentRevision: STABLE }),
-      mixed(),
-      undefined,
-      T1,
-      undefined,
-      {},
-      canary,
-    );
-    const after = nginxStatus(
-      canaryNginx({ currentRevision: STABLE }),
-      mixed(),
-      undefined,
-      T1,
-      undefined,
-      {},
-      {
+    const before = nginxStatus(canaryNginx({ currentRevision: STABLE }), mixed(), undefined, T1, { canary });
+    const after = nginxStatus(canaryNginx({ currentRevision: STABLE }), mixed(), undefined, T1, {
+      canary: {
         ...canary,
         step: 1,
       },
-    );
+    });
     expect(statusChanged(before, after)).toBe(true);
   });
 

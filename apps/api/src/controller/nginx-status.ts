@@ -104,13 +104,22 @@ export function nginxStatus(
   pods: readonly V1Pod[],
   refusal: ReplicaFailure | undefined,
   now: string,
-  view: RolloutView = rolloutView(nginx, Date.parse(now)),
-  owned: {
-    service?: NginxServiceStatus;
-    disruptionBudget?: NginxDisruptionBudgetStatus;
-    ingress?: NginxIngressStatus;
+  {
+    view = rolloutView(nginx, Date.parse(now)),
+    owned = {},
+    canary,
+  }: {
+    /** What the reconcile read of the rollout (computed from `nginx` at `now` when not given). */
+    view?: RolloutView;
+    /** The owned objects' status as the sync left it. */
+    owned?: {
+      service?: NginxServiceStatus;
+      disruptionBudget?: NginxDisruptionBudgetStatus;
+      ingress?: NginxIngressStatus;
+    };
+    /** Strategy Canary: the planner's status.canary. */
+    canary?: NginxCanaryStatus;
   } = {},
-  canary?: NginxCanaryStatus,
 ): NginxStatus {
   const desired = nginx.spec.replicas;
   const minReadySeconds = nginx.spec.minReadySeconds ?? 0;

@@ -168,15 +168,11 @@ export class NginxReconciler {
     }
     signal.throwIfAborted();
 
-    const status = nginxStatus(
-      nginx,
-      owned,
-      failure,
-      new Date(now).toISOString(),
+    const status = nginxStatus(nginx, owned, failure, new Date(now).toISOString(), {
       view,
-      ownedStatus,
-      nginx.spec.strategy?.type === 'Canary' ? canary : undefined,
-    );
+      owned: ownedStatus,
+      canary: nginx.spec.strategy?.type === 'Canary' ? canary : undefined,
+    });
     // The status just turned RolledBack: its pods go back on the next sync (the condition is the state).
     if (!rollingBack(nginx) && rollingBack({ ...nginx, status })) recheckInMs = 0;
     report.counts = {
