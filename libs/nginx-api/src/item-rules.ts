@@ -1,13 +1,8 @@
+import { QUALIFIED_NAME_PATTERN } from './dns-names.js';
 import type { FieldError } from './field-error.js';
 import type { JsonSchema, ValidationRule } from './json-schema.js';
 
-/**
- * A qualified name as Kubernetes takes it for label keys, taint keys and topology keys: an optional DNS-1123
- * subdomain prefix and `/`, then a name of at most 63 alphanumerics, `-`, `_` and `.`, starting and ending
- * alphanumeric. The prefix's own limit of 253 is checked apart (QUALIFIED_PREFIX_OK).
- */
-export const QUALIFIED_NAME_PATTERN =
-  '^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$';
+export { QUALIFIED_NAME_PATTERN };
 
 /** The longest qualified name: a 253-character prefix, `/` and a 63-character name. */
 export const MAX_QUALIFIED_NAME = 317;

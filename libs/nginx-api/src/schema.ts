@@ -18,7 +18,8 @@ import {
   celOnly,
 } from './item-rules.js';
 import { ANALYSIS_NAMED_RULE, TLS_INGRESS_RULES } from './spec-rules.js';
-import { DNS_SUBDOMAIN, INGRESS_HOST, SECRET_NOT_FOUND, TLS_MOUNT_PATH, TLS_PORT } from './tls.js';
+import { DNS_LABEL, DNS_SUBDOMAIN, INGRESS_HOST } from './dns-names.js';
+import { SECRET_NOT_FOUND, TLS_MOUNT_PATH, TLS_PORT } from './tls.js';
 import type { JsonSchema } from './json-schema.js';
 import type { NginxSpec } from './types.js';
 
@@ -347,7 +348,7 @@ const specProperties = {
   priorityClassName: {
     type: 'string',
     maxLength: 253,
-    pattern: '^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$',
+    pattern: DNS_SUBDOMAIN,
     description:
       "The PriorityClass every pod runs with (a scheduling.k8s.io/v1 PriorityClass's name): the scheduler's order and preemption. Unset: the cluster's default priority. A class that does not exist is the API server's refusal, reported as ReplicaFailure.",
   },
@@ -539,7 +540,7 @@ const specProperties = {
       type: 'object',
       required: ['name', 'prometheus', 'successCondition'],
       properties: {
-        name: { type: 'string', minLength: 1, maxLength: 63, pattern: '^[a-z0-9]([-a-z0-9]*[a-z0-9])?$' },
+        name: { type: 'string', minLength: 1, maxLength: 63, pattern: DNS_LABEL },
         prometheus: {
           type: 'object',
           required: ['address', 'query'],

@@ -3,14 +3,7 @@
  * the controller and the UI. Pure (no Node APIs): the web UI uses it too.
  */
 
-/** A DNS subdomain (RFC 1123), as Kubernetes names most objects: Secrets, IngressClasses. */
-export const DNS_SUBDOMAIN = '^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$';
-
-/**
- * An Ingress rule's host as Kubernetes takes it: a DNS subdomain, or `*.` and one (a wildcard of exactly one
- * leading label). An IP address is refused by the API server too (see ingressHostProblem).
- */
-export const INGRESS_HOST = '^(\\*\\.)?[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$';
+export { DNS_SUBDOMAIN, INGRESS_HOST } from './dns-names.js';
 
 /** The port the pods' nginx terminates TLS on, and the container port named `https`. */
 export const TLS_PORT = 443;

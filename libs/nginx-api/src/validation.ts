@@ -1,3 +1,4 @@
+import { DNS_LABEL, DNS_SUBDOMAIN } from './dns-names.js';
 import { NGINX_API_VERSION, NGINX_KIND } from './names.js';
 import { nginxSchema, type JsonSchema } from './schema.js';
 import type { FieldError, ValidateOptions } from './field-error.js';
@@ -7,8 +8,8 @@ import type { NginxSpec } from './types.js';
 
 export type { FieldError, ValidateOptions } from './field-error.js';
 
-const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
-const DNS1123_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+const DNS1123_LABEL = new RegExp(DNS_LABEL);
+const DNS1123_SUBDOMAIN = new RegExp(DNS_SUBDOMAIN);
 /** Nginx names end up as a label value on every pod (mycompany.com/nginx), so they are held to a label's 63. */
 export const MAX_NAME_LENGTH = 63;
 
