@@ -277,17 +277,20 @@ describe('planCanary', () => {
       expect(p.canary).toMatchObject({ step: 2, weight: 50, phase: 'Progressing' });
       expect(p.canary?.analysisRuns?.[0]?.phase).toBe('Successful');
     });
-    it('a Failed run pauses, naming it; with rollbackOnFailure it aborts, abortedBy the run', () => {
-      const paused = plan({ canary: { steps }, previous: measured('Failed'), pods: at() });
+    it('a Failed run pauses, naming it and why; with rollbackOnFailure it aborts, abortedBy the run', () => {
+      const why = 'result 0.2 does not meet successCondition result < 0.01';
+      const paused = plan({ canary: { steps }, previous: measured('Failed', why), pods: at() });
       expect(paused.canary).toMatchObject({ step: 1, phase: 'Paused' });
       expect(paused.canary?.message).toContain(run);
+      expect(paused.canary?.message).toContain(why);
       const aborted = plan({
         canary: { steps },
-        previous: measured('Failed'),
+        previous: measured('Failed', why),
         pods: at(),
         rollbackOnFailure: true,
       });
       expect(aborted.canary).toMatchObject({ phase: 'Aborted', abortedBy: run });
+      expect(aborted.canary?.message).toBe(`Aborted: analysis run ${run} failed: ${why}.`);
       expect(aborted).toMatchObject({ createStable: 2 });
       expect(deleted(aborted, NEW)).toBe(2);
     });

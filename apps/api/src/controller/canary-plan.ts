@@ -260,7 +260,7 @@ export function planCanary(input: CanaryInput): CanaryPlan {
           phase: 'Aborted',
           weight: 0,
           abortedBy: name,
-          message: `Aborted: analysis run ${name} failed.`,
+          message: `Aborted: analysis run ${name} failed: ${failedMessage(run)}.`,
         };
         return {
           ...planRollback({ replicas, stableRevision, pods: input.pods, burst: input.burst }),
@@ -270,7 +270,7 @@ export function planCanary(input: CanaryInput): CanaryPlan {
       canary.phase = 'Paused';
       canary.message =
         phase === 'Failed'
-          ? `Paused at ${label}: analysis run ${name} failed; promote or abort.`
+          ? `Paused at ${label}: analysis run ${name} failed (${failedMessage(run)}); promote or abort.`
           : `Paused at ${label}: analysis run ${name} is ${phase}: ${lastMessage(run)}`;
       break;
     }
@@ -363,6 +363,11 @@ const finishedReason = (pod: V1Pod): RolloutDeleteReason =>
 
 function lastMessage(run: NginxAnalysisRun): string {
   return run.measurements.at(-1)?.message ?? 'no message';
+}
+
+/** Why the run failed: its latest failed measurement's message (a later one may have passed). */
+function failedMessage(run: NginxAnalysisRun): string {
+  return run.measurements.findLast((m) => m.phase === 'Failed')?.message ?? 'no message';
 }
 
 function earliest(...delays: (number | undefined)[]): number | undefined {
