@@ -266,6 +266,49 @@ describe('the admission webhook for nginxes', () => {
     expect((await fetch(`${app.url}/healthz`)).status).toBe(200);
   });
 
+  it('counts its reviews by operation and outcome in /metrics, with their durations', async () => {
+    const samples = async () => {
+      const text = await (await fetch(`${app.url}/metrics`)).text();
+      const value = (line: string) => Number(line.split(' ').at(-1));
+      return {
+        text,
+        reviews: (operation: string, outcome: string) =>
+          value(
+            text
+              .split('\n')
+              .find((line) =>
+                line.startsWith(
+                  `nginx_admission_reviews_total{operation="${operation}",outcome="${outcome}"} `,
+                ),
+              ) ?? ' 0',
+          ),
+      };
+    };
+    const before = await samples();
+    // The tests above: kubectl's refused CREATE and UPDATE, good writes, and the bodies answered 400 or 415.
+    expect(before.reviews('CREATE', 'denied')).toBeGreaterThanOrEqual(1);
+    expect(before.reviews('CREATE', 'allowed')).toBeGreaterThanOrEqual(1);
+    expect(before.reviews('UPDATE', 'denied')).toBeGreaterThanOrEqual(1);
+    expect(before.reviews('unknown', 'error')).toBeGreaterThanOrEqual(6);
+    expect(before.text).toMatch(/^# TYPE nginx_admission_review_duration_seconds histogram$/m);
+    expect(before.text).toMatch(/^nginx_admission_review_duration_seconds_count\{outcome="denied"\} [1-9]/m);
+
+    // One more of each, straight to the webhook: each counter moves by exactly one.
+    const bad = uniqueName('metrics-bad');
+    expect((await kubectlApply(manifest(bad, BROKEN), '--dry-run=server')).code).not.toBe(0);
+    expect((await kubectlApply(manifest(bad, GOOD), '--dry-run=server')).code).toBe(0);
+    const notReview = await fetch(`${app.url}${ADMISSION_PATH}`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: '{"apiVersion":"admission.k8s.io/v1","kind":"AdmissionReview","request":{"uid":"m","operation":"DELETE"}}',
+    });
+    expect(notReview.status).toBe(200); // a DELETE is allowed unjudged
+    const after = await samples();
+    expect(after.reviews('CREATE', 'denied')).toBe(before.reviews('CREATE', 'denied') + 1);
+    expect(after.reviews('CREATE', 'allowed')).toBe(before.reviews('CREATE', 'allowed') + 1);
+    expect(after.reviews('DELETE', 'allowed')).toBe(before.reviews('DELETE', 'allowed') + 1);
+  });
+
   it('with the app stopped, other writes and Nginx writes still pass; the controller flags the bad config', async () => {
     await app.stop();
     const configMap = uniqueName('cm');

@@ -54,7 +54,12 @@ const stored = () =>
   client.request<Nginx>({ path: `/apis/mycompany.com/v1/namespaces/${ns}/nginxes/${NAME}` });
 
 /** The ControllerRevision the controller keeps for the Nginx's current template, made here unless it exists. */
-async function recordRevision(nginx: Nginx, revision: number): Promise<void> {
+function recordRevision(nginx: Nginx, revision: number): Promise<void> {
+  return recordRevisionOf(NAME, nginx, revision);
+}
+
+/** recordRevision for the Nginx named `name`. */
+async function recordRevisionOf(name: string, nginx: Nginx, revision: number): Promise<void> {
   const template = podTemplateOf(nginx.spec);
   const hash = revisionOf(template);
   try {
@@ -65,18 +70,18 @@ async function recordRevision(nginx: Nginx, revision: number): Promise<void> {
         apiVersion: 'apps/v1',
         kind: 'ControllerRevision',
         metadata: {
-          name: controllerRevisionName(NAME, hash),
+          name: controllerRevisionName(name, hash),
           labels: {
             'app.kubernetes.io/name': 'nginx',
             'app.kubernetes.io/managed-by': 'nginx-control-plane',
-            'mycompany.com/nginx': NAME,
+            'mycompany.com/nginx': name,
             'mycompany.com/revision': hash,
           },
           ownerReferences: [
             {
               apiVersion: 'mycompany.com/v1',
               kind: 'Nginx',
-              name: NAME,
+              name,
               uid: nginx.metadata.uid,
               controller: true,
               blockOwnerDeletion: true,
@@ -277,5 +282,56 @@ describe('revisions and rollback', () => {
     expect(response.status).toBe(200);
     expect((await body(response)).spec).toEqual(before.spec);
     expect((await stored()).metadata.generation).toBe(before.metadata.generation);
+  });
+});
+
+describe('rollback under an HTTPS Ingress', () => {
+  const SECURE = 'secure';
+  const securePath = () => `/apis/mycompany.com/v1/namespaces/${ns}/nginxes/${SECURE}`;
+  const rollbackTo = (revision: number) =>
+    as('editor')(`/controlplane/v1/namespaces/${ns}/nginxes/${SECURE}/revisions/${revision}/rollback`, {
+      method: 'POST',
+      headers: json,
+      body: '{}',
+    });
+  const read = () => client.request<Nginx>({ path: securePath() });
+
+  it('refuses (409 naming spec.ingress.tls, nothing written) a revision without spec.tls, and rolls back once the Ingress is plain HTTP', async () => {
+    // Revision 1 without TLS; revision 2 with spec.tls, and an Ingress terminating TLS with it.
+    const plain = await write('POST', `/apis/mycompany.com/v1/namespaces/${ns}/nginxes`, {
+      apiVersion: 'mycompany.com/v1',
+      kind: 'Nginx',
+      metadata: { name: SECURE },
+      spec: { replicas: 0, service: {}, ingress: { host: 'secure.example.com' } },
+    });
+    await recordRevisionOf(SECURE, plain, 1);
+    const secure = await write('PATCH', securePath(), {
+      spec: { tls: { secretName: 'secure-tls' }, ingress: { host: 'secure.example.com', tls: true } },
+    });
+    await recordRevisionOf(SECURE, secure, 2);
+
+    const refused = await rollbackTo(1);
+    const status = await body(refused);
+    expect(refused.status, JSON.stringify(status)).toBe(409);
+    expect(status).toMatchObject({
+      kind: 'Status',
+      code: 409,
+      reason: 'Conflict',
+      details: { name: SECURE, causes: [{ field: 'spec.ingress.tls' }] },
+    });
+    expect(status.message).toContain('revision 1 has no spec.tls');
+    expect(status.message).toContain('set spec.ingress.tls to false first');
+    const unchanged = await read();
+    expect(unchanged.metadata.generation).toBe(secure.metadata.generation);
+    expect(unchanged.spec.tls).toEqual({ secretName: 'secure-tls' });
+
+    // The way out it names: the Ingress to plain HTTP, then the rollback goes through, keeping the Ingress.
+    await write('PATCH', securePath(), { spec: { ingress: { tls: false } } });
+    const rolledBack = await rollbackTo(1);
+    expect(rolledBack.status, JSON.stringify(await rolledBack.clone().json())).toBe(200);
+    const now = await read();
+    expect(now.spec).not.toHaveProperty('tls');
+    expect(now.spec.ingress).toEqual({ host: 'secure.example.com', tls: false });
+    expect(hashOf(now.spec)).toBe(hashOf(plain.spec));
   });
 });

@@ -1,5 +1,6 @@
 // spec.tls and spec.ingress on the local cluster: a missing Secret is ReplicaFailure/SecretNotFound with no pod
-// created while the controller keeps looking, and creating it brings the pods; the pods mount the Secret and expose
+// created while the controller keeps looking, and creating it brings the pods; a Secret deleted under running pods
+// is reported (the pods kept) and cleared once it is back; the pods mount the Secret and expose
 // 443; the owned Ingress follows the spec (host, class, TLS, backend), its drift is corrected, it is deleted with
 // spec.ingress and garbage-collected with the Nginx (kube-controller-manager's garbage collector).
 import { execFile } from 'node:child_process';
@@ -85,7 +86,13 @@ describe('spec.tls and spec.ingress', () => {
   beforeAll(async () => {
     namespace = await createNamespace(client, 'tls', cleanups);
     tlsData = await selfSigned('web.example.com');
-    controller = await startApp({ ...HEADLESS, LEADER_ELECTION: 'false', WATCH_NAMESPACE: namespace });
+    controller = await startApp({
+      ...HEADLESS,
+      LEADER_ELECTION: 'false',
+      WATCH_NAMESPACE: namespace,
+      // A settled TLS Nginx looks for its Secret every 2 s here (60 s by default).
+      TLS_SECRET_RECHECK_SECONDS: '2',
+    });
   });
   afterAll(async () => {
     await controller?.stop();
@@ -135,6 +142,62 @@ describe('spec.tls and spec.ingress', () => {
     expect(recovered.status?.conditions?.find((c) => c.type === 'ReplicaFailure')).toBeUndefined();
     expect(pods.seen.size).toBe(2);
   }, 240_000);
+
+  it('notices a Secret deleted under running pods (the pods kept, one Warning), and clears once it is back', async () => {
+    const nginxes = nginxesIn(client, namespace);
+    const name = uniqueName('deleted');
+    const secret = uniqueName('deleted-tls');
+    await createSecret(secret);
+    await createNginx(name, { replicas: 2, tls: { secretName: secret } });
+    await nginxes.converged(name, 2, 60_000);
+    const uids = async () =>
+      active(await nginxes.pods(name))
+        .map((pod) => pod.metadata!.uid!)
+        .sort();
+    const running = await uids();
+    expect(running).toHaveLength(2);
+    const uid = (await nginxes.get(name)).metadata.uid!;
+    const warnings = async () =>
+      (await nginxes.events(uid)).filter((e) => e.type === 'Warning' && e.reason === 'SecretNotFound');
+    expect(await warnings()).toHaveLength(0);
+
+    await client.request({ method: 'DELETE', path: `/api/v1/namespaces/${namespace}/secrets/${secret}` });
+    const noticedAt = Date.now();
+    const failure = await waitFor(
+      'SecretNotFound on the settled Nginx',
+      async () => {
+        const condition = (await nginxes.get(name)).status?.conditions?.find(
+          (c) => c.type === 'ReplicaFailure',
+        );
+        return condition?.status === 'True' && condition;
+      },
+      { timeoutMs: 30_000, intervalMs: 250 },
+    );
+    const noticeSeconds = (Date.now() - noticedAt) / 1000;
+    expect(failure.reason).toBe('SecretNotFound');
+    expect(failure.message).toBe(
+      `Secret ${secret} (spec.tls.secretName) not found in namespace ${namespace}: the 2 running pods keep the ` +
+        'certificate they mounted; no new pod is created until it exists.',
+    );
+    expect(noticeSeconds).toBeLessThan(15); // the 2 s recheck, plus the status write and this poll
+    // Several more looks (every 10 s while it is missing): the same pods, and one Warning only.
+    await new Promise((resolve) => setTimeout(resolve, 22_000));
+    expect(await uids()).toEqual(running);
+    const warned = await warnings();
+    expect(warned).toHaveLength(1);
+    expect(warned[0]).toMatchObject({ message: failure.message });
+    expect(warned[0]!.count ?? 1).toBe(1);
+
+    await createSecret(secret);
+    await waitFor(
+      'the condition cleared',
+      async () =>
+        (await nginxes.get(name)).status?.conditions?.find((c) => c.type === 'ReplicaFailure') === undefined,
+      { timeoutMs: 30_000, intervalMs: 250 },
+    );
+    expect(await uids()).toEqual(running);
+    expect(await warnings()).toHaveLength(1);
+  }, 180_000);
 
   it('mounts the Secret in every pod, serves 443, and keeps an Ingress that follows the spec', async () => {
     const nginxes = nginxesIn(client, namespace);

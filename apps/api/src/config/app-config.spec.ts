@@ -268,6 +268,7 @@ describe('loadAppConfig', () => {
     expect(loadAppConfig({}, emptyDir()).controller).toMatchObject({
       lease: { durationMs: 15_000, renewDeadlineMs: 10_000, retryPeriodMs: 2_000 },
       resyncPeriodMs: 12 * 3600 * 1000,
+      tlsRecheckMs: 60_000,
       quotaWake: true,
     });
     expect(loadAppConfig({ QUOTA_WAKE: 'false' }, emptyDir()).controller.quotaWake).toBe(false);
@@ -278,12 +279,14 @@ describe('loadAppConfig', () => {
           LEASE_RENEW_DEADLINE_SECONDS: '4',
           LEASE_RETRY_PERIOD_SECONDS: '1',
           RESYNC_PERIOD_SECONDS: '60',
+          TLS_SECRET_RECHECK_SECONDS: '2',
         },
         emptyDir(),
       ).controller,
     ).toMatchObject({
       lease: { durationMs: 6000, renewDeadlineMs: 4000, retryPeriodMs: 1000 },
       resyncPeriodMs: 60_000,
+      tlsRecheckMs: 2000,
     });
   });
 

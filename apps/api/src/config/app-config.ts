@@ -128,6 +128,8 @@ export interface AppConfig {
     lease: { durationMs: number; renewDeadlineMs: number; retryPeriodMs: number };
     /** How often every Nginx is reconciled even if nothing happened to it (kube-controller-manager: 12 h). */
     resyncPeriodMs: number;
+    /** How often an Nginx with spec.tls looks for its Secret while its pods need nothing (60 s). */
+    tlsRecheckMs: number;
     /**
      * Whether a ResourceQuota change that frees room wakes the Nginxes it refused at once (QUOTA_WAKE); off, they
      * wait out their retry backoff, as the ReplicaSet controller's do.
@@ -499,6 +501,7 @@ export function loadAppConfig(
         12 * 3600,
         7 * 24 * 3600,
       ),
+      tlsRecheckMs: parseSeconds('TLS_SECRET_RECHECK_SECONDS', env.TLS_SECRET_RECHECK_SECONDS, 60, 3600),
       quotaWake: parseBoolean('QUOTA_WAKE', env.QUOTA_WAKE, true),
     },
   };

@@ -44,6 +44,8 @@ export interface ControllerTermDeps {
   workers: number;
   burst: number;
   resyncPeriodMs: number;
+  /** How often an Nginx with spec.tls looks for its Secret while its pods need nothing (TLS_SECRET_RECHECK_SECONDS). */
+  tlsRecheckMs?: number;
   /**
    * kube-apiserver's deadline for each of the term's writes (FencedClient): it must end before the Lease can
    * expire for another instance, so it is shorter than the lease duration minus the renew deadline.
@@ -131,6 +133,7 @@ export class ControllerTerm {
       events: this.events,
       logger: deps.logger,
       burst: deps.burst,
+      ...(deps.tlsRecheckMs !== undefined ? { tlsRecheckMs: deps.tlsRecheckMs } : {}),
       metrics: deps.metrics.podWrites,
       ...(deps.analysis ? { analysis: deps.analysis } : {}),
     });

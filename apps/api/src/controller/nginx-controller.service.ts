@@ -164,6 +164,7 @@ export class NginxControllerService implements OnApplicationBootstrap, OnModuleD
         workers: controller.workers,
         burst: controller.burst,
         resyncPeriodMs: controller.resyncPeriodMs,
+        tlsRecheckMs: controller.tlsRecheckMs,
         writeDeadlineMs: writeDeadlineMs(controller.lease),
         catchUpPatienceMs: CATCH_UP_PATIENCE_MS,
         logger: this.runtimeLogger,

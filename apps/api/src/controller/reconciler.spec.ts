@@ -554,6 +554,79 @@ describe('NginxReconciler with spec.tls', () => {
     );
   });
 
+  it('notices a Secret deleted under running pods at its steady recheck, leaves the pods, and clears once it is back', async () => {
+    const clock = { now: 0 };
+    const revision = revisionOf(podTemplateOf(withTls().spec));
+    const running = [1, 2].map(() => pod({ labels: { ...podSelector('web'), [LABEL_REVISION]: revision } }));
+    const { api, reconciler, events, nginxes } = setup({
+      nginx: withTls(),
+      pods: running,
+      now: () => clock.now,
+    });
+    const warned: string[] = [];
+    vi.spyOn(events, 'event').mockImplementation((_object, type, reason) => {
+      if (type === 'Warning') warned.push(reason);
+    });
+    let present = true;
+    api.on(`GET ${SECRET_PATH}`, () => {
+      if (present) return { metadata: { name: 'web-tls' } };
+      throw new KubeApiError(404, { kind: 'Status', code: 404, reason: 'NotFound', message: 'not found' });
+    });
+    let version = 10;
+    const acceptLastStatus = () => {
+      const written = statusWrites(api).at(-1)!.body as Nginx & KubeObject;
+      const metadata = { ...written.metadata, resourceVersion: String(++version) };
+      nginxes.upsert(nginxes.accept(structuredClone({ ...written, metadata })));
+    };
+    const looks = () => api.made('GET', SECRET_PATH).length;
+    const failure = () =>
+      (statusWrites(api).at(-1)!.body as Nginx).status!.conditions?.find((c) => c.type === 'ReplicaFailure');
+
+    // Settled with the Secret there: one look, and the next sync due within the period.
+    const first = await reconciler.reconcile(KEY);
+    expect(looks()).toBe(1);
+    expect(first).toEqual({ requeueAfterMs: expect.any(Number) });
+    expect(first && 'requeueAfterMs' in first && first.requeueAfterMs).toBeLessThanOrEqual(60_000);
+    acceptLastStatus();
+    clock.now = 30_000;
+    expect(await reconciler.reconcile(KEY)).toEqual({ requeueAfterMs: 30_000 });
+    expect(looks()).toBe(1);
+
+    // Deleted: noticed at the next look; the pods stay, the status says they keep their certificate.
+    present = false;
+    clock.now = 60_000;
+    expect(await reconciler.reconcile(KEY)).toEqual({ requeueAfterMs: 10_000 });
+    expect(looks()).toBe(2);
+    expect(warned).toEqual(['SecretNotFound']);
+    expect(failure()).toMatchObject({
+      status: 'True',
+      reason: 'SecretNotFound',
+      message:
+        'Secret web-tls (spec.tls.secretName) not found in namespace default: the 2 running pods keep the ' +
+        'certificate they mounted; no new pod is created until it exists.',
+    });
+    expect(api.made('DELETE')).toHaveLength(0);
+    expect(podCreates(api)).toHaveLength(0);
+
+    // Still missing: looked for on every sync, no second Warning, nothing written.
+    acceptLastStatus();
+    const writes = statusWrites(api).length;
+    clock.now = 70_000;
+    expect(await reconciler.reconcile(KEY)).toEqual({ requeueAfterMs: 10_000 });
+    expect(looks()).toBe(3);
+    expect(warned).toEqual(['SecretNotFound']);
+    expect(statusWrites(api)).toHaveLength(writes);
+
+    // Back: the condition clears on the next sync.
+    present = true;
+    clock.now = 80_000;
+    await reconciler.reconcile(KEY);
+    expect(looks()).toBe(4);
+    expect(failure()).toBeUndefined();
+    expect(api.made('DELETE')).toHaveLength(0);
+    expect(podCreates(api)).toHaveLength(0);
+  });
+
   it('fails the sync (with backoff) when the Secret cannot be read', async () => {
     const { api, reconciler } = setup({ nginx: withTls() });
     api.on(`GET ${SECRET_PATH}`, () => {

@@ -14,7 +14,6 @@ import {
 import {
   ANNOTATION_ABORT,
   ANNOTATION_PROMOTE,
-  CONDITION_REPLICA_FAILURE,
   LABEL_REVISION,
   type Nginx,
   type NginxAnalysisMeasurement,
@@ -40,14 +39,20 @@ import {
 } from './nginx-status.js';
 import { BY_NGINX_LABEL, PODS_BY_NGINX } from '../kube/pod-index.js';
 import { claimPods } from './pod-ownership.js';
-import { slowStartBatches } from './pod-plan.js';
+import { isActive, slowStartBatches } from './pod-plan.js';
 import { PodWrites, type PodWriteMetrics } from './pod-writes.js';
 import { ProgressPacing } from './progress-pacing.js';
 import { planRollout, type RolloutPlan } from './rollout-plan.js';
 import { ReconcileReport } from './reconcile-report.js';
 import { writeStatus, type StatusWrite } from './status-write.js';
 import type { StrayPods } from './stray-pods.js';
-import { firstMissingSecret, secretNotFound, secretsMounted } from './tls-secret.js';
+import {
+  firstMissingSecret,
+  reportsSecretNotFound,
+  secretCheckDue,
+  secretNotFound,
+  secretsMounted,
+} from './tls-secret.js';
 
 const NEVER = new AbortController().signal;
 
@@ -73,11 +78,21 @@ export interface ReconcilerDeps {
   metrics?: PodWriteMetrics;
   /** How often an Nginx whose spec.tls Secret is missing looks for it again (10 s; nothing watches Secrets). */
   secretRecheckMs?: number;
+  /**
+   * How often an Nginx with spec.tls whose pods need nothing looks for its Secret all the same (60 s), so a Secret
+   * deleted under running pods shows in the status: one GET per TLS Nginx per period.
+   */
+  tlsRecheckMs?: number;
   /** What canary analysis steps measure with; none: each measurement is Inconclusive ("no analysis provider"). */
   analysis?: AnalysisMeasurer;
 }
 
 const SECRET_RECHECK_MS = 10_000;
+/**
+ * The kubelet refreshes a mounted Secret about once a minute, so a minute is as soon as a deletion matters to
+ * anyone; it costs 1000 TLS Nginxes about 17 metadata GETs a second, within the client's default QPS.
+ */
+const TLS_RECHECK_MS = 60_000;
 
 /** A sync that could not do everything: retried through the queue with backoff. */
 export class ReconcileError extends Error {
@@ -94,6 +109,8 @@ export class NginxReconciler {
   private readonly pacing: ProgressPacing;
   private readonly ownedSync: OwnedSync;
   private readonly podWrites: PodWrites;
+  /** When each Nginx's spec.tls Secret was last looked for (by a pod creation or the steady recheck). */
+  private readonly secretCheckedAt = new Map<string, number>();
 
   constructor(private readonly deps: ReconcilerDeps) {
     this.ownedSync = new OwnedSync({ client: deps.client, caches: deps.owned, events: deps.events });
@@ -123,6 +140,7 @@ export class NginxReconciler {
       expectations.delete(key); // deleted: the garbage collector removes its pods
       strays.forget(key);
       this.pacing.forget(key);
+      this.secretCheckedAt.delete(key);
       return;
     }
     if (cached.metadata?.deletionTimestamp) return;
@@ -152,6 +170,7 @@ export class NginxReconciler {
     let canary: NginxCanaryStatus | undefined = nginx.status?.canary;
     if (expectationsMet)
       ({ failure, recheckInMs, canary } = await this.managePods(key, nginx, owned, view, report, signal));
+    if (expectationsMet && !failure) failure = await this.recheckSecret(key, nginx, owned, view, now, signal);
     signal.throwIfAborted();
     // When the sync fails, the status keeps what it said about the Service and budget until one succeeds.
     let ownedStatus: OwnedStatus = {
@@ -184,10 +203,8 @@ export class NginxReconciler {
     // pace (no Secret event wakes us), so the pods come within secretRecheckMs of its creation.
     if (failure?.reason === SECRET_NOT_FOUND && !ownedFailure) {
       // One Warning when the Secret goes missing (kubectl describe shows it), not one per look.
-      const reported = nginx.status?.conditions?.some(
-        (c) => c.type === CONDITION_REPLICA_FAILURE && c.status === 'True' && c.reason === SECRET_NOT_FOUND,
-      );
-      if (!reported) this.deps.events.event(nginx, 'Warning', SECRET_NOT_FOUND, failure.message);
+      if (!reportsSecretNotFound(nginx.status))
+        this.deps.events.event(nginx, 'Warning', SECRET_NOT_FOUND, failure.message);
       if (statusChanged(nginx.status, status) && (await this.writeStatus(key, nginx, status)) === 'written')
         report.record({ kind: 'status' });
       return { requeueAfterMs: this.deps.secretRecheckMs ?? SECRET_RECHECK_MS };
@@ -198,7 +215,7 @@ export class NginxReconciler {
       throw new ReconcileError((failure ?? ownedFailure)!.message);
     }
     // A pod turning available (minReadySeconds) and the progress deadline are moments no event announces.
-    const due = earliest(recheckInMs, deadlineIn(nginx, status, now));
+    const due = earliest(recheckInMs, deadlineIn(nginx, status, now), this.secretRecheckIn(key, view, now));
     const later = due === undefined ? undefined : { requeueAfterMs: Math.max(1, due) };
     const settled = isSettled(status);
     if (settled) this.pacing.settled(key);
@@ -217,6 +234,56 @@ export class NginxReconciler {
 
   private now(): number {
     return (this.deps.now ?? Date.now)();
+  }
+
+  private get tlsRecheckMs(): number {
+    return this.deps.tlsRecheckMs ?? TLS_RECHECK_MS;
+  }
+
+  /**
+   * Looks for spec.tls's Secret when this sync created no pod and the look is due (secretCheckDue): the
+   * SecretNotFound failure while it is missing (the pods are left as they are), else undefined. An answer other
+   * than found or 404 is not a failure of the pods': it is looked for again a period later.
+   */
+  private async recheckSecret(
+    key: string,
+    nginx: Nginx,
+    owned: V1Pod[],
+    view: RolloutView,
+    syncStart: number,
+    signal: AbortSignal,
+  ): Promise<ReplicaFailure | undefined> {
+    const secretName = view.template.tls?.secretName;
+    if (!secretName) {
+      this.secretCheckedAt.delete(key);
+      return undefined;
+    }
+    const reported = reportsSecretNotFound(nginx.status);
+    if (!secretCheckDue(this.secretCheckedAt.get(key), syncStart, this.tlsRecheckMs, reported))
+      return undefined;
+    this.secretCheckedAt.set(key, this.now());
+    const namespace = nginx.metadata.namespace!;
+    try {
+      const missing = await firstMissingSecret(this.deps.client, namespace, [secretName], signal);
+      return missing === undefined
+        ? undefined
+        : secretNotFound(namespace, missing, owned.filter(isActive).length);
+    } catch (error) {
+      if (endedWithTerm(error)) throw error;
+      this.deps.logger.warn('could not look for the spec.tls Secret', {
+        nginx: key,
+        secret: secretName,
+        error: errorMessage(error),
+      });
+      return undefined;
+    }
+  }
+
+  /** How long until spec.tls's Secret is due to be looked for again; undefined without spec.tls. */
+  private secretRecheckIn(key: string, view: RolloutView, now: number): number | undefined {
+    if (!view.template.tls) return undefined;
+    const checkedAt = this.secretCheckedAt.get(key) ?? now;
+    return Math.max(0, checkedAt + this.tlsRecheckMs - now);
   }
 
   private async managePods(
@@ -248,11 +315,13 @@ export class NginxReconciler {
       });
     }
 
-    if (plan.create > 0 && !failure) failure = await this.createPods(key, nginx, view, plan, report, signal);
+    const running = owned.filter(isActive).length;
+    if (plan.create > 0 && !failure)
+      failure = await this.createPods(key, nginx, view, plan, running, report, signal);
     if (plan.createStable > 0 && !failure) {
       const stableView = plan.stableView!;
       const stablePlan = { create: plan.createStable, delete: [], createLike: plan.stableModel };
-      failure = await this.createPods(key, nginx, stableView, stablePlan, report, signal);
+      failure = await this.createPods(key, nginx, stableView, stablePlan, running, report, signal);
     }
     // Progress writes are paced from the burst's end: under load a burst takes longer than the interval itself.
     if (plan.delete.length > 0 || plan.create > 0 || plan.createStable > 0) this.pacing.acted(key);
@@ -387,6 +456,7 @@ export class NginxReconciler {
     nginx: Nginx,
     view: RolloutView,
     plan: RolloutPlan,
+    running: number,
     report: ReconcileReport,
     signal: AbortSignal,
   ): Promise<ReplicaFailure | undefined> {
@@ -394,8 +464,9 @@ export class NginxReconciler {
     try {
       const namespace = nginx.metadata.namespace!;
       const secrets = secretsMounted(view.template, plan.createLike);
+      if (secrets.length > 0) this.secretCheckedAt.set(key, this.now());
       const missing = await firstMissingSecret(this.deps.client, namespace, secrets, signal);
-      if (missing !== undefined) return secretNotFound(namespace, missing);
+      if (missing !== undefined) return secretNotFound(namespace, missing, running);
       if (!plan.createLike) await this.podWrites.ensureConfigMap(nginx, view, report);
     } catch (error) {
       if (endedWithTerm(error)) throw error;

@@ -17,6 +17,7 @@ import {
   revisionNumbered,
   revisionParam,
   revisionsOf,
+  rollbackConflict,
   rollbackOptions,
   rollbackPlan,
   specRevision,
@@ -309,6 +310,36 @@ describe('rollbackPlan', () => {
       metadata: { resourceVersion: '17' },
       spec: { port: 80, resources: null },
     });
+  });
+
+  it('refuses with a 409 naming spec.ingress.tls a rollback to a revision without spec.tls under an HTTPS Ingress', () => {
+    const secure: NginxSpec = {
+      ...v1,
+      tls: { secretName: 'web-tls' },
+      service: {},
+      ingress: { host: 'web.example.com', tls: true },
+    };
+    let refusal: unknown;
+    try {
+      rollbackPlan(nginx(secure, '41'), revision(v1, 3), {});
+    } catch (error) {
+      refusal = error;
+    }
+    expect(refusal).toBeInstanceOf(StatusException);
+    const { code, reason, message, details } = (refusal as StatusException).body;
+    expect({ code, reason }).toEqual({ code: 409, reason: 'Conflict' });
+    expect(message).toContain('revision 3 has no spec.tls');
+    expect(message).toContain('set spec.ingress.tls to false first');
+    expect(details?.causes).toEqual([expect.objectContaining({ field: 'spec.ingress.tls' })]);
+
+    // With the Ingress on plain HTTP it is written, the Ingress kept as it is.
+    const plain = { ...secure, ingress: { host: 'web.example.com', tls: false } };
+    expect(rollbackPlan(nginx(plain, '41'), revision(v1, 3), {}).patch).toMatchObject({
+      spec: { tls: null },
+    });
+    expect(rollbackConflict(nginx(plain, '41'), revision(v1, 3), { ...v1, ingress: plain.ingress })).toBe(
+      undefined,
+    );
   });
 
   it('writes nothing when the spec has the template already, unless the caller’s view is stale', () => {

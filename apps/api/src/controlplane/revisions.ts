@@ -218,11 +218,42 @@ export function conflict(name: string): StatusException {
 }
 
 /**
+ * The 409 for a rollback whose spec would break a rule relating a template field to a field the rollback keeps:
+ * today spec.ingress.tls (kept: the Ingress is not part of the pod template) needing spec.tls (the revision's).
+ * Refused, naming the field and the ways out, rather than written: keeping spec.tls would not be the revision
+ * (its pods served no TLS), and turning spec.ingress.tls off would quietly move the public Ingress from HTTPS to
+ * plain HTTP. 409 rather than the schema's 422: the request is valid, the Nginx as it now is makes it conflict.
+ */
+export function rollbackConflict(
+  nginx: Nginx,
+  revision: Revision,
+  after: NginxSpec,
+): StatusException | undefined {
+  if (after.ingress?.tls !== true || after.tls) return undefined;
+  const name = nginx.metadata.name ?? '';
+  const problem =
+    `revision ${revision.revision} has no spec.tls, which spec.ingress.tls (true, kept by a rollback: the Ingress ` +
+    'is not part of a revision) needs: set spec.ingress.tls to false first (the Ingress then serves plain HTTP), ' +
+    'or roll back to a revision with spec.tls';
+  return new StatusException(
+    409,
+    `Operation cannot be fulfilled on ${NGINX_PLURAL}.${NGINX_GROUP} "${name}": ${problem}`,
+    {
+      name,
+      group: NGINX_GROUP,
+      kind: NGINX_PLURAL,
+      causes: [{ reason: 'FieldValueInvalid', field: 'spec.ingress.tls', message: problem }],
+    },
+  );
+}
+
+/**
  * What a rollback of `nginx` (as just read) to `revision` writes: a merge patch of the spec to
  * `specWithTemplate(spec, template)`, which changes only the template fields, with `metadata.resourceVersion`
  * as its precondition: the caller's when given (the API server answers 409 if the Nginx changed since), else
  * the one read here (so the patch, computed from that spec, is never applied to another). When the spec already
- * has the revision's template there is nothing to write; a stale resourceVersion is still a 409 then.
+ * has the revision's template there is nothing to write; a stale resourceVersion is still a 409 then. A spec
+ * the rollback would leave invalid is refused with rollbackConflict's 409.
  */
 export function rollbackPlan(nginx: Nginx, revision: Revision, options: RollbackOptions): RollbackPlan {
   const read = nginx.metadata.resourceVersion;
@@ -233,6 +264,8 @@ export function rollbackPlan(nginx: Nginx, revision: Revision, options: Rollback
     return { nginx, patch: undefined };
   }
   const after = specWithTemplate(spec, revision.template);
+  const conflicting = rollbackConflict(nginx, revision, after);
+  if (conflicting) throw conflicting;
   return {
     nginx,
     patch: {

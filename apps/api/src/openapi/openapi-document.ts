@@ -214,7 +214,10 @@ const controlPlanePaths = {
             401,
             403,
             [404, 'No such Nginx, or no such revision of it'],
-            [409, 'Conflict: the Nginx changed since the resourceVersion given'],
+            [
+              409,
+              'Conflict: the Nginx changed since the resourceVersion given, or the revision has no spec.tls while spec.ingress.tls is true',
+            ],
             413,
             415,
             422,
