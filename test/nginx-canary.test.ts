@@ -246,7 +246,7 @@ describe('strategy Canary', () => {
     expect(done.status?.canary?.phase).toBe('Promoted');
   }, 180_000);
 
-  it('is refused 409 on an Nginx with no canary, 404 on none at all, and is in the OpenAPI document', async () => {
+  it('is refused 409 on an Nginx with no canary, 404 on none at all, 400 for a bad query, 403 for a viewer, 405 for another method, and is in the OpenAPI document', async () => {
     const name = uniqueName('rolling');
     await create(name, { replicas: 1, image: 'nginx:1.27' });
     const refused = await request('editor', name, 'promote');
@@ -255,6 +255,18 @@ describe('strategy Canary', () => {
     expect((await request('editor', name, 'abort')).status).toBe(409);
     expect((await request('editor', 'no-such-nginx', 'abort')).status).toBe(404);
     expect((await request('editor', name, 'promote', '?full=maybe')).status).toBe(400);
+    expect((await request('editor', name, 'promote', '?step=one')).status).toBe(400);
+    expect((await request('editor', name, 'promote', '?step=-1')).status).toBe(400);
+    expect((await request('viewer', name, 'promote')).status).toBe(403);
+    expect((await request('editor', 'no-such-nginx', 'promote')).status).toBe(404);
+    // Another method on the request paths: 405, as the API server answers a verb a path does not serve.
+    for (const method of ['GET', 'PUT', 'DELETE'])
+      for (const what of ['promote', 'abort']) {
+        const path = `/controlplane/v1/namespaces/${ns}/nginxes/${name}/${what}`;
+        const answer = await cp.as('editor')(path, { method });
+        expect(answer.status, `${method} ${what}`).toBe(405);
+        expect((await answer.json()) as Body).toMatchObject({ kind: 'Status', reason: 'MethodNotAllowed' });
+      }
     const document = (await (await fetch(`${cp.url}/openapi.json`)).json()) as Body;
     expect(Object.keys(document.paths)).toEqual(
       expect.arrayContaining([

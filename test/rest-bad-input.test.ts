@@ -502,6 +502,69 @@ function handPicked(): BadRequest[] {
       names,
     });
   }
+  // The canary strategy and spec.analysis (issue 34): a 422 naming the field, created or merged into the victim.
+  const analysis = {
+    name: 'error-rate',
+    prometheus: { address: 'http://prometheus:9090', query: 'up' },
+    successCondition: 'result < 0.01',
+  };
+  const canary = (steps: unknown, more: Record<string, unknown> = {}) => ({
+    strategy: { type: 'Canary', canary: { steps, ...more } },
+  });
+  const step0 = 'spec.strategy.canary.steps[0]';
+  for (const [spec, names] of [
+    [canary('setWeight: 20'), 'spec.strategy.canary.steps'],
+    [canary([{ setWeight: '20' }]), `${step0}.setWeight`],
+    [canary([{ setWeight: 101 }]), `${step0}.setWeight`],
+    [canary([{ setWeight: -1 }]), `${step0}.setWeight`],
+    [canary([{ setWeight: 20, pause: {} }]), step0],
+    [canary([{}]), step0],
+    [canary([{ jump: 3 }]), step0],
+    [canary([{ pause: { duration: '1d' } }]), `${step0}.pause.duration`],
+    [canary([{ pause: { duration: 60 } }]), `${step0}.pause.duration`],
+    [canary([{ analysis: { templateName: 'missing' } }]), 'spec.strategy.canary.steps'],
+    [canary([{ setWeight: 20 }], { maxSurge: 'half' }), 'spec.strategy.canary.maxSurge'],
+    [canary([{ setWeight: 20 }], { maxUnavailable: '120%' }), 'spec.strategy.canary.maxUnavailable'],
+    [canary([{ setWeight: 20 }], { maxUnavailable: -1 }), 'spec.strategy.canary.maxUnavailable'],
+    [{ strategy: { type: 'RollingUpdate', canary: { steps: [] } } }, 'spec.strategy'],
+    [{ strategy: { type: 'Blue' } }, 'spec.strategy.type'],
+    [{ analysis: [analysis, analysis] }, 'spec.analysis[1]'],
+    [{ analysis: [{ ...analysis, successCondition: 'result <' }] }, 'spec.analysis[0].successCondition'],
+    [
+      { analysis: [{ ...analysis, prometheus: { address: 'prometheus:9090', query: 'up' } }] },
+      'spec.analysis[0].prometheus.address',
+    ],
+    [
+      { analysis: [{ ...analysis, prometheus: { address: 'ftp://p:21', query: 'up' } }] },
+      'spec.analysis[0].prometheus.address',
+    ],
+    [{ analysis: [{ ...analysis, interval: 'often' }] }, 'spec.analysis[0].interval'],
+    [{ analysis: [{ ...analysis, count: 0 }] }, 'spec.analysis[0].count'],
+    [{ analysis: [{ ...analysis, count: 'four' }] }, 'spec.analysis[0].count'],
+    [{ analysis: [{ ...analysis, failureLimit: -1 }] }, 'spec.analysis[0].failureLimit'],
+    [{ analysis: [{ ...analysis, name: 'Error Rate' }] }, 'spec.analysis[0].name'],
+    [{ analysis: { name: 'error-rate' } }, 'spec.analysis'],
+    [{ rollbackOnFailure: 'yes' }, 'spec.rollbackOnFailure'],
+  ] as const) {
+    cases.push({
+      what: `created with ${JSON.stringify(spec).slice(0, 100)}`,
+      method: 'POST',
+      path: collection,
+      contentType: JSON_TYPE,
+      body: JSON.stringify(nginxManifest('canary-bad', 1, { spec: { replicas: 1, ...spec } })),
+      names,
+      code: 422,
+    });
+    cases.push({
+      what: `merge patch ${JSON.stringify(spec).slice(0, 100)}`,
+      method: 'PATCH',
+      path: victim,
+      contentType: MERGE,
+      body: JSON.stringify({ spec }),
+      names,
+      code: 422,
+    });
+  }
   return cases;
 }
 

@@ -58,6 +58,31 @@ const segment = fc.oneof(
   fc.string({ maxLength: 20 }).map((s) => encodeURIComponent(s)),
 );
 
+/** Issue 34's strategy Canary, near-valid: steps of every kind (two at once too), weights and durations astray. */
+const nearCanary = fc.record({
+  type: fc.constantFrom('Canary', 'RollingUpdate', 'canary'),
+  canary: fc.record(
+    {
+      steps: fc.array(
+        fc.record(
+          {
+            setWeight: fc.oneof(fc.integer({ min: -5, max: 150 }), fc.string({ maxLength: 4 })),
+            pause: fc.oneof(
+              fc.constant({}),
+              fc.record({ duration: fc.constantFrom('30s', '1d', '', 'x', '1h5m') }),
+            ),
+            analysis: fc.record({ templateName: fc.constantFrom('error-rate', 'missing', '') }),
+          },
+          { requiredKeys: [] },
+        ),
+        { maxLength: 4 },
+      ),
+      maxSurge: fc.oneof(fc.integer({ min: -1, max: 5 }), fc.constantFrom('25%', '120%', 'x')),
+    },
+    { requiredKeys: [] },
+  ),
+});
+
 /** Near-valid Nginx objects and patches, with random values where the schema has fields. */
 const nearNginx = fc.record(
   {
@@ -71,11 +96,29 @@ const nearNginx = fc.record(
       { requiredKeys: [] },
     ),
     spec: fc.dictionary(
-      fc.constantFrom('replicas', 'image', 'constructor', 'toString', 'x'),
+      fc.constantFrom(
+        'replicas',
+        'image',
+        'constructor',
+        'toString',
+        'x',
+        // Issue 34's fields.
+        'strategy',
+        'analysis',
+        'rollbackOnFailure',
+        'tls',
+        'ingress',
+        'nodeSelector',
+        'tolerations',
+        'affinity',
+        'topologySpreadConstraints',
+        'priorityClassName',
+      ),
       fc.oneof(
         fc.integer({ min: -5, max: 2_000_000 }),
         fc.string({ maxLength: 40 }),
         fc.jsonValue({ maxDepth: 2 }),
+        nearCanary,
       ),
       { maxKeys: 4 },
     ),

@@ -16,6 +16,8 @@ export interface Server {
   name: 'kube-apiserver' | 'ours';
   kubeconfig: string;
   namespace: string;
+  /** A namespace a controller watches, for the checks that need one (issue 34's canary). */
+  canaryNamespace?: string;
   /** fetch as the server's admin: the body goes as given, with no Content-Type unless `init.headers` names one. */
   fetch: (path: string, init?: UndiciInit) => ReturnType<typeof undiciFetch>;
 }
@@ -86,11 +88,21 @@ export async function runClientChecks(
   client: 'client-go' | 'python',
   server: Server,
 ): Promise<CheckOutcome[]> {
+  // Against our API, the checks also make its own requests (POST …/promote, …/abort).
+  const ours = (flag: string) => (server.name === 'ours' ? [flag] : []);
+  const canary = (flag: string) => (server.canaryNamespace ? [flag, server.canaryNamespace] : []);
   const [command, args] =
     client === 'client-go'
       ? [
           join(CONFORMANCE_DIR, 'client-go-checks'),
-          ['-kubeconfig', server.kubeconfig, '-namespace', server.namespace],
+          [
+            '-kubeconfig',
+            server.kubeconfig,
+            '-namespace',
+            server.namespace,
+            ...canary('-canary-namespace'),
+            ...ours('-controlplane'),
+          ],
         ]
       : [
           join(CONFORMANCE_DIR, 'python/bin/python'),
@@ -100,9 +112,11 @@ export async function runClientChecks(
             server.kubeconfig,
             '--namespace',
             server.namespace,
+            ...canary('--canary-namespace'),
+            ...ours('--controlplane'),
           ],
         ];
-  const { stdout } = await run(command, args, { timeout: 240_000, maxBuffer: 16 * 1024 * 1024 });
+  const { stdout } = await run(command, args, { timeout: 360_000, maxBuffer: 16 * 1024 * 1024 });
   return stdout
     .split('\n')
     .filter((line) => line.startsWith('{'))

@@ -62,12 +62,19 @@ type checks struct {
 	nginx     dynamic.ResourceInterface
 	warnings  *warnings
 	discovery discovery.DiscoveryInterface
+	// canaries: Nginxes in the namespace a controller watches (no other check's objects see a status written there).
+	canaryNs string
+	canaries dynamic.ResourceInterface
+	// controlplane: the server is our API, which also serves POST …/promote and …/abort.
+	controlplane bool
 }
 
 func main() {
 	kubeconfig := flag.String("kubeconfig", "", "kubeconfig of the server to check")
 	namespace := flag.String("namespace", "", "namespace to work in (it must exist)")
 	only := flag.String("only", "", "run only the checks whose names contain this")
+	canaryNamespace := flag.String("canary-namespace", "", "a namespace a controller watches (for the canary check)")
+	controlplane := flag.Bool("controlplane", false, "the server is our API: promote and abort through its /controlplane/v1 requests")
 	flag.Parse()
 	config, err := clientcmd.BuildConfigFromFlags("", *kubeconfig)
 	if err != nil {
@@ -84,9 +91,9 @@ func main() {
 	if err != nil {
 		fail(err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
-	c := &checks{ctx, *namespace, config, dyn, dyn.Resource(nginxes).Namespace(*namespace), collected, disco}
+	c := &checks{ctx, *namespace, config, dyn, dyn.Resource(nginxes).Namespace(*namespace), collected, disco, *canaryNamespace, dyn.Resource(nginxes).Namespace(*canaryNamespace), *controlplane}
 	for _, check := range []struct {
 		name string
 		run  func() string
@@ -107,6 +114,7 @@ func main() {
 		{"deletecollection: nothing matches", c.deleteCollectionNone},
 		{"deletecollection: bad selector", c.deleteCollectionBadSelector},
 		{"unserved method is MethodNotSupported", c.methodNotSupported},
+		{"canary: paused, promoted, aborted", c.canary},
 	} {
 		if *only != "" && !strings.Contains(check.name, *only) {
 			continue
@@ -445,4 +453,117 @@ func unstructuredScheme() runtime.NegotiatedSerializer {
 	scheme := runtime.NewScheme()
 	metav1.AddToGroupVersion(scheme, schema.GroupVersion{Version: "v1"})
 	return serializer.WithoutConversionCodecFactory{CodecFactory: serializer.NewCodecFactory(scheme)}
+}
+
+// canary: a Canary Nginx whose image changes stops at its `pause: {}` step; it is promoted past it, and the next
+// change is aborted there. The requests go as `kubectl annotate` sends them (a merge patch of the annotation the
+// controller honours) or, against our API, as POST …/promote?step=n and …/abort through client-go's REST client;
+// status.canary is read with the dynamic client, field by field from the unstructured object.
+func (c *checks) canary() string {
+	const name = "web-canary"
+	body := nginx(name, 2, nil)
+	body.Object["spec"] = map[string]interface{}{
+		"replicas": int64(2),
+		"image":    "nginx:1.27",
+		"strategy": map[string]interface{}{"type": "Canary", "canary": map[string]interface{}{"steps": []interface{}{
+			map[string]interface{}{"setWeight": int64(50)},
+			map[string]interface{}{"pause": map[string]interface{}{}},
+		}}},
+	}
+	if _, err := c.canaries.Create(c.ctx, body, metav1.CreateOptions{}); err != nil {
+		return "create: " + outcome(err)
+	}
+	if _, err := c.waitFor(name, func(o *unstructured.Unstructured) bool {
+		available, _, _ := unstructured.NestedInt64(o.Object, "status", "availableReplicas")
+		return available == 2
+	}); err != nil {
+		return "rolled out: " + err.Error()
+	}
+	steps := []string{}
+	for _, change := range []struct{ image, request string }{{"nginx:1.28", "promote"}, {"nginx:1.29", "abort"}} {
+		patch := fmt.Sprintf(`{"spec":{"image":%q}}`, change.image)
+		if _, err := c.canaries.Patch(c.ctx, name, types.MergePatchType, []byte(patch), metav1.PatchOptions{}); err != nil {
+			return "change the image: " + outcome(err)
+		}
+		paused, err := c.waitFor(name, canaryPhase("Paused"))
+		if err != nil {
+			return strings.Join(append(steps, "paused: "+err.Error()), "; ")
+		}
+		revision, _, _ := unstructured.NestedString(paused.Object, "status", "canary", "revision")
+		update, _, _ := unstructured.NestedString(paused.Object, "status", "updateRevision")
+		step, _, _ := unstructured.NestedInt64(paused.Object, "status", "canary", "step")
+		weight, _, _ := unstructured.NestedInt64(paused.Object, "status", "canary", "weight")
+		steps = append(steps, fmt.Sprintf("Paused at step %d, weight %d, of the update revision: %t", step, weight, revision == update))
+		if err := c.canaryRequest(name, change.request, revision, step); err != nil {
+			return strings.Join(append(steps, change.request+": "+err.Error()), "; ")
+		}
+		want := map[string]string{"promote": "Promoted", "abort": "Aborted"}[change.request]
+		done, err := c.waitFor(name, canaryPhase(want))
+		if err != nil {
+			return strings.Join(append(steps, change.request+"d: "+err.Error()), "; ")
+		}
+		step, _, _ = unstructured.NestedInt64(done.Object, "status", "canary", "step")
+		steps = append(steps, fmt.Sprintf("%s: %s at step %d", change.request, want, step))
+	}
+	return strings.Join(steps, "; ")
+}
+
+// canaryRequest promotes past `step` or aborts the canary of `revision`: the annotation, or our API's request.
+func (c *checks) canaryRequest(name, request, revision string, step int64) error {
+	if !c.controlplane {
+		key, value := "mycompany.com/abort", revision
+		if request == "promote" {
+			key, value = "mycompany.com/promote", fmt.Sprintf("%s/%d", revision, step)
+		}
+		patch, _ := json.Marshal(map[string]interface{}{"metadata": map[string]interface{}{"annotations": map[string]string{key: value}}})
+		_, err := c.canaries.Patch(c.ctx, name, types.MergePatchType, patch, metav1.PatchOptions{})
+		return err
+	}
+	config := *c.config
+	config.GroupVersion = &schema.GroupVersion{Group: "mycompany.com", Version: "v1"}
+	config.APIPath = "/apis"
+	config.NegotiatedSerializer = unstructuredScheme()
+	client, err := rest.RESTClientFor(&config)
+	if err != nil {
+		return err
+	}
+	call := client.Post().AbsPath("/controlplane/v1/namespaces", c.canaryNs, "nginxes", name, request)
+	if request == "promote" {
+		call = call.Param("step", fmt.Sprint(step))
+	}
+	raw, err := call.DoRaw(c.ctx)
+	if err != nil {
+		return fmt.Errorf("%s", outcome(err))
+	}
+	var answered unstructured.Unstructured
+	if err := json.Unmarshal(raw, &answered.Object); err != nil || answered.GetName() != name {
+		return fmt.Errorf("the answer is not the Nginx: %.200s", raw)
+	}
+	return nil
+}
+
+func canaryPhase(phase string) func(*unstructured.Unstructured) bool {
+	return func(o *unstructured.Unstructured) bool {
+		got, _, _ := unstructured.NestedString(o.Object, "status", "canary", "phase")
+		return got == phase
+	}
+}
+
+// waitFor gets the Nginx until `done` holds (90 seconds at most).
+func (c *checks) waitFor(name string, done func(*unstructured.Unstructured) bool) (*unstructured.Unstructured, error) {
+	deadline := time.Now().Add(90 * time.Second)
+	for {
+		got, err := c.canaries.Get(c.ctx, name, metav1.GetOptions{})
+		if err == nil && done(got) {
+			return got, nil
+		}
+		if time.Now().After(deadline) {
+			if err != nil {
+				return nil, fmt.Errorf("%s", outcome(err))
+			}
+			status, _ := json.Marshal(got.Object["status"])
+			return nil, fmt.Errorf("timed out, status %.300s", status)
+		}
+		time.Sleep(250 * time.Millisecond)
+	}
 }

@@ -35,10 +35,14 @@ def failure(error):
 
 
 class Checks:
-    def __init__(self, api_client, namespace):
+    def __init__(self, api_client, namespace, canary_namespace, controlplane=False):
         self.api = client.CustomObjectsApi(api_client)
         self.api_client = api_client
         self.ns = namespace
+        # Where a controller runs: the canary's namespace (no other check's objects see a status written there).
+        self.canary_ns = canary_namespace
+        # The server is our API, which also serves POST …/promote and …/abort.
+        self.controlplane = controlplane
 
     def custom_objects(self):
         """create, get, list, replace, patch and delete, as CustomObjectsApi sends them (no Content-Type on the
@@ -152,14 +156,72 @@ class Checks:
         steps.append(f"port {got.spec.port}, labels {dict(got.metadata.labels or {})}")
         return "; ".join(steps)
 
+    def canary(self):
+        """A Canary Nginx whose image changes stops at its `pause: {}` step; it is promoted past it, and the next
+        change is aborted there. The requests go as `kubectl annotate` sends them (a merge patch of the annotation
+        the controller honours) or, against our API, as POST …/promote?step=n and …/abort through the client's
+        call_api; status.canary is read with CustomObjectsApi."""
+        name = "py-canary"
+        body = nginx(name, 2)
+        body["spec"] = {
+            "replicas": 2,
+            "image": "nginx:1.27",
+            "strategy": {"type": "Canary", "canary": {"steps": [{"setWeight": 50}, {"pause": {}}]}},
+        }
+        self.api.create_namespaced_custom_object(GROUP, VERSION, self.canary_ns, PLURAL, body)
+        self.wait_for(name, lambda status: status.get("availableReplicas") == 2)
+        steps = []
+        for image, request, phase in (("nginx:1.28", "promote", "Promoted"), ("nginx:1.29", "abort", "Aborted")):
+            self.api.patch_namespaced_custom_object(GROUP, VERSION, self.canary_ns, PLURAL, name, {"spec": {"image": image}})
+            status = self.wait_for(name, lambda status: status.get("canary", {}).get("phase") == "Paused")
+            canary = status["canary"]
+            steps.append(
+                f"Paused at step {canary['step']}, weight {canary['weight']}, "
+                f"of the update revision: {str(canary['revision'] == status.get('updateRevision')).lower()}"
+            )
+            self.canary_request(name, request, canary["revision"], canary["step"])
+            done = self.wait_for(name, lambda status: status.get("canary", {}).get("phase") == phase)
+            steps.append(f"{request}: {phase} at step {done['canary']['step']}")
+        return "; ".join(steps)
+
+    def canary_request(self, name, request, revision, step):
+        if not self.controlplane:
+            key, value = ("mycompany.com/promote", f"{revision}/{step}") if request == "promote" else ("mycompany.com/abort", revision)
+            self.api.patch_namespaced_custom_object(GROUP, VERSION, self.canary_ns, PLURAL, name, {"metadata": {"annotations": {key: value}}})
+            return
+        method, url, headers, body, post = self.api_client.param_serialize(
+            "POST", f"/controlplane/v1/namespaces/{{namespace}}/nginxes/{{name}}/{request}",
+            path_params={"namespace": self.canary_ns, "name": name},
+            query_params=[("step", str(step))] if request == "promote" else [],
+            header_params={"Accept": "application/json"}, auth_settings=["BearerToken"],
+        )
+        response = self.api_client.call_api(method, url, headers, body, post)
+        response.read()
+        answer = self.api_client.response_deserialize(response, {"200": "object"}).data
+        if answer.get("metadata", {}).get("name") != name:
+            raise RuntimeError(f"the answer is not the Nginx: {str(answer)[:200]}")
+
+    def wait_for(self, name, done, timeout=90):
+        """Gets the Nginx until done(status) holds; its status."""
+        deadline = time.monotonic() + timeout
+        while True:
+            status = self.api.get_namespaced_custom_object_status(GROUP, VERSION, self.canary_ns, PLURAL, name).get("status", {})
+            if done(status):
+                return status
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"timed out, status {json.dumps(status)[:300]}")
+            time.sleep(0.25)
+
 
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--kubeconfig", required=True)
     parser.add_argument("--namespace", required=True)
+    parser.add_argument("--canary-namespace", required=True, help="a namespace a controller watches")
+    parser.add_argument("--controlplane", action="store_true", help="the server is our API (promote and abort by its requests)")
     args = parser.parse_args()
     api_client = config.new_client_from_config(config_file=args.kubeconfig)
-    checks = Checks(api_client, args.namespace)
+    checks = Checks(api_client, args.namespace, args.canary_namespace, args.controlplane)
     for name, run in (
         ("CustomObjectsApi: create, replace, list, patch", checks.custom_objects),
         ("CustomObjectsApi: scale", checks.scale),
@@ -168,6 +230,7 @@ def main():
         ("delete_collection_namespaced_custom_object", checks.delete_collection),
         ("DynamicClient discovery", checks.dynamic_discovery),
         ("DynamicClient server_side_apply, two managers", checks.dynamic_apply),
+        ("canary: paused, promoted, aborted", checks.canary),
     ):
         try:
             outcome = run()

@@ -1,7 +1,7 @@
 import { ANNOTATION_ABORT, ANNOTATION_PROMOTE, podTemplateOf, revisionOf, type Nginx } from '@ngx/nginx-api';
 import { describe, expect, it } from 'vitest';
 import { StatusException } from '../http/kube-status.js';
-import { abortPlan, promoteOptions, promotePlan } from './canary-requests.js';
+import { abortPlan, promoteOptions, promotePlan, unservedMethod } from './canary-requests.js';
 
 const spec = {
   replicas: 4,
@@ -63,5 +63,13 @@ describe('canary requests', () => {
     expect(code(() => promoteOptions({ full: 'yes' }))).toBe(400);
     expect(code(() => promoteOptions({ step: '-1' }))).toBe(400);
     expect(code(() => promoteOptions({ step: ['1', '2'] }))).toBe(400);
+  });
+  it('answers another method than POST 405 MethodNotAllowed, naming the method and the request', () => {
+    expect(unservedMethod('GET', 'promote').body).toMatchObject({
+      kind: 'Status',
+      code: 405,
+      reason: 'MethodNotAllowed',
+      message: 'GET is not supported on promote: a promote is a POST',
+    });
   });
 });

@@ -26,6 +26,14 @@ export function promoteOptions(query: Record<string, unknown>): PromoteOptions {
   return { full: full === 'true', ...(step !== undefined ? { step: Number(step) } : {}) };
 }
 
+/** Another method than POST on `…/promote` or `…/abort`: 405, as the API server answers a verb a path does not serve. */
+export function unservedMethod(method: string, request: 'promote' | 'abort'): StatusException {
+  return new StatusException(405, `${method} is not supported on ${request}: a ${request} is a POST`, {
+    group: NGINX_GROUP,
+    kind: NGINX_PLURAL,
+  });
+}
+
 function refuse(nginx: Nginx, why: string): StatusException {
   const name = nginx.metadata.name ?? '';
   return new StatusException(409, `nginxes.${NGINX_GROUP} "${name}": ${why}`, {

@@ -1,12 +1,12 @@
-import { Controller, Inject, Param, Post, Req, Res } from '@nestjs/common';
+import { All, Controller, Inject, Param, Post, Req, Res } from '@nestjs/common';
 import { KubeClient, errorMessage, isApiError, objectPath } from '@ngx/kube-runtime';
 import { NGINX_GROUP, NGINX_PLURAL, NGINX_VERSION, type Nginx } from '@ngx/nginx-api';
 import type { Request, Response } from 'express';
-import { HandlerAuthorizes, NamespaceScoped } from '../auth/auth.decorators.js';
+import { HandlerAuthorizes, NamespaceScoped, RequiresRole } from '../auth/auth.decorators.js';
 import { CONTROLPLANE_API_VERSION } from '../http/controlplane-api.js';
 import { StatusException } from '../http/kube-status.js';
 import { nameParam, namespaceParam } from '../http/path-params.js';
-import { abortPlan, promoteOptions, promotePlan } from './canary-requests.js';
+import { abortPlan, promoteOptions, promotePlan, unservedMethod } from './canary-requests.js';
 import { RevisionWrites } from './revision-writes.js';
 
 /**
@@ -51,6 +51,31 @@ export class CanaryController {
     return this.writes.canaryRequest('abort', ns, nginxName, req, res, async () =>
       abortPlan(await this.nginx(ns, nginxName)),
     );
+  }
+
+  /** Any other method on the request paths (declared after the POSTs, so it gets only what they leave). */
+  @All(`namespaces/:namespace/${NGINX_PLURAL}/:name/promote`)
+  @RequiresRole('viewer')
+  promoteUnserved(
+    @Param('namespace') namespace: string,
+    @Param('name') name: string,
+    @Req() req: Request,
+  ): never {
+    namespaceParam(namespace);
+    nameParam(name);
+    throw unservedMethod(req.method, 'promote');
+  }
+
+  @All(`namespaces/:namespace/${NGINX_PLURAL}/:name/abort`)
+  @RequiresRole('viewer')
+  abortUnserved(
+    @Param('namespace') namespace: string,
+    @Param('name') name: string,
+    @Req() req: Request,
+  ): never {
+    namespaceParam(namespace);
+    nameParam(name);
+    throw unservedMethod(req.method, 'abort');
   }
 
   /** The Nginx as the API server has it now (its 404 Status when there is none). */
