@@ -6,8 +6,10 @@ import { BasicSection } from '@/components/create/basic-section';
 import { ConfigSection } from '@/components/create/config-section';
 import { ContainerSection } from '@/components/create/container-section';
 import { CreateRefused } from '@/components/create/create-refused';
+import { PlacementSection } from '@/components/create/placement-section';
 import { RolloutSection } from '@/components/create/rollout-section';
 import { ServiceSection } from '@/components/create/service-section';
+import { TlsSection } from '@/components/create/tls-section';
 import { useCreateForm } from '@/components/create/use-create-form';
 import { YamlMode } from '@/components/create/yaml-mode';
 import { useReadySession } from '@/components/session-provider';
@@ -88,6 +90,8 @@ function CreateFormBody({
               <BasicSection form={form} limited={limited} allowedImages={allowedImages} />
               <RolloutSection form={form} />
               <ServiceSection form={form} />
+              <TlsSection form={form} />
+              <PlacementSection form={form} />
               <ContainerSection form={form} />
               <ConfigSection form={form} />
             </>

@@ -180,3 +180,60 @@ describe('valuesFromManifest', () => {
     expect(valuesFromManifest(null, initialValues('a')).values.budget).toBe('');
   });
 });
+
+describe('issue 34 fields', () => {
+  it('sends the canary, placement and TLS fields, and reads them back from YAML', () => {
+    const v = withSpec(
+      {
+        'strategy.type': 'Canary',
+        'strategy.canary.steps': '25%\npause\nanalysis errors',
+        'strategy.canary.maxSurge': '1',
+        'strategy.rollingUpdate.maxSurge': '50%',
+        rollbackOnFailure: 'true',
+        nodeSelector: 'disktype=ssd',
+        priorityClassName: 'high',
+        'tls.secretName': 'web-tls',
+        'ingress.host': 'web.example.com',
+        'ingress.tls': 'true',
+      },
+      { serviceEnabled: true },
+    );
+    const { spec } = manifestOf(v);
+    expect(spec).toMatchObject({
+      strategy: {
+        type: 'Canary',
+        canary: {
+          steps: [{ setWeight: 25 }, { pause: {} }, { analysis: { templateName: 'errors' } }],
+          maxSurge: 1,
+        },
+      },
+      rollbackOnFailure: true,
+      nodeSelector: { disktype: 'ssd' },
+      priorityClassName: 'high',
+      tls: { secretName: 'web-tls' },
+      ingress: { host: 'web.example.com', tls: true },
+    });
+    expect(spec.strategy).not.toHaveProperty('rollingUpdate');
+    const back = valuesFromManifest(manifestOf(v), v);
+    expect(back.dropped).toEqual([]);
+    expect(manifestOf(back.values)).toEqual(manifestOf(v));
+  });
+
+  it('offers the Ingress only with the Service on, and the canary bounds only for Canary', () => {
+    expect(isIncluded('ingress.host', withSpec({}))).toBe(false);
+    expect(isIncluded('ingress.host', withSpec({}, { serviceEnabled: true }))).toBe(true);
+    expect(isIncluded('tls.secretName', withSpec({}))).toBe(true);
+    expect(isIncluded('strategy.canary.steps', withSpec({ 'strategy.type': 'RollingUpdate' }))).toBe(false);
+    expect(isIncluded('strategy.rollingUpdate.maxSurge', withSpec({ 'strategy.type': 'Canary' }))).toBe(
+      false,
+    );
+  });
+
+  it('names the analyses as dropped: the form leaves them to YAML mode', () => {
+    const { dropped } = valuesFromManifest(
+      { spec: { analysis: [{ name: 'errors' }], nodeSelector: { a: 'b' } } },
+      initialValues('default'),
+    );
+    expect(dropped).toEqual(['analysis']);
+  });
+});

@@ -7,6 +7,7 @@ import {
   type JsonSchema,
   type TemplateFieldName,
 } from '@ngx/nginx-api';
+import { LINE_FIELDS } from '@/lib/create/line-fields';
 
 /** The pod disruption budget's one bound the form sets, or '' for no budget. */
 export type BudgetKind = '' | 'minAvailable' | 'maxUnavailable';
@@ -23,8 +24,11 @@ export interface CreateFormValues {
   budget: BudgetKind;
 }
 
-/** Pod template fields shown in sections of their own: the image with the replicas, the config by itself. */
-const OWN_SECTION: ReadonlySet<TemplateFieldName> = new Set(['image', 'config']);
+/**
+ * Pod template fields shown in sections of their own: the image with the replicas, the config by itself, the TLS
+ * Secret with the Ingress that may use it.
+ */
+const OWN_SECTION: ReadonlySet<TemplateFieldName> = new Set(['image', 'config', 'tls']);
 
 /**
  * The container section: every other pod template field that a form edits, with the spec paths it is edited
@@ -42,12 +46,18 @@ export const SECTIONS = {
     'strategy.type',
     'strategy.rollingUpdate.maxSurge',
     'strategy.rollingUpdate.maxUnavailable',
+    'strategy.canary.steps',
+    'strategy.canary.maxSurge',
+    'strategy.canary.maxUnavailable',
+    'rollbackOnFailure',
     'minReadySeconds',
     'progressDeadlineSeconds',
     'revisionHistoryLimit',
     'paused',
   ],
   service: ['service.type', 'service.port', 'service.nodePort'],
+  tls: ['tls.secretName', 'ingress.host', 'ingress.className', 'ingress.tls'],
+  placement: ['nodeSelector', 'priorityClassName'],
   budget: ['disruptionBudget.minAvailable', 'disruptionBudget.maxUnavailable'],
   container: CONTAINER_FIELDS.flatMap(({ paths }) => paths),
   config: ['config'],
@@ -82,7 +92,11 @@ export function isIncluded(path: string, values: CreateFormValues): boolean {
       values.serviceEnabled &&
       (path !== 'service.nodePort' || NODE_PORT_TYPES.has(values.spec['service.type'] ?? ''))
     );
-  if (path.startsWith('strategy.rollingUpdate.')) return values.spec['strategy.type'] !== 'Recreate';
+  if (path.startsWith('strategy.rollingUpdate.'))
+    return !['Recreate', 'Canary'].includes(values.spec['strategy.type'] ?? '');
+  if (path.startsWith('strategy.canary.')) return values.spec['strategy.type'] === 'Canary';
+  // The Ingress routes to the owned Service, so the schema's rules refuse one without it.
+  if (path.startsWith('ingress.')) return values.serviceEnabled;
   if (path.startsWith('disruptionBudget.')) return path === `disruptionBudget.${values.budget}`;
   return true;
 }
@@ -136,7 +150,8 @@ export function manifestOf(values: CreateFormValues) {
   if (values.budget) spec.disruptionBudget = {};
   for (const path of SPEC_PATHS) {
     if (!isIncluded(path, values)) continue;
-    const value = fromInput(schemaAt(path), values.spec[path] ?? '');
+    const raw = values.spec[path] ?? '';
+    const value = LINE_FIELDS[path] ? LINE_FIELDS[path].parse(raw) : fromInput(schemaAt(path), raw);
     if (value !== undefined) setAt(spec, path, value);
   }
   return { apiVersion: NGINX_API_VERSION, kind: NGINX_KIND, metadata: { name: values.name }, spec };
@@ -167,7 +182,9 @@ export function valuesFromManifest(
   const values: CreateFormValues = {
     name: typeof metadata?.name === 'string' ? metadata.name : previous.name,
     namespace: typeof metadata?.namespace === 'string' ? metadata.namespace : previous.namespace,
-    spec: Object.fromEntries(SPEC_PATHS.map((path) => [path, toInput(valueAt(spec, path))])),
+    spec: Object.fromEntries(
+      SPEC_PATHS.map((path) => [path, (LINE_FIELDS[path]?.format ?? toInput)(valueAt(spec, path))]),
+    ),
     serviceEnabled: typeof valueAt(spec, 'service') === 'object' && valueAt(spec, 'service') !== null,
     budget:
       valueAt(budget, 'minAvailable') !== undefined
@@ -178,7 +195,9 @@ export function valuesFromManifest(
             ? 'minAvailable'
             : '',
   };
-  return { values, dropped: leaves(spec, '').filter((path) => !SPEC_PATHS.includes(path)) };
+  const edited = (path: string) =>
+    SPEC_PATHS.some((p) => path === p || (LINE_FIELDS[p] && path.startsWith(`${p}.`)));
+  return { values, dropped: leaves(spec, '').filter((path) => !edited(path)) };
 }
 
 /** The paths of every non-object value under `node`. */
@@ -211,6 +230,15 @@ const LABELS: Record<string, string> = {
   'service.type': 'Service type',
   'service.port': 'Service port',
   'service.nodePort': 'Node port',
+  'strategy.canary.steps': 'Canary steps',
+  'strategy.canary.maxSurge': 'Max surge in a step',
+  'strategy.canary.maxUnavailable': 'Max unavailable in a step',
+  'tls.secretName': 'TLS Secret',
+  'ingress.host': 'Ingress host',
+  'ingress.className': 'Ingress class',
+  'ingress.tls': 'Ingress terminates TLS',
+  nodeSelector: 'Node selector',
+  priorityClassName: 'Priority class',
   'disruptionBudget.minAvailable': 'Minimum available',
   'disruptionBudget.maxUnavailable': 'Maximum unavailable',
   port: 'Container port',

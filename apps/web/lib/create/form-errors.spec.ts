@@ -123,6 +123,9 @@ describe('fieldOfRule', () => {
     expect(fieldOfRule('spec.resources', v)).toBe('spec.resources.limits.cpu');
     expect(fieldOfRule('spec.service', v)).toBe('spec.service.nodePort');
     expect(fieldOfRule('spec.replicas', v)).toBe('spec.replicas');
+    expect(fieldOfRule('spec.strategy.canary.steps[1].setWeight', v)).toBe('spec.strategy.canary.steps');
+    expect(fieldOfRule('spec.nodeSelector[disk type]', v)).toBe('spec.nodeSelector');
+    expect(fieldOfRule('spec.tls', v)).toBe('spec.tls.secretName');
   });
 });
 

@@ -8,6 +8,7 @@ import {
   type ImageAllowlist,
 } from '@ngx/nginx-api';
 import { errorMessage, StatusError, type StatusCause } from '@/lib/api/api-client';
+import { LINE_FIELDS } from '@/lib/create/line-fields';
 import { isIncluded, manifestOf, SPEC_PATHS, type CreateFormValues } from '@/lib/create/create-form-fields';
 
 /** Messages by field path (`metadata.name`, `spec.service.port`). */
@@ -47,8 +48,19 @@ export function fieldOfRule(field: string, values: CreateFormValues): string {
       return 'spec.strategy.rollingUpdate.maxUnavailable';
     case 'spec.disruptionBudget':
       return `spec.disruptionBudget.${values.budget || 'minAvailable'}`;
-    default:
-      return field;
+    case 'spec.strategy.canary':
+      return 'spec.strategy.canary.steps';
+    case 'spec.tls':
+      return 'spec.tls.secretName';
+    case 'spec.ingress':
+      return 'spec.ingress.host';
+    default: {
+      // A line-edited field's causes name an entry (`spec.strategy.canary.steps[1].setWeight`, `spec.nodeSelector[k]`).
+      const line = Object.keys(LINE_FIELDS).find(
+        (path) => field.startsWith(`spec.${path}[`) || field.startsWith(`spec.${path}.`),
+      );
+      return line ? `spec.${line}` : field;
+    }
   }
 }
 
