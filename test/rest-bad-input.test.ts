@@ -7,6 +7,7 @@ import { kubectl } from './support/kubectl.js';
 import { TOKENS, nginxManifest, startControlPlane, type ControlPlane } from './support/control-plane.js';
 import { errorLines } from './support/log-lines.js';
 import { uniqueName } from './support/wait.js';
+import { ANALYSIS_TEMPLATE, canaryStrategy } from './support/canary-specs.js';
 
 interface BadRequest {
   what: string;
@@ -503,14 +504,7 @@ function handPicked(): BadRequest[] {
     });
   }
   // The canary strategy and spec.analysis (issue 34): a 422 naming the field, created or merged into the victim.
-  const analysis = {
-    name: 'error-rate',
-    prometheus: { address: 'http://prometheus:9090', query: 'up' },
-    successCondition: 'result < 0.01',
-  };
-  const canary = (steps: unknown, more: Record<string, unknown> = {}) => ({
-    strategy: { type: 'Canary', canary: { steps, ...more } },
-  });
+  const [analysis, canary] = [ANALYSIS_TEMPLATE, canaryStrategy];
   const step0 = 'spec.strategy.canary.steps[0]';
   for (const [spec, names] of [
     [canary('setWeight: 20'), 'spec.strategy.canary.steps'],

@@ -12,6 +12,7 @@ import { kubeApiServer, ourApi, type Server } from './support/conformance.js';
 import { startControlPlane, type ControlPlane } from './support/control-plane.js';
 import { kubectl } from './support/kubectl.js';
 import { uniqueName, waitFor } from './support/wait.js';
+import { ANALYSIS_TEMPLATE, canaryStrategy } from './support/canary-specs.js';
 
 const LIMITED = { name: 'lim-editor', token: 'limited-token-0123456789abcdef', user: 'conformance-limited' };
 const scratch = mkdtempSync(join(tmpdir(), 'ngx-conformance-input-'));
@@ -492,14 +493,7 @@ const collectionDeletes: Case[] = [
 ];
 
 // Issue 34's fields, each bad in one way, created in each namespace (a dry run: nothing is kept either way).
-const analysis = {
-  name: 'error-rate',
-  prometheus: { address: 'http://prometheus:9090', query: 'up' },
-  successCondition: 'result < 0.01',
-};
-const canary = (steps: unknown, more: Record<string, unknown> = {}) => ({
-  strategy: { type: 'Canary', canary: { steps, ...more } },
-});
+const [analysis, canary] = [ANALYSIS_TEMPLATE, canaryStrategy];
 const issue34Specs: [string, Record<string, unknown>][] = [
   ['steps not a list', canary('setWeight: 20')],
   ['setWeight a string', canary([{ setWeight: '20' }])],
