@@ -38,6 +38,15 @@ import {
   type ClientLimits,
 } from './rollout/cluster.js';
 import { DEPLOYMENT_ROLLOUT, NGINX_ROLLOUT, type RolloutKind, type RolloutOwner } from './rollout/kinds.js';
+import {
+  applyArgoRolloutsCrds,
+  argoRolloutsBuilt,
+  startArgoRollouts,
+  WARN_READY_LINE,
+} from './rollout/argo-rollouts.js';
+import { ARGO_CANARY, CANARY_PAUSE_SECONDS, NGINX_CANARY } from './rollout/canary.js';
+import { abortedCanary, undoneDeployments, type Rollback } from './rollout/rollback.js';
+import { CounterExporter, TestPrometheus } from '../test/support/prometheus.js';
 import { watchRollout, type BoundsSeen, type PodsSeen } from './rollout/observer.js';
 import {
   WRITE_KINDS,
@@ -57,6 +66,8 @@ const STRATEGIES: RollingStrategy[] = [
   { maxSurge: '25%', maxUnavailable: '25%' },
   { maxSurge: 2, maxUnavailable: 0 },
 ];
+/** The bounds inside each canary step, on both sides (ours' and Argo's canary defaults). */
+const CANARY_BOUNDS: RollingStrategy = { maxSurge: '25%', maxUnavailable: 0 };
 /** Our controller's defaults, given to kube-controller-manager too. */
 const EQUAL: ClientLimits = { qps: 50, burst: 100 };
 /** BENCH_RESTART_KCM=0 leaves kube-controller-manager and the scheduler as they run (their limits are reported). */
@@ -73,6 +84,8 @@ interface Rollout {
   controller: string;
   kind: string;
   strategy: RollingStrategy;
+  /** The strategy as the results name it. */
+  strategyText: string;
   bounds: Bounds;
   /** Creating the objects until all pods of the first image were ready (not part of the figures). */
   setupSeconds: number;
@@ -130,6 +143,7 @@ async function rollout(side: Side, namespace: string, strategy: RollingStrategy)
     controller: kind.controller,
     kind: kind.kind,
     strategy,
+    strategyText: kind.strategyText?.(strategy) ?? strategyLabel(strategy),
     bounds,
     clientLimits: side.limits(),
   };
@@ -227,7 +241,7 @@ async function rollout(side: Side, namespace: string, strategy: RollingStrategy)
     result.load = { ...load(), otherTests: [...otherTests] };
   } catch (error) {
     result.error = error instanceof Error ? error.message : String(error);
-    console.error(`${kind.controller}, ${strategyLabel(strategy)}: ${result.error}`);
+    console.error(`${kind.controller}, ${result.strategyText}: ${result.error}`);
   } finally {
     result.boundsSeen = watch.bounds();
     result.podsSeen = watch.pods();
@@ -254,7 +268,10 @@ async function crdIsCurrent(): Promise<boolean> {
   }
 }
 
-async function ours(strategy: RollingStrategy): Promise<Rollout> {
+/** Our controller started for a run on a namespace of its own: `body` runs with it, then both go. */
+async function withOurController<T>(
+  body: (app: AppProcess, namespace: string, build: string) => Promise<T>,
+): Promise<T> {
   await quiet();
   const namespace = await createNamespace(client, `bench-rollout-ngx-${run}-${runs++}`);
   let controller: AppProcess | undefined;
@@ -277,6 +294,15 @@ async function ours(strategy: RollingStrategy): Promise<Rollout> {
     await waitFor('synced caches', async () => (await app.readiness()).checks.controller.ok, {
       timeoutMs: 60_000,
     });
+    return await body(app, namespace, build);
+  } finally {
+    await controller?.terminate();
+    await deleteNamespace(client, namespace);
+  }
+}
+
+async function ours(strategy: RollingStrategy, kind: RolloutKind = NGINX_ROLLOUT): Promise<Rollout> {
+  return withOurController(async (app, namespace, build) => {
     const counters = async () => {
       const deleted = await metric(app, 'nginx_pods_deleted_total').catch(() => NaN);
       const created = await metric(app, 'nginx_pods_created_total').catch(() => NaN);
@@ -285,7 +311,7 @@ async function ours(strategy: RollingStrategy): Promise<Rollout> {
     };
     const result = await rollout(
       {
-        kind: NGINX_ROLLOUT,
+        kind,
         pid: () => app.pid,
         limits: () => ({ qps: String(EQUAL.qps), burst: String(EQUAL.burst) }),
         selfReport: counters,
@@ -294,8 +320,36 @@ async function ours(strategy: RollingStrategy): Promise<Rollout> {
       strategy,
     );
     return { ...result, build };
+  });
+}
+
+const oursCanary = (strategy: RollingStrategy) => ours(strategy, NGINX_CANARY);
+
+/** Argo Rollouts' controller, started for the run at our limits and log level warn (its peak memory is this run's). */
+async function argo(strategy: RollingStrategy): Promise<Rollout> {
+  await applyArgoRolloutsCrds();
+  await quiet();
+  const namespace = await createNamespace(client, `bench-rollout-argo-${run}-${runs++}`);
+  // At warn its "workers started" line is not printed; the setup (every Rollout settled) shows it synced.
+  const controller = await startArgoRollouts({
+    qps: EQUAL.qps,
+    burst: EQUAL.burst,
+    logLevel: 'warn',
+    readyLine: WARN_READY_LINE,
+  });
+  try {
+    return await rollout(
+      {
+        kind: ARGO_CANARY,
+        pid: () => controller.pid,
+        limits: () => ({ qps: String(EQUAL.qps), burst: String(EQUAL.burst) }),
+        selfReport: async () => undefined,
+      },
+      namespace,
+      strategy,
+    );
   } finally {
-    await controller?.terminate();
+    await controller.stop();
     await deleteNamespace(client, namespace);
   }
 }
@@ -323,7 +377,12 @@ async function deployments(strategy: RollingStrategy): Promise<Rollout> {
 
 const fmt = (n: number | undefined, digits = 1) =>
   n === undefined || Number.isNaN(n) ? '—' : n.toFixed(digits);
-const short = (r: Rollout) => (r.kind === 'Nginx' ? 'ours' : 'Deployments (kcm)');
+const short = (r: { kind?: string; controller: string }) =>
+  r.kind === 'Rollout'
+    ? 'Argo Rollouts'
+    : r.kind === 'Nginx' || r.controller.includes('ours')
+      ? 'ours'
+      : 'Deployments (kcm)';
 
 function timesTable(rollouts: Rollout[]): string {
   const rows = [
@@ -338,7 +397,7 @@ function timesTable(rollouts: Rollout[]): string {
         ? 'yes'
         : `**no**: ${b.overSurge} moments over, ${b.underAvailable} under, ${b.objectsBreaking} objects`;
     rows.push(
-      `| ${r.controller} | ${strategyLabel(r.strategy)} | ${r.clientLimits.qps} / ${r.clientLimits.burst} | ` +
+      `| ${r.controller} | ${r.strategyText} | ${r.clientLimits.qps} / ${r.clientLimits.burst} | ` +
         `${r.bounds.maxPods} / ${r.bounds.minAvailable} | ` +
         `${fmt(r.patchSeconds, 2)} | **${fmt(r.seconds)}** | ${fmt(r.statusDoneSeconds)} | ${fmt(r.podsDoneSeconds)} | ` +
         `${fmt(r.oldPodsGoneSeconds)} | ${b.maxPods} | ${Number.isFinite(b.minAvailable) ? b.minAvailable : '—'} | ${within} |`,
@@ -356,11 +415,63 @@ function writesTable(rollouts: Rollout[]): string {
   for (const r of rollouts) {
     if (!r.writes) continue;
     rows.push(
-      `| ${r.controller} | ${strategyLabel(r.strategy)} | ${r.writes.total} | **${fmt(r.writesPerReplacedPod, 2)}** | ` +
+      `| ${r.controller} | ${r.strategyText} | ${r.writes.total} | **${fmt(r.writesPerReplacedPod, 2)}** | ` +
         `${kinds.map((k) => r.writes.byKind[k]).join(' | ')} | ${fmt(r.cpuSeconds, 2)} | ${fmt(r.peakRssMb, 0)} |`,
     );
   }
   return rows.join('\n');
+}
+
+function canaryLines(rollouts: Rollout[]): string {
+  const argoRow = rollouts.find((r) => r.kind === 'Rollout');
+  return (
+    `The canary rows: the same change rolled by a two-step canary — setWeight 50, a pause of ${CANARY_PAUSE_SECONDS} s, ` +
+    'then the end of the steps (100%) — with maxSurge 25% / maxUnavailable 0 inside each step, on our Nginx ' +
+    "(strategy.type Canary) and on Argo Rollouts' Rollout (strategy.canary, no traffic routing: the weight is a " +
+    `share of pods). The ${CANARY_PAUSE_SECONDS} s pause is part of both sides' time. ` +
+    (argoRow
+      ? "Argo Rollouts' controller (v1.10.1, built from the Go module proxy: npm run peer:argo-rollouts) was started " +
+        `for its run at --qps ${EQUAL.qps} --burst ${EQUAL.burst} --loglevel warn, every namespace, no leader election. ` +
+        "Its Rollout owns ReplicaSets, whose pods kube-controller-manager's ReplicaSet controller creates and deletes: " +
+        "the Argo row's writes include that controller's (pod creates and deletes, ReplicaSet status), its CPU and " +
+        "peak RSS are the Argo process's alone. Argo's status.observedGeneration is a string; it is compared as a number."
+      : '**No Argo Rollouts row**: its controller was not built (npm run peer:argo-rollouts).')
+  );
+}
+
+function backToStableSection(rollbacks: Rollback[]): string[] {
+  if (!rollbacks.length) return [];
+  const rows = rollbacks.map(
+    (b) =>
+      `| ${b.controller} | ${b.how} | ${b.updatedAtTrigger ?? '—'} | ` +
+      (b.error
+        ? `— | — | ${b.error} |`
+        : `**${fmt(b.fromLastSeconds, 2)}** | ${fmt(b.fromFirstSeconds, 2)} | ${fmt(((b.lastTriggerAt ?? 0) - (b.firstTriggerAt ?? 0)) / 1000, 2)} |`),
+  );
+  return [
+    '## Back to the stable revision mid-rollout',
+    '',
+    '| controller | how | pods updated and ready at the first trigger | last trigger → all back s | first trigger → all back s | first → last trigger s |',
+    '| --- | --- | ---: | ---: | ---: | ---: |',
+    ...rows,
+    '',
+    `Same ${COUNT} × ${REPLICAS}, ${FROM} → ${TO}, one after the other, each in a namespace of its own. "All back": ` +
+      `the bench's pod watch shows, for every object, ${REPLICAS} pods of ${FROM}, all ready, none other but ` +
+      'terminating ones. **Ours**: a canary of setWeight 50 then an analysis step, `spec.rollbackOnFailure: true`; ' +
+      "the analysis is a query to a real Prometheus (Debian's, as test/nginx-canary-analysis.test.ts runs it) " +
+      'scraping an exporter that serves a 20% error rate, `successCondition: result < 0.01`, one measurement, so ' +
+      "each object's run fails at its first measurement. The trigger is each object's failure as the controller " +
+      "recorded it (the time of the failing measurement in `status.canary.analysisRuns`, the controller's clock, " +
+      "the bench's machine); the first and last trigger are the earliest and latest of the objects' failures. " +
+      "Ours decides and rolls back by itself: from a failure to all back counts the controller's reaction and the " +
+      'pods. **Deployments**: RollingUpdate 25% / 25% patched to the new image; once the pod watch showed half of ' +
+      'all pods on it and ready, one `kubectl rollout undo deployments -l app=bench` undid all of them (the first ' +
+      'trigger: the command started; the last: it returned, every Deployment patched back to its previous ' +
+      "template). It measures kube-controller-manager's rollback of a rollout in flight once a person has decided " +
+      '— the time to notice and decide is not in it, while ours includes none either: the analysis failure is the ' +
+      'decision. Where each rollout stood at the trigger differs a little (the column of pods updated).',
+    '',
+  ];
 }
 
 function versions() {
@@ -385,6 +496,51 @@ function versions() {
   return { kwok, uncommittedAppFiles: changed };
 }
 
+/** Half-way back to the old image: our canary aborted by its failing analysis, then Deployments undone by hand. */
+async function backToStable(): Promise<Rollback[]> {
+  const options = { count: COUNT, replicas: REPLICAS, from: FROM, to: TO, timeoutMs: TIMEOUT_MS };
+  // A real Prometheus scraping an exporter that serves a 20% error rate: the query's result fails `< 0.01`.
+  const exporter = new CounterExporter();
+  await exporter.start();
+  const prometheus = new TestPrometheus(exporter.port);
+  try {
+    await prometheus.start();
+    exporter.set([
+      { labels: { status: '200' }, perSecond: 80 },
+      { labels: { status: '500' }, perSecond: 20 },
+    ]);
+    await waitFor('Prometheus to rate the errors', async () => {
+      const [sample] = await prometheus.query(ERROR_RATE);
+      return sample !== undefined && Number(sample.value[1]) > 0;
+    });
+    const analysis = {
+      name: 'errors',
+      prometheus: { address: prometheus.address, query: ERROR_RATE },
+      successCondition: 'result < 0.01',
+      interval: '1s',
+      count: 1,
+      failureLimit: 0,
+    };
+    const aborted = await withOurController((_app, namespace) =>
+      abortedCanary(client, namespace, options, analysis),
+    );
+    if (RESTART) await restartComponents(['kube-controller-manager'], limitsEnv(EQUAL));
+    await quiet();
+    const namespace = await createNamespace(client, `bench-rollout-undo-${run}-${runs++}`);
+    try {
+      return [aborted, await undoneDeployments(client, namespace, options)];
+    } finally {
+      await deleteNamespace(client, namespace);
+    }
+  } finally {
+    await prometheus.stop();
+    await exporter.stop();
+  }
+}
+
+const ERROR_RATE =
+  'sum(rate(nginx_http_requests_total{status="500"}[15s])) / sum(rate(nginx_http_requests_total[15s]))';
+
 async function main(): Promise<void> {
   const version = await client.request<{ gitVersion: string }>({ path: '/version' });
   const stamp = runStamp(version.gitVersion);
@@ -400,6 +556,16 @@ async function main(): Promise<void> {
     );
   }
   const rollouts: Rollout[] = [];
+  const rollbacks: Rollback[] = [];
+  const failures: string[] = [];
+  const report = (r: Rollout) => {
+    rollouts.push(r);
+    console.log(
+      `${short(r)}, ${r.strategyText}: ${r.error ? `FAILED: ${r.error}` : `${fmt(r.seconds)} s`}, ` +
+        `max ${r.boundsSeen.maxPods} pods, min ${r.boundsSeen.minAvailable} available of one object, ` +
+        `${fmt(r.writesPerReplacedPod, 2)} writes per replaced pod`,
+    );
+  };
   const startedAt = machineLoad();
   try {
     if (RESTART) {
@@ -410,13 +576,23 @@ async function main(): Promise<void> {
       for (const side of [ours, deployments]) {
         const r = await side(strategy);
         rollouts.push(r);
-        console.log(
-          `${short(r)}, ${strategyLabel(strategy)}: ${r.error ? `FAILED: ${r.error}` : `${fmt(r.seconds)} s`}, ` +
-            `max ${r.boundsSeen.maxPods} pods, min ${r.boundsSeen.minAvailable} available of one object, ` +
-            `${fmt(r.writesPerReplacedPod, 2)} writes per replaced pod`,
-        );
+        report(r);
       }
     }
+    const canarySides = argoRolloutsBuilt() ? [oursCanary, argo] : [oursCanary];
+    if (!argoRolloutsBuilt())
+      console.log('Argo Rollouts is not built (npm run peer:argo-rollouts): no Argo row');
+    // A peer that cannot start, or a Prometheus that cannot, costs its rows, not the others.
+    const failed = (what: string) => (error: unknown) => {
+      console.error(`${what}: FAILED: ${error instanceof Error ? error.message : String(error)}`);
+      failures.push(what);
+    };
+    for (const side of canarySides) await side(CANARY_BOUNDS).then(report, failed(`${side.name} canary`));
+    await backToStable().then((runs) => rollbacks.push(...runs), failed('back to stable'));
+    for (const b of rollbacks)
+      console.log(
+        `${short(b)}, back to stable: ${b.error ? `FAILED: ${b.error}` : `${fmt(b.fromLastSeconds)} s from the last trigger, ${fmt(b.fromFirstSeconds)} s from the first`}`,
+      );
   } finally {
     // Back to the cluster's own defaults.
     if (RESTART) await restartComponents(['kube-scheduler', 'kube-controller-manager'], {});
@@ -432,7 +608,7 @@ async function main(): Promise<void> {
       ? `; first: ${b.firstBreak.object} at ${fmt(b.firstBreak.at, 2)} s had ${b.firstBreak.pods} pods, ${b.firstBreak.available} available (${b.firstBreak.bound})`
       : '';
     return (
-      `- ${short(r)}, ${strategyLabel(r.strategy)}: ${state} — at most ${b.maxPods} pods of one object ` +
+      `- ${short(r)}, ${r.strategyText}: ${state} — at most ${b.maxPods} pods of one object ` +
       `(bound ${r.bounds.maxPods}${b.maxPodsAt ? `: ${b.maxPodsAt.object} at ${fmt(b.maxPodsAt.at, 2)} s, ${b.maxPodsAt.pods - b.maxPodsAt.updated} old and ${b.maxPodsAt.updated} new` : ''}), ` +
       `at least ${b.minAvailable} available (bound ${r.bounds.minAvailable}${b.minAvailableAt ? `, ${b.minAvailableAt.object} at ${fmt(b.minAvailableAt.at, 2)} s` : ''})` +
       `${first}; ${r.podsSeen.events} pod events checked`
@@ -440,11 +616,11 @@ async function main(): Promise<void> {
   });
   const loadLines = rollouts.map(
     (r) =>
-      `- ${short(r)}, ${strategyLabel(r.strategy)}: ${r.load ? `${fmt(r.load.busyCores, 2)} cores busy on average, load average ${fmt(r.load.loadAverage1m, 2)}; other test processes seen during it: ${r.load.otherTests.length ? `${r.load.otherTests.length} (in rollout.json)` : 'none'}` : '—'}`,
+      `- ${short(r)}, ${r.strategyText}: ${r.load ? `${fmt(r.load.busyCores, 2)} cores busy on average, load average ${fmt(r.load.loadAverage1m, 2)}; other test processes seen during it: ${r.load.otherTests.length ? `${r.load.otherTests.length} (in rollout.json)` : 'none'}` : '—'}`,
   );
   const selfLines = rollouts.map(
     (r) =>
-      `- ${short(r)}, ${strategyLabel(r.strategy)}: counted here ${r.writes?.byKind['pod creates'] ?? '—'} pod creates, ` +
+      `- ${short(r)}, ${r.strategyText}: counted here ${r.writes?.byKind['pod creates'] ?? '—'} pod creates, ` +
       `${r.writes?.byKind['pod deletes'] ?? '—'} pod deletes, ${r.writes?.total ?? '—'} writes; the process itself: ` +
       `${Object.entries(r.selfReported ?? {})
         .map(([k, v]) => `${k} ${typeof v === 'number' ? v : JSON.stringify(v)}`)
@@ -484,6 +660,8 @@ async function main(): Promise<void> {
       `"pods done" are when each first held). "old pods gone": no pod of ${FROM} left, terminating ones included ` +
       `(checked each second after the rollout). "patching": the ${COUNT} merge patches, sent at once.`,
     '',
+    canaryLines(rollouts),
+    '',
     '## Bounds',
     '',
     `For each pod event (one pod watch per side; the informer applies them in resourceVersion order), the pods of ` +
@@ -500,7 +678,7 @@ async function main(): Promise<void> {
       'creating in each sync.',
     '',
     broken.length
-      ? `**BOUNDS BROKEN** in ${broken.length} rollout(s): ${broken.map((r) => `${short(r)} (${strategyLabel(r.strategy)})`).join(', ')}.`
+      ? `**BOUNDS BROKEN** in ${broken.length} rollout(s): ${broken.map((r) => `${short(r)} (${r.strategyText})`).join(', ')}.`
       : 'Both controllers kept both bounds for every object in every rollout.',
     '',
     '## API writes',
@@ -523,6 +701,7 @@ async function main(): Promise<void> {
     '',
     ...selfLines,
     '',
+    ...backToStableSection(rollbacks),
     '## Load',
     '',
     `Machine over the whole bench: ${fmt(overall.busyCores, 2)} of ${cores} cores busy on average. During each ` +
@@ -545,6 +724,7 @@ async function main(): Promise<void> {
     clientLimits: EQUAL,
     overallLoad: overall,
     rollouts,
+    rollbacks,
   });
   const colors = ['#0969da', '#cf222e', '#54aeff', '#fb8f44'];
   writeFileSync(
@@ -552,7 +732,7 @@ async function main(): Promise<void> {
     readyChart(
       `${pods} pods updated and available after ${FROM} → ${TO}, ${EQUAL.qps} qps / burst ${EQUAL.burst}`,
       rollouts.map((r, i) => ({
-        label: `${short(r)}, ${strategyLabel(r.strategy)}`,
+        label: `${short(r)}, ${r.strategyText}`,
         color: colors[i % colors.length]!,
         points: r.series,
       })),
@@ -562,10 +742,11 @@ async function main(): Promise<void> {
   );
   for (const r of broken)
     console.log(
-      `BOUNDS BROKEN: ${r.controller}, ${strategyLabel(r.strategy)}: max ${r.boundsSeen.maxPods} pods of one object ` +
+      `BOUNDS BROKEN: ${r.controller}, ${r.strategyText}: max ${r.boundsSeen.maxPods} pods of one object ` +
         `(bound ${r.bounds.maxPods}), min ${r.boundsSeen.minAvailable} available (bound ${r.bounds.minAvailable})`,
     );
-  if (rollouts.some((r) => r.error)) process.exitCode = 1;
+  if (rollouts.some((r) => r.error) || rollbacks.some((b) => b.error) || failures.length)
+    process.exitCode = 1;
 }
 
 main().catch((error: unknown) => {

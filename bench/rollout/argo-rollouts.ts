@@ -90,6 +90,12 @@ export function controllerArgs(options: {
  */
 export const READY_LINE = 'Started rollout workers';
 
+/**
+ * What it logs at --loglevel warn, where READY_LINE (info) is not printed: its start, not a synced cache (a caller
+ * then waits for a sync of its own, e.g. its Rollouts' status).
+ */
+export const WARN_READY_LINE = 'Controller is running.';
+
 /** A port free on this machine now (the controller listens on all interfaces, so the defaults 8080/8090 may collide). */
 async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -119,7 +125,15 @@ export interface ArgoRolloutsProcess {
  * The CRDs must be applied first (applyArgoRolloutsCrds), or its informers never sync.
  */
 export async function startArgoRollouts(
-  options: { qps?: number; burst?: number; logLevel?: string; timeoutMs?: number; logPath?: string } = {},
+  options: {
+    qps?: number;
+    burst?: number;
+    logLevel?: string;
+    timeoutMs?: number;
+    logPath?: string;
+    /** What line to wait for: READY_LINE unless the log level hides it. */
+    readyLine?: string;
+  } = {},
 ): Promise<ArgoRolloutsProcess> {
   if (!argoRolloutsBuilt())
     throw new Error(`${ROLLOUTS_CONTROLLER} is missing: run npm run peer:argo-rollouts`);
@@ -146,7 +160,7 @@ export async function startArgoRollouts(
     const scan = (chunk: Buffer) => {
       log.write(chunk);
       tail = (tail + chunk.toString()).slice(-4096);
-      if (tail.includes(READY_LINE)) {
+      if (tail.includes(options.readyLine ?? READY_LINE)) {
         clearTimeout(timer);
         resolve();
       }

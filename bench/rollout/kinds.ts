@@ -10,7 +10,8 @@ export type RolloutOwner = KubeObject & {
     replicas?: number;
     updatedReplicas?: number;
     availableReplicas?: number;
-    observedGeneration?: number;
+    /** A number, but a string on Argo Rollouts' Rollout. */
+    observedGeneration?: number | string;
   };
 };
 
@@ -18,6 +19,10 @@ export type RolloutOwner = KubeObject & {
 export interface RolloutKind extends WorkloadKind {
   /** The controller that rolls it, as the results name it. */
   controller: string;
+  /** The API version of the object (default v1). */
+  version?: string;
+  /** How the results name its strategy, when not by its RollingStrategy's bounds alone. */
+  strategyText?: (strategy: RollingStrategy) => string;
   /** `replicas` pods of `image`, rolled with `strategy`. */
   rolloutManifest: (name: string, replicas: number, image: string, strategy: RollingStrategy) => unknown;
   /** The merge patch that changes the image. */
@@ -45,7 +50,7 @@ export const NGINX_ROLLOUT: RolloutKind = {
 };
 
 /** The label the Deployments' pod template puts on every pod: the Deployment's name. */
-const OWNER_LABEL = 'owner';
+export const OWNER_LABEL = 'owner';
 
 const deployment = (name: string, replicas: number, image: string, strategy?: RollingStrategy) => ({
   apiVersion: 'apps/v1',
@@ -93,7 +98,7 @@ export const imageOf = (pod: V1Pod) => pod.spec?.containers?.[0]?.image;
 export function statusRolledOut(owner: RolloutOwner, replicas: number, generation: number): boolean {
   const status = owner.status ?? {};
   return (
-    (status.observedGeneration ?? 0) >= generation &&
+    Number(status.observedGeneration ?? 0) >= generation &&
     status.updatedReplicas === replicas &&
     status.availableReplicas === replicas &&
     status.replicas === replicas

@@ -72,7 +72,7 @@ export async function watchRollout(
   });
   const owners = new SharedInformer<RolloutOwner>({
     client,
-    resource: { group: kind.group, version: 'v1', plural: kind.plural, namespace },
+    resource: { group: kind.group, version: kind.version ?? 'v1', plural: kind.plural, namespace },
     kind: kind.kind,
   });
 
@@ -219,6 +219,10 @@ export async function watchRollout(
         .list()
         .every((owner) => statusRolledOut(owner, replicas, owner.metadata?.generation ?? 0)) &&
       podsAt(count, want),
+    /** Every object's pods, as the pod watch sees them: `replicas` of `want`, all ready, nothing else active. */
+    podsOn: (count: number, want: string) => owners.cache.size === count && podsAt(count, want),
+    /** The rolled objects as last seen. */
+    owners: () => owners.cache.list(),
     /** No pod of another image is left, terminating ones included. */
     oldPodsGone: () => pods.cache.list().every((pod) => imageOf(pod) === image),
     updatedAvailable: () => updatedAvailableTotal,

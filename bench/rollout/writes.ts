@@ -98,7 +98,8 @@ export function controllerWrites(
       resource === '/configmaps' ||
       resource === '/services' ||
       resource === 'policy/poddisruptionbudgets' ||
-      resource === 'networking.k8s.io/ingresses'
+      resource === 'networking.k8s.io/ingresses' ||
+      resource === 'argoproj.io/analysisruns'
     )
       count('other owned objects', key, n);
     else if (resource === own) {
