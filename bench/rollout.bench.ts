@@ -465,7 +465,7 @@ function backToStableSection(rollbacks: Rollback[]): string[] {
       "the bench's machine); the first and last trigger are the earliest and latest of the objects' failures. " +
       "Ours decides and rolls back by itself: from a failure to all back counts the controller's reaction and the " +
       'pods. **Deployments**: RollingUpdate 25% / 25% patched to the new image; once the pod watch showed half of ' +
-      'all pods on it and ready, one `kubectl rollout undo deployments -l app=bench` undid all of them (the first ' +
+      'all pods on it and ready, one `kubectl rollout undo deployments -l bench-undo=true` undid all of them (the first ' +
       'trigger: the command started; the last: it returned, every Deployment patched back to its previous ' +
       "template). It measures kube-controller-manager's rollback of a rollout in flight once a person has decided " +
       '— the time to notice and decide is not in it, while ours includes none either: the analysis failure is the ' +

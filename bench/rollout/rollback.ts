@@ -94,6 +94,8 @@ const patchAll = (client: KubeClient, kind: RolloutKind, namespace: string, name
     ),
   );
 
+const UNDO_LABEL = 'bench-undo';
+
 const finish = (result: Rollback, backAt: number): Rollback => ({
   ...result,
   backAt,
@@ -189,9 +191,13 @@ export async function undoneDeployments(
     how: 'RollingUpdate 25% / 25%, `kubectl rollout undo` once half of the pods were updated and ready',
   };
   try {
-    const names = await createSettled(client, DEPLOYMENT_ROLLOUT, namespace, watch, options, (name) =>
-      DEPLOYMENT_ROLLOUT.rolloutManifest(name, options.replicas, options.from, strategy),
-    );
+    // The label `kubectl rollout undo -l` selects the Deployments by (their pods' labels are not theirs).
+    const names = await createSettled(client, DEPLOYMENT_ROLLOUT, namespace, watch, options, (name) => {
+      const manifest = DEPLOYMENT_ROLLOUT.rolloutManifest(name, options.replicas, options.from, strategy) as {
+        metadata: Record<string, unknown>;
+      };
+      return { ...manifest, metadata: { ...manifest.metadata, labels: { [UNDO_LABEL]: 'true' } } };
+    });
     watch.arm();
     await patchAll(client, DEPLOYMENT_ROLLOUT, namespace, names, options.to);
     const half = (options.count * options.replicas) / 2;
@@ -202,7 +208,7 @@ export async function undoneDeployments(
     );
     const updatedAtTrigger = watch.updatedAvailable();
     const firstTriggerAt = Date.now();
-    await kubectl('rollout', 'undo', '-n', namespace, 'deployments', '-l', 'app=bench');
+    await kubectl('rollout', 'undo', '-n', namespace, 'deployments', '-l', `${UNDO_LABEL}=true`);
     const lastTriggerAt = Date.now();
     await until(
       `every pod back on ${options.from}`,
