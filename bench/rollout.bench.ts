@@ -574,9 +574,7 @@ async function main(): Promise<void> {
     }
     for (const strategy of STRATEGIES) {
       for (const side of [ours, deployments]) {
-        const r = await side(strategy);
-        rollouts.push(r);
-        report(r);
+        report(await side(strategy));
       }
     }
     const canarySides = argoRolloutsBuilt() ? [oursCanary, argo] : [oursCanary];
@@ -726,7 +724,7 @@ async function main(): Promise<void> {
     rollouts,
     rollbacks,
   });
-  const colors = ['#0969da', '#cf222e', '#54aeff', '#fb8f44'];
+  const colors = ['#0969da', '#cf222e', '#54aeff', '#fb8f44', '#1a7f37', '#8250df'];
   writeFileSync(
     join(RESULTS_DIR, 'rollout.svg'),
     readyChart(
