@@ -163,6 +163,27 @@ const APPLY = 'application/apply-patch+yaml';
 function handPicked(): BadRequest[] {
   const valid = JSON.stringify(nginxManifest('fine', 1));
   const cases: BadRequest[] = [];
+  /** A spec the schema or its rules refuse: a 422 naming `names`, created as `name` and merged into the victim. */
+  const badSpec = (name: string, spec: Record<string, unknown>, names: string): BadRequest[] => [
+    {
+      what: `create ${name} with spec ${JSON.stringify(spec).slice(0, 100)}`,
+      method: 'POST',
+      path: collection,
+      contentType: JSON_TYPE,
+      body: JSON.stringify(nginxManifest(name, 1, { spec: { replicas: 1, ...spec } })),
+      names,
+      code: 422,
+    },
+    {
+      what: `merge patch ${JSON.stringify(spec).slice(0, 100)}`,
+      method: 'PATCH',
+      path: victim,
+      contentType: MERGE,
+      body: JSON.stringify({ spec }),
+      names,
+      code: 422,
+    },
+  ];
   const malformedJson = [
     '',
     '{',
@@ -385,24 +406,7 @@ function handPicked(): BadRequest[] {
       'spec.topologySpreadConstraints[0].whenUnsatisfiable',
     ],
   ] as const) {
-    cases.push({
-      what: `create with spec ${JSON.stringify(spec).slice(0, 80)}`,
-      method: 'POST',
-      path: collection,
-      contentType: JSON_TYPE,
-      body: JSON.stringify(nginxManifest('fine', 1, { spec: { replicas: 1, ...spec } })),
-      names,
-      code: 422,
-    });
-    cases.push({
-      what: `merge patch ${JSON.stringify(spec).slice(0, 80)}`,
-      method: 'PATCH',
-      path: victim,
-      contentType: MERGE,
-      body: JSON.stringify({ spec }),
-      names,
-      code: 422,
-    });
+    cases.push(...badSpec('fine', spec, names));
   }
   for (const [query, names] of [
     ['fieldValidation=Bogus', 'fieldValidation'],
@@ -540,24 +544,7 @@ function handPicked(): BadRequest[] {
     [{ analysis: { name: 'error-rate' } }, 'spec.analysis'],
     [{ rollbackOnFailure: 'yes' }, 'spec.rollbackOnFailure'],
   ] as const) {
-    cases.push({
-      what: `created with ${JSON.stringify(spec).slice(0, 100)}`,
-      method: 'POST',
-      path: collection,
-      contentType: JSON_TYPE,
-      body: JSON.stringify(nginxManifest('canary-bad', 1, { spec: { replicas: 1, ...spec } })),
-      names,
-      code: 422,
-    });
-    cases.push({
-      what: `merge patch ${JSON.stringify(spec).slice(0, 100)}`,
-      method: 'PATCH',
-      path: victim,
-      contentType: MERGE,
-      body: JSON.stringify({ spec }),
-      names,
-      code: 422,
-    });
+    cases.push(...badSpec('canary-bad', spec, names));
   }
   return cases;
 }
