@@ -93,7 +93,7 @@ describe('the app on one origin (API + web UI)', () => {
     expect(body.ready).toBe(true);
     expect(body.checks.kubernetes).toEqual({ ok: true, detail: 'reachable' });
     expect(body.checks.database).toEqual({ ok: true, detail: 'reachable' });
-    expect(Object.keys(body.checks.controller).sort()).toEqual(['detail', 'leader', 'ok']);
+    expect(Object.keys(body.checks.controller ?? {}).sort()).toEqual(['detail', 'leader', 'ok']);
     expect(text).not.toMatch(new RegExp(`https?://|${API_PORT}|Kubernetes v|sqlite`));
 
     const detailed = await fetch(`${api.url}/readyz`, {

@@ -2,11 +2,9 @@ import type { KubeStatus } from '@ngx/kube-runtime';
 import { NGINX_GROUP, NGINX_PLURAL, type ImageAllowlist } from '@ngx/nginx-api';
 import { StatusException } from '../http/kube-status.js';
 import { checkNginx } from '../rest/write-checks.js';
+import { JUDGED_OPERATIONS } from './webhook-configuration.js';
 
 export const ADMISSION_API_VERSION = 'admission.k8s.io/v1';
-
-/** The operations the webhook judges; the configuration registers only these (webhook-configuration.ts). */
-export const JUDGED_OPERATIONS = ['CREATE', 'UPDATE'] as const;
 
 /** Longest request uid taken back (kube-apiserver sends a UUID). */
 const MAX_UID_LENGTH = 256;

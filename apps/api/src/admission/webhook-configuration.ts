@@ -1,5 +1,7 @@
 import { NGINX_CRD_NAME, NGINX_GROUP, NGINX_PLURAL, NGINX_VERSION } from '@ngx/nginx-api';
-import { JUDGED_OPERATIONS } from './admission-review.js';
+
+/** The operations the webhook judges (admission-review.ts); the configuration registers only these. */
+export const JUDGED_OPERATIONS = ['CREATE', 'UPDATE'] as const;
 
 /** Where kube-apiserver posts AdmissionReviews (served by AdmissionController). */
 export const ADMISSION_PATH = '/controlplane/v1/admission/nginxes';

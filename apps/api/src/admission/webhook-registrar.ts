@@ -18,9 +18,10 @@ function dialledHost(host: string): string {
 }
 
 /**
- * Registers the Nginx admission webhook with kube-apiserver once the app listens: a server-side apply of the
- * ValidatingWebhookConfiguration (webhook-configuration.ts), so every replica and every restart applies the same
- * object and nothing changes when it is already there; no leadership is needed. When kube-apiserver cannot be
+ * Registers the Nginx admission webhook with kube-apiserver once the process listens (ROLE=all: itself; ROLE=controller:
+ * the API's Service): a server-side apply of the ValidatingWebhookConfiguration (webhook-configuration.ts), so every
+ * replica and every restart applies the same object and nothing changes when it is already there; no leadership is
+ * needed. When kube-apiserver cannot be
  * reached it retries with backoff; when it refuses (RBAC), it says so and the app runs on without the webhook (the
  * controller still flags bad configs InvalidConfig). The configuration is left in place at shutdown: with
  * `failurePolicy: Ignore`, Nginx writes pass while no replica answers, and another replica may still be serving.
@@ -39,7 +40,9 @@ export class WebhookRegistrar implements OnApplicationShutdown {
   start(port: number): void {
     const settings = this.config.admissionWebhook;
     if (!settings) {
-      this.logger.log('admission webhook not registered (ADMISSION_WEBHOOK=false, or no TLS or CA)');
+      this.logger.log(
+        'admission webhook not registered here (ADMISSION_WEBHOOK=false, no TLS or CA, or ROLE=controller without ADMISSION_WEBHOOK_SERVICE)',
+      );
       return;
     }
     const endpoint: WebhookEndpoint = settings.service

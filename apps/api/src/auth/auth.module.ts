@@ -14,6 +14,7 @@ import { OidcSignIn } from './session/oidc-sign-in.js';
 import { PendingSignIns } from './session/pending-sign-ins.js';
 import { SessionController } from './session/session.controller.js';
 import { SessionStore } from './session/session-store.js';
+import { PendingSignInRecords, SessionRecords } from './session/session-records.js';
 import { ServiceAccountTokens } from './service-account-tokens.js';
 import { nestRuntimeLogger } from '../logging/runtime-logger.js';
 import { RateLimitGuard } from './rate-limit.guard.js';
@@ -27,7 +28,9 @@ import { TokenStore, bootstrapAdminToken, configuredTokens } from './token-store
  * neither, an admin token is generated once into .data/admin-token (mode 0600). ID tokens of the OpenID provider
  * (OIDC_*) and ServiceAccount tokens for TOKEN_AUDIENCE are taken too, with the roles AUTH_POLICY_FILE grants
  * their users and groups (Authenticator), or with AUTHORIZATION=kubernetes whatever the cluster's RBAC allows them
- * (Authorization: SubjectAccessReviews). The guards run in the order listed: how
+ * (Authorization: SubjectAccessReviews). Browser sessions and sign-ins under way are kept where every replica
+ * reads them (SessionRecords and PendingSignInRecords, provided over the audit database). The guards run in the
+ * order listed: how
  * often (so a flood of bad tokens is bounded too), then who is calling.
  */
 @Global()
@@ -35,7 +38,11 @@ import { TokenStore, bootstrapAdminToken, configuredTokens } from './token-store
   controllers: [SelfReviewController, SessionController],
   providers: [
     RequestBudget,
-    { provide: PendingSignIns, useFactory: () => new PendingSignIns() },
+    {
+      provide: PendingSignIns,
+      inject: [PendingSignInRecords],
+      useFactory: (records: PendingSignInRecords) => new PendingSignIns(records),
+    },
     {
       provide: OidcTokenVerifier,
       inject: [appConfig.KEY],
@@ -51,9 +58,9 @@ import { TokenStore, bootstrapAdminToken, configuredTokens } from './token-store
     },
     {
       provide: SessionStore,
-      inject: [appConfig.KEY, OidcSignIn],
-      useFactory: (config: AppConfig, signIn: OidcSignIn | null) =>
-        new SessionStore({
+      inject: [appConfig.KEY, OidcSignIn, SessionRecords],
+      useFactory: (config: AppConfig, signIn: OidcSignIn | null, records: SessionRecords) =>
+        new SessionStore(records, {
           maxAgeMs: (config.auth.oidc?.sessionMaxAgeSeconds ?? 0) * 1000,
           ...(signIn ? { renew: signIn.renew } : {}),
         }),

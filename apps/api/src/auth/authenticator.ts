@@ -12,11 +12,15 @@ import type { ServiceAccountTokens } from './service-account-tokens.js';
 import type { TokenStore } from './token-store.js';
 
 /**
- * What a bearer token turned out to be: a caller; an identity the policy grants nothing (`forbidden`, a 403); or
- * not a token we take (`refused`, a 401, with why).
+ * What a bearer token turned out to be: a caller; an identity the policy grants nothing (`forbidden`, a 403); not
+ * a token we take (`refused`, a 401, with why); or a session that cannot be looked up now (`unavailable`, a 503:
+ * the session storage is away, and nobody is signed out for it).
  */
 export type Authentication =
-  { caller: Caller } | { forbidden: string; identity: Identity } | { refused: string };
+  | { caller: Caller }
+  | { forbidden: string; identity: Identity }
+  | { refused: string }
+  | { unavailable: string };
 
 /** How long a verified ID token's answer is reused (never past its `exp`). */
 const OIDC_CACHE_MS = 60_000;
@@ -39,7 +43,8 @@ export function bearerToken(authorization: string | undefined): string | undefin
  * identity's rights come from the access policy (PolicySource): an identity it does not name is authenticated
  * and may do nothing. Answers are kept briefly by the token's digest (ID tokens up to a minute and never past
  * `exp`, TokenReviews 10 s), so `known` can answer the paths that cannot wait (the request budget, the relayed
- * read lane) once a token has been seen. What is kept is the identity, not its rights: the policy in force
+ * read lane) once a token has been seen. Browser sessions are looked up in the shared session storage on every
+ * request (SessionStore), so a sign-out on one replica holds on all of them at once. What is kept is the identity, not its rights: the policy in force
  * decides on every request, so an edit of the policy file takes effect within a second.
  */
 export class Authenticator {
@@ -65,16 +70,13 @@ export class Authenticator {
   ) {}
 
   /**
-   * The caller of a static token, of a bearer token authenticated moments ago or of a live session; undefined
-   * otherwise. `authorization` is a request's credential as credentialOf reads it.
+   * The caller of a static token or of a bearer token authenticated moments ago, known without asking anyone;
+   * undefined otherwise, and always for a browser session (only the shared session storage can say whether one
+   * still holds: it may have been signed out on another replica). `authorization` is a request's credential as
+   * credentialOf reads it.
    */
   known(authorization: string | undefined): Caller | undefined {
-    const session = sessionIdOf(authorization);
-    if (session) {
-      const identity = this.options.sessions?.peek(session);
-      const answer = identity && this.authorize(identity);
-      return answer && 'caller' in answer ? answer.caller : undefined;
-    }
+    if (sessionIdOf(authorization)) return undefined;
     const token = bearerToken(authorization);
     if (!token) return undefined;
     const fixed = this.identifyStatic(token);
@@ -84,12 +86,22 @@ export class Authenticator {
     return answer && 'caller' in answer ? answer.caller : undefined;
   }
 
+  /**
+   * Whose request budget a credential spends from, without asking anyone: a known caller's name, or the user of a
+   * session this replica confirmed lately; undefined (spend the client address's) otherwise. Never about access.
+   */
+  spender(authorization: string | undefined): string | undefined {
+    const session = sessionIdOf(authorization);
+    if (session) return this.options.sessions?.recentUser(session);
+    return this.known(authorization)?.name;
+  }
+
   async authenticate(authorization: string | undefined): Promise<Authentication> {
     const session = sessionIdOf(authorization);
     if (session) {
       if (!this.options.sessions) return { refused: 'sign-in with an identity provider is not configured' };
       const answer = await this.options.sessions.identify(session);
-      return 'refused' in answer ? answer : this.authorize(answer.identity);
+      return 'identity' in answer ? this.authorize(answer.identity) : answer;
     }
     const token = bearerToken(authorization);
     if (!token) return { refused: 'a valid bearer token is required' };

@@ -80,6 +80,13 @@ export class BearerAuthGuard implements CanActivate {
     const crossSite = write ? crossSiteRefusal(request.headers) : undefined;
     if (crossSite) throw this.refuse(request, 403, 'cross-site', `Forbidden: ${crossSite}`);
     const authentication = await this.authenticator.authenticate(credential);
+    if ('unavailable' in authentication)
+      throw this.refuse(
+        request,
+        503,
+        'session-storage-unavailable',
+        `the session cannot be looked up now (${authentication.unavailable}); retry shortly`,
+      );
     if ('refused' in authentication) {
       const reason = credential === undefined ? 'no-credential' : session ? 'bad-session' : 'bad-token';
       throw this.refuse(request, 401, reason, `Unauthorized: ${authentication.refused}`);
@@ -162,6 +169,8 @@ export class BearerAuthGuard implements CanActivate {
     subject?: string,
   ): StatusException {
     this.refusals.record({ door: 'rest', code, reason, subject, address: request.ip, message });
+    if (code === 503)
+      return new StatusException(503, message, { retryAfterSeconds: 1 }, { 'Retry-After': '1' });
     const challenge = code === 401 ? { 'WWW-Authenticate': 'Bearer realm="nginx-control-plane"' } : undefined;
     return new StatusException(code, message, undefined, challenge);
   }

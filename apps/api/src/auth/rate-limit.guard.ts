@@ -25,9 +25,9 @@ export class RateLimitGuard implements CanActivate {
     if (this.reflector.getAllAndOverride<boolean>(UNMETERED, [context.getHandler(), context.getClass()]))
       return true;
     const request = context.switchToHttp().getRequest<Request>();
-    const caller = this.authenticator.known(credentialOf(request.headers));
+    const spender = this.authenticator.spender(credentialOf(request.headers));
     const answer = this.budget.take(
-      caller ? { token: caller.name } : { address: request.ip ?? request.socket.remoteAddress ?? 'unknown' },
+      spender ? { token: spender } : { address: request.ip ?? request.socket.remoteAddress ?? 'unknown' },
     );
     if (!answer.allowed) throw tooManyRequests(answer);
     return true;

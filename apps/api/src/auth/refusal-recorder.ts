@@ -33,6 +33,8 @@ export type RefusalReason =
   | 'rbac-denied'
   /** AUTHORIZATION=kubernetes: kube-apiserver could not be asked. */
   | 'rbac-unavailable'
+  /** A session cookie that could not be looked up: the shared session storage (the audit database) is away. */
+  | 'session-storage-unavailable'
   /** Sign-in: a malformed callback or a `next` that is not a path on this site. */
   | 'bad-request'
   /** Sign-in: a state unknown, expired or already used (a replay). */

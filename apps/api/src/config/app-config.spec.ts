@@ -231,6 +231,57 @@ describe('loadAppConfig', () => {
     expect(() => loadAppConfig({ ADMISSION_WEBHOOK: 'maybe' }, cwd)).toThrow(/true or false/);
   });
 
+  it('registers the admission webhook where the controller runs: ROLE=controller for the API’s Service, ROLE=api never', () => {
+    const cwd = emptyDir();
+    mkdirSync(join(cwd, '.cluster/pki'), { recursive: true });
+    writeFileSync(join(cwd, '.cluster/pki/ca.crt'), 'x');
+    const service = { ADMISSION_WEBHOOK_SERVICE: 'nginx-control-plane/nginx-control-plane' };
+    // The controller serves no webhook, so it needs no TLS of its own, but it must name the API's Service.
+    expect(loadAppConfig({ ROLE: 'controller', ...service }, cwd).admissionWebhook).toEqual({
+      caFile: join(cwd, '.cluster/pki/ca.crt'),
+      service: { namespace: 'nginx-control-plane', name: 'nginx-control-plane', port: 443 },
+    });
+    expect(loadAppConfig({ ROLE: 'controller' }, cwd).admissionWebhook).toBeUndefined();
+    expect(() => loadAppConfig({ ROLE: 'controller', ADMISSION_WEBHOOK: 'true' }, cwd)).toThrow(
+      /ADMISSION_WEBHOOK needs the API’s Service .*ADMISSION_WEBHOOK_SERVICE/,
+    );
+    writeFileSync(join(cwd, '.cluster/pki/control-plane.crt'), 'x');
+    writeFileSync(join(cwd, '.cluster/pki/control-plane.key'), 'x');
+    expect(
+      loadAppConfig({ ROLE: 'api', ADMISSION_WEBHOOK: 'true', ...service }, cwd).admissionWebhook,
+    ).toBeUndefined();
+    expect(() => loadAppConfig({ ROLE: 'api', ADMISSION_WEBHOOK_SERVICE: 'bad' }, cwd)).toThrow(
+      /ADMISSION_WEBHOOK_SERVICE must be/,
+    );
+  });
+
+  it('runs one role: ROLE all by default, controller or api; CONTROLLER only turns the reconciler off in all', () => {
+    const cwd = emptyDir();
+    expect(loadAppConfig({}, cwd)).toMatchObject({ role: 'all', controller: { enabled: true } });
+    expect(loadAppConfig({ CONTROLLER: 'false' }, cwd)).toMatchObject({
+      role: 'all',
+      controller: { enabled: false },
+    });
+    expect(loadAppConfig({ ROLE: 'controller' }, cwd)).toMatchObject({
+      role: 'controller',
+      controller: { enabled: true },
+    });
+    expect(loadAppConfig({ ROLE: ' api ' }, cwd)).toMatchObject({
+      role: 'api',
+      controller: { enabled: false },
+    });
+    expect(loadAppConfig({ ROLE: 'api', CONTROLLER: 'false' }, cwd).controller.enabled).toBe(false);
+    expect(() => loadAppConfig({ ROLE: 'api', CONTROLLER: 'true' }, cwd)).toThrow(
+      /CONTROLLER=true contradicts ROLE=api/,
+    );
+    expect(() => loadAppConfig({ ROLE: 'controller', CONTROLLER: 'false' }, cwd)).toThrow(
+      /CONTROLLER=false contradicts ROLE=controller/,
+    );
+    expect(() => loadAppConfig({ ROLE: 'web' }, cwd)).toThrow(
+      'ROLE must be all, controller, api (got "web")',
+    );
+  });
+
   it.each([
     [{ KUBE_API_QPS: '0' }, /KUBE_API_QPS must be a positive number/],
     [{ KUBE_API_BURST: 'lots' }, /KUBE_API_BURST must be a positive number/],

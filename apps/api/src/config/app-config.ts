@@ -9,11 +9,14 @@ import { ConfigError } from './config-error.js';
 import { oidcSettings, type OidcSettings } from './oidc-settings.js';
 import { PLAIN_HTTP_POLICIES, isPlainHttpPolicy, type PlainHttpPolicy } from '../http/plain-http-policy.js';
 import type { LogFormat } from '../logging/app-logger.js';
+import { parseRole, roleParts, type AppRole } from './app-role.js';
 
 export type WebMode = 'production' | 'development' | 'off';
 
 /** Everything the process reads from its environment, validated once at start. */
 export interface AppConfig {
+  /** Which part of the product this process runs (ROLE, see app-role.ts). */
+  role: AppRole;
   host: string;
   port: number;
   /** Kubeconfig file to use; undefined means @kubernetes/client-node's defaults (in-cluster, ~/.kube/config). */
@@ -79,10 +82,11 @@ export interface AppConfig {
    */
   auditWebhook: { clientCaFile: string; clientNames: string[] } | undefined;
   /**
-   * The validating admission webhook for Nginxes the app registers with kube-apiserver (ADMISSION_WEBHOOK*):
+   * The validating admission webhook for Nginxes this process registers with kube-apiserver (ADMISSION_WEBHOOK*):
    * `caFile` holds the CA that signed the serving certificate (the configuration's caBundle); `service` is how
-   * kube-apiserver reaches the app in a cluster, else it calls https://127.0.0.1:<port> (the app on its host).
-   * Undefined: not registered (ADMISSION_WEBHOOK=false, or no TLS or CA to register with).
+   * kube-apiserver reaches the API in a cluster, else it calls https://127.0.0.1:<port> (ROLE=all on its host).
+   * Registered by the roles that run the controller; ROLE=api only serves it. Undefined: not registered here
+   * (ADMISSION_WEBHOOK=false, ROLE=api, no TLS or CA to register with, or ROLE=controller without a Service).
    */
   admissionWebhook: { caFile: string; service: AdmissionWebhookService | undefined } | undefined;
   /**
@@ -117,7 +121,7 @@ export interface AppConfig {
    */
   imageAllowlist: ImageAllowlist | undefined;
   controller: {
-    /** Run the Nginx controller in this process (off for an API-only replica). */
+    /** Reconcile in this process: ROLE=controller, and ROLE=all unless CONTROLLER=false. */
     enabled: boolean;
     workers: number;
     /** Most pods created or deleted per sync of one Nginx. */
@@ -250,28 +254,49 @@ function admissionWebhookService(raw: string | undefined): AdmissionWebhookServi
 
 /**
  * ADMISSION_WEBHOOK (default true): register the admission webhook, with ADMISSION_WEBHOOK_CA_FILE as its CA
- * bundle, else the local cluster's CA when TLS is on and it exists. Left at its default, the webhook is simply
- * not registered without TLS or a CA; ADMISSION_WEBHOOK=true then says what is missing.
+ * bundle, else the local cluster's CA when it exists. ROLE=all registers itself (it needs TLS: kube-apiserver calls
+ * webhooks over https only); ROLE=controller registers the API's Service (ADMISSION_WEBHOOK_SERVICE, required);
+ * ROLE=api registers nothing. Left at its default, the webhook is simply not registered when something is
+ * missing; ADMISSION_WEBHOOK=true then says what is.
  */
 function admissionWebhook(
   env: Environment,
   cwd: string,
   tls: AppConfig['tls'],
+  role: AppRole,
 ): AppConfig['admissionWebhook'] {
   const explicit = env.ADMISSION_WEBHOOK?.trim() !== undefined && env.ADMISSION_WEBHOOK.trim() !== '';
   if (!parseBoolean('ADMISSION_WEBHOOK', env.ADMISSION_WEBHOOK, true)) return undefined;
   const service = admissionWebhookService(env.ADMISSION_WEBHOOK_SERVICE);
+  if (role === 'api') return undefined;
   const given = env.ADMISSION_WEBHOOK_CA_FILE?.trim();
   const caFile = resolve(cwd, given || LOCAL_CLUSTER_CA);
-  const missing = !tls
-    ? 'TLS (kube-apiserver calls webhooks over https only): set TLS_CERT_FILE and TLS_KEY_FILE'
-    : !existsSync(caFile)
-      ? `the CA that signed the serving certificate: ${given ? `ADMISSION_WEBHOOK_CA_FILE does not exist: ${caFile}` : 'set ADMISSION_WEBHOOK_CA_FILE'}`
-      : undefined;
+  const missing =
+    role === 'controller' && !service
+      ? 'the API’s Service to register (ROLE=controller does not serve the webhook): set ADMISSION_WEBHOOK_SERVICE'
+      : role === 'all' && !tls
+        ? 'TLS (kube-apiserver calls webhooks over https only): set TLS_CERT_FILE and TLS_KEY_FILE'
+        : !existsSync(caFile)
+          ? `the CA that signed the serving certificate: ${given ? `ADMISSION_WEBHOOK_CA_FILE does not exist: ${caFile}` : 'set ADMISSION_WEBHOOK_CA_FILE'}`
+          : undefined;
   if (!missing) return { caFile, service };
   if (explicit || given)
     throw new ConfigError(`ADMISSION_WEBHOOK needs ${missing} (or set ADMISSION_WEBHOOK=false)`);
   return undefined;
+}
+
+/**
+ * CONTROLLER (default true) turns the reconciler off in a ROLE=all process (an API next to a controller that runs
+ * elsewhere, as the tests run it). The other roles fix it: ROLE=api never reconciles, ROLE=controller always does.
+ */
+function controllerEnabled(env: Environment, role: AppRole): boolean {
+  const explicit = env.CONTROLLER?.trim() ? parseBoolean('CONTROLLER', env.CONTROLLER, true) : undefined;
+  if (role === 'all') return explicit ?? true;
+  if (explicit !== undefined && explicit !== roleParts(role).controller)
+    throw new ConfigError(
+      `CONTROLLER=${String(explicit)} contradicts ROLE=${role}: CONTROLLER applies to ROLE=all only; unset it`,
+    );
+  return roleParts(role).controller;
 }
 
 function parsePlainHttp(raw: string | undefined): PlainHttpPolicy {
@@ -424,7 +449,9 @@ export function loadAppConfig(
   }
   checkDurableAudit(database, env, cwd, mountinfo);
   const tls = tlsFiles(env, cwd);
+  const role = parseRole(env.ROLE);
   return {
+    role,
     host: env.HOST?.trim() || '127.0.0.1',
     port: parsePort(env.PORT),
     kubeconfigPath: kubeconfigPath(env, cwd),
@@ -465,7 +492,7 @@ export function loadAppConfig(
       .filter(Boolean),
     tls,
     auditWebhook: auditWebhook(env, cwd, tls),
-    admissionWebhook: admissionWebhook(env, cwd, tls),
+    admissionWebhook: admissionWebhook(env, cwd, tls, role),
     kubeAuditLog: env.KUBE_AUDIT_LOG_FILE?.trim()
       ? {
           file: resolve(cwd, env.KUBE_AUDIT_LOG_FILE.trim()),
@@ -489,7 +516,7 @@ export function loadAppConfig(
     watchNamespace: parseNamespace('WATCH_NAMESPACE', env.WATCH_NAMESPACE),
     imageAllowlist: imageAllowlist(env.IMAGE_ALLOWLIST),
     controller: {
-      enabled: parseBoolean('CONTROLLER', env.CONTROLLER, true),
+      enabled: controllerEnabled(env, role),
       workers: Math.ceil(parsePositive('CONTROLLER_WORKERS', env.CONTROLLER_WORKERS, 4)),
       burst: Math.ceil(parsePositive('BURST_REPLICAS', env.BURST_REPLICAS, 500)),
       leaderElection: parseBoolean('LEADER_ELECTION', env.LEADER_ELECTION, true),

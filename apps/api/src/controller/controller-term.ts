@@ -17,7 +17,7 @@ import {
   type KubeObject,
 } from '@ngx/kube-runtime';
 import type { PrometheusWorkQueueMetrics } from '../metrics/runtime-metrics.js';
-import type { ClusterInformers } from '../kube/cluster-informers.js';
+import type { ControllerInformers } from './controller-informers.js';
 import type { OwnEvents } from '../kube/own-events.js';
 import { MANAGED_BY } from '@ngx/nginx-api';
 import {
@@ -35,7 +35,7 @@ const RELIST_COSTS_FROM = 1000;
 
 export interface ControllerTermDeps {
   client: KubeClient;
-  informers: ClusterInformers;
+  informers: ControllerInformers;
   /** Where each Event the term wrote is told (the timeline keeps them from there). */
   ownEvents: OwnEvents;
   strays: StrayPods;

@@ -24,7 +24,7 @@ import { Registry } from 'prom-client';
 import { AuditTrail } from '../audit/audit-trail.service.js';
 import { appConfig, type AppConfig } from '../config/app-config.js';
 import { PrometheusWorkQueueMetrics } from '../metrics/runtime-metrics.js';
-import { ClusterInformers } from '../kube/cluster-informers.js';
+import { ControllerInformers } from './controller-informers.js';
 import { OwnEvents } from '../kube/own-events.js';
 import { nestRuntimeLogger } from '../logging/runtime-logger.js';
 import { ControllerTerm } from './controller-term.js';
@@ -80,7 +80,7 @@ export class NginxControllerService implements OnApplicationBootstrap, OnModuleD
     @Inject(appConfig.KEY) private readonly config: AppConfig,
     @Inject(Registry) registry: Registry,
     @Inject(AuditTrail) private readonly audit: AuditTrail,
-    @Inject(ClusterInformers) private readonly informers: ClusterInformers,
+    @Inject(ControllerInformers) private readonly informers: ControllerInformers,
     @Inject(OwnEvents) private readonly ownEvents: OwnEvents,
     @Optional() @Inject(ANALYSIS_MEASURER) private readonly analysis?: AnalysisMeasurer,
   ) {

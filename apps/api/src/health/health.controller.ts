@@ -1,10 +1,9 @@
-import { Controller, Get, HttpCode, Inject, Req, Res } from '@nestjs/common';
+import { Controller, Get, HttpCode, Inject, Optional, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { Registry } from 'prom-client';
 import { Public, Unmetered } from '../auth/auth.decorators.js';
-import { Authenticator } from '../auth/authenticator.js';
-import { credentialOf } from '../auth/session/session-cookies.js';
 import { HealthService } from './health.service.js';
+import { ReadinessAudience } from './readiness-ports.js';
 import { publicReadiness, type PublicReadiness, type Readiness } from './readiness.js';
 
 const startedAt = Date.now();
@@ -14,9 +13,9 @@ const startedAt = Date.now();
 @Controller()
 export class HealthController {
   constructor(
-    private readonly health: HealthService,
+    @Inject(HealthService) private readonly health: HealthService,
     @Inject(Registry) private readonly registry: Registry,
-    @Inject(Authenticator) private readonly authenticator: Authenticator,
+    @Optional() @Inject(ReadinessAudience) private readonly audience?: ReadinessAudience,
   ) {}
 
   /** Prometheus metrics: workqueue, reconciles, pods created and deleted, informers, leadership, process. */
@@ -34,8 +33,8 @@ export class HealthController {
   }
 
   /**
-   * Readiness: 200 when the API server and the audit database answer and the controller's caches are synced,
-   * 503 otherwise. Says whether this instance leads. Anyone gets whether each check passed; a caller with a valid
+   * Readiness: 200 when the API server and the audit database answer and the caches are synced (the controller's,
+   * where it runs), 503 otherwise, and 503 once the process is stopping. Says whether this instance leads. Anyone gets whether each check passed; a caller with a valid
    * token (any role) also gets the API server's URL, the versions and the errors, which the log has too.
    */
   @Get('readyz')
@@ -45,6 +44,6 @@ export class HealthController {
   ): Promise<Readiness | PublicReadiness> {
     const readiness = await this.health.readiness();
     response.status(readiness.ready ? 200 : 503);
-    return this.authenticator.known(credentialOf(request.headers)) ? readiness : publicReadiness(readiness);
+    return this.audience?.mayReadDetails(request) ? readiness : publicReadiness(readiness);
   }
 }

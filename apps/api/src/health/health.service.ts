@@ -1,7 +1,9 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import { KubeClient } from '@ngx/kube-runtime';
 import { PrismaService } from '../audit/prisma.service.js';
-import { NginxControllerService } from '../controller/nginx-controller.service.js';
+import { appConfig, type AppConfig } from '../config/app-config.js';
+import { ClusterInformers } from '../kube/cluster-informers.js';
+import { ControllerReadiness } from './readiness-ports.js';
 import type { CheckResult, Readiness } from './readiness.js';
 
 const CHECK_TIMEOUT_MS = 3000;
@@ -17,27 +19,53 @@ function withTimeout<T>(promise: Promise<T>, what: string): Promise<T> {
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
-/** Reachability of what the API depends on: the Kubernetes API server and the audit database. */
+/**
+ * Reachability of what the process depends on: the Kubernetes API server and the audit database; and its own
+ * state: the controller's caches and leadership (roles that reconcile), the shared caches (ROLE=api), and whether
+ * it has been told to stop (then it is not ready, so load balancers take it out while it finishes what it holds).
+ */
 @Injectable()
 export class HealthService {
   private readonly logger = new Logger('Health');
   /** The last failure logged per check ('' when it last passed), so probes every few seconds log changes only. */
   private readonly lastFailure = new Map<string, string>();
+  private stopping = false;
 
   constructor(
-    private readonly kube: KubeClient,
-    private readonly prisma: PrismaService,
-    private readonly controller: NginxControllerService,
+    @Inject(KubeClient) private readonly kube: KubeClient,
+    @Inject(PrismaService) private readonly prisma: PrismaService,
+    @Inject(ClusterInformers) private readonly informers: ClusterInformers,
+    @Inject(appConfig.KEY) private readonly config: AppConfig,
+    @Optional() @Inject(ControllerReadiness) private readonly controller?: ControllerReadiness,
   ) {}
+
+  /** From now on /readyz answers 503: the process is stopping. */
+  startStopping(): void {
+    this.stopping = true;
+  }
 
   async readiness(): Promise<Readiness> {
     const [kubernetes, database] = await Promise.all([this.checkKubernetes(), this.checkDatabase()]);
-    const controller = this.controller.readiness();
+    const controller = this.controller?.readiness();
+    const synced = this.informers.hasSynced();
+    const caches = controller
+      ? undefined
+      : { ok: synced, detail: synced ? 'caches synced' : 'caches syncing' };
+    const shutdown = this.stopping
+      ? { ok: false, detail: 'stopping: finishing the requests it holds, taking no new ones' }
+      : undefined;
     this.logChange('the Kubernetes API server', kubernetes, `at ${kubernetes.server}`);
     this.logChange('the audit database', database, `(${database.provider})`);
     return {
-      ready: kubernetes.ok && database.ok && controller.ok,
-      checks: { kubernetes, database, controller },
+      ready: kubernetes.ok && database.ok && (controller ?? caches)!.ok && !shutdown,
+      role: this.config.role,
+      checks: {
+        kubernetes,
+        database,
+        ...(caches ? { caches } : {}),
+        ...(controller ? { controller } : {}),
+        ...(shutdown ? { shutdown } : {}),
+      },
     };
   }
 

@@ -3,6 +3,7 @@ import { publicReadiness, type Readiness } from './readiness.js';
 
 const failing: Readiness = {
   ready: false,
+  role: 'all',
   checks: {
     kubernetes: {
       ok: false,
@@ -22,6 +23,7 @@ describe('publicReadiness', () => {
   it('keeps what probes and the tests read: ready, each ok, the controller and its leadership', () => {
     expect(publicReadiness(failing)).toEqual({
       ready: false,
+      role: 'all',
       checks: {
         kubernetes: { ok: false, detail: expect.stringMatching(/^unreachable/) as string },
         database: { ok: false, detail: expect.stringMatching(/^unreachable/) as string },
@@ -44,6 +46,7 @@ describe('publicReadiness', () => {
       expect(text).not.toContain(secret);
     const healthy: Readiness = {
       ready: true,
+      role: 'all',
       checks: {
         kubernetes: { ok: true, server: 'https://10.0.0.1:6443', detail: 'Kubernetes v1.36.3' },
         database: { ok: true, provider: 'sqlite', detail: 'reachable' },

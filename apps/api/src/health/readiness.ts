@@ -1,3 +1,5 @@
+import type { AppRole } from '../config/app-role.js';
+
 /** One dependency's state, as the app sees it. */
 export interface CheckResult {
   ok: boolean;
@@ -10,12 +12,21 @@ export interface CheckResult {
  */
 export interface Readiness {
   ready: boolean;
+  /** Which part of the product this process runs (ROLE). */
+  role: AppRole;
   checks: {
     kubernetes: CheckResult & { server: string };
     database: CheckResult & { provider: string };
-    controller: CheckResult & { leader: boolean };
+    /** ROLE=api: the shared Nginx and pod caches the API serves from (the controller's check covers them elsewhere). */
+    caches?: CheckResult;
+    /** The roles that reconcile: the controller's caches, and whether this instance leads. */
+    controller?: ControllerCheck;
+    /** Present once the process has been told to stop: it takes no new requests and is not ready. */
+    shutdown?: CheckResult;
   };
 }
+
+export type ControllerCheck = CheckResult & { leader: boolean };
 
 /**
  * What /readyz tells anyone (probes, load balancers, the tests): whether each dependency is fine and whether this
@@ -23,10 +34,13 @@ export interface Readiness {
  */
 export interface PublicReadiness {
   ready: boolean;
+  role: AppRole;
   checks: {
     kubernetes: CheckResult;
     database: CheckResult;
-    controller: CheckResult & { leader: boolean };
+    caches?: CheckResult;
+    controller?: ControllerCheck;
+    shutdown?: CheckResult;
   };
 }
 
@@ -36,14 +50,19 @@ const UNREACHABLE = 'unreachable: the reason is in the log, and in /readyz for a
 const publicCheck = ({ ok }: CheckResult): CheckResult => ({ ok, detail: ok ? REACHABLE : UNREACHABLE });
 
 export function publicReadiness(readiness: Readiness): PublicReadiness {
-  const { kubernetes, database, controller } = readiness.checks;
+  const { kubernetes, database, caches, controller, shutdown } = readiness.checks;
   return {
     ready: readiness.ready,
+    role: readiness.role,
     checks: {
       kubernetes: publicCheck(kubernetes),
       database: publicCheck(database),
-      // The controller's own texts are fixed sentences ("caches synced, leading"): nothing to hide.
-      controller: { ok: controller.ok, detail: controller.detail, leader: controller.leader },
+      // The other checks' texts are fixed sentences ("caches synced, leading"): nothing to hide.
+      ...(caches ? { caches: { ok: caches.ok, detail: caches.detail } } : {}),
+      ...(controller
+        ? { controller: { ok: controller.ok, detail: controller.detail, leader: controller.leader } }
+        : {}),
+      ...(shutdown ? { shutdown: { ok: shutdown.ok, detail: shutdown.detail } } : {}),
     },
   };
 }

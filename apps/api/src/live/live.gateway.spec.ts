@@ -11,6 +11,7 @@ import { Authorization } from '../auth/authorization.js';
 import { RefusalRecorder, type Refusal } from '../auth/refusal-recorder.js';
 import { RequestBudget } from '../auth/request-budget.js';
 import { ClusterInformers } from '../kube/cluster-informers.js';
+import { SessionStore } from '../auth/session/session-store.js';
 import { LiveGateway, MAX_CONNECTIONS_PER_TOKEN } from './live.gateway.js';
 
 const TOKENS: Record<string, { name: string; namespaces?: string[] }> = {
@@ -72,7 +73,7 @@ const informers = {
 
 const credentialsSeen: (string | undefined)[] = [];
 const authenticator = {
-  known: () => undefined,
+  spender: () => undefined,
   authenticate: (credential: string | undefined): Promise<Authentication> => {
     credentialsSeen.push(credential);
     const token = /^Bearer (.+)$/.exec(credential ?? '')?.[1];
@@ -108,6 +109,8 @@ beforeAll(async () => {
       { provide: Registry, useValue: registry },
       { provide: Authorization, useValue: { kubernetes: undefined } },
       { provide: RefusalRecorder, useValue: { record: (refusal: Refusal) => refusals.push(refusal) } },
+      // No browser sessions here (bearer tokens only): nothing to recheck.
+      { provide: SessionStore, useValue: { stillLive: async () => new Set() } },
     ],
   }).compile();
   app = module.createNestApplication({ logger: false });

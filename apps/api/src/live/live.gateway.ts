@@ -27,6 +27,7 @@ import { RequestBudget } from '../auth/request-budget.js';
 import { mayAccessNamespace, type Caller } from '../auth/roles.js';
 import { Authenticator } from '../auth/authenticator.js';
 import { credentialOf, sessionIdOf } from '../auth/session/session-cookies.js';
+import { SessionStore } from '../auth/session/session-store.js';
 import { crossSiteRefusal } from '../auth/session/request-origin.js';
 import { Authorization } from '../auth/authorization.js';
 import { RefusalRecorder, type Refusal } from '../auth/refusal-recorder.js';
@@ -42,14 +43,25 @@ const MAX_SUBSCRIPTIONS = 32;
 /** Live connections one token may hold at once (a browser tab each). */
 export const MAX_CONNECTIONS_PER_TOKEN = 20;
 
-type LiveSocket = Socket & { data: { caller?: Caller; session?: LiveSession } };
+/** How often the connections a browser session authenticated are checked against the session storage. */
+const SESSION_RECHECK_MS = 10_000;
+
+type LiveSocket = Socket & { data: { caller?: Caller; session?: LiveSession; sessionId?: string } };
 
 /**
  * Live updates over socket.io on the app's own origin (/socket.io), fed by the informers — nothing polls. The
  * handshake carries the same bearer token as the REST API (`auth: { token }`, or an Authorization header);
  * without a valid one the connection is refused. See libs/nginx-api/src/live.ts for the protocol.
  */
-@WebSocketGateway({ path: '/socket.io', serveClient: false, cors: false, parser: liveParser })
+// WebSocket only, no long-polling: each polling request of one client may land on another API replica behind a
+// load balancer without affinity, which polling cannot survive; a WebSocket is one connection to one replica.
+@WebSocketGateway({
+  path: '/socket.io',
+  serveClient: false,
+  cors: false,
+  parser: liveParser,
+  transports: ['websocket'],
+})
 export class LiveGateway implements OnGatewayInit, OnGatewayConnection, OnGatewayDisconnect, OnModuleDestroy {
   @WebSocketServer() private server!: Server;
   private readonly logger = new Logger('LiveGateway');
@@ -58,6 +70,7 @@ export class LiveGateway implements OnGatewayInit, OnGatewayConnection, OnGatewa
   private readonly connectionsByToken = new Map<string, number>();
   private readonly removeHandlers: (() => void)[] = [];
   private readonly connections: Gauge;
+  private sessionRecheck: NodeJS.Timeout | undefined;
 
   constructor(
     @Inject(Authenticator) private readonly authenticator: Authenticator,
@@ -66,6 +79,7 @@ export class LiveGateway implements OnGatewayInit, OnGatewayConnection, OnGatewa
     @Inject(Registry) registry: Registry,
     @Inject(Authorization) private readonly authorization: Authorization,
     @Inject(RefusalRecorder) private readonly refusals: RefusalRecorder,
+    @Inject(SessionStore) private readonly browserSessions: SessionStore,
   ) {
     this.connections = new Gauge({
       name: 'nginx_live_connections',
@@ -113,17 +127,41 @@ export class LiveGateway implements OnGatewayInit, OnGatewayConnection, OnGatewa
   afterInit(server: Server): void {
     server.use((socket, next) => {
       const handshake = handshakeCredentialOf(socket);
-      const known = this.authenticator.known(handshake.credential);
-      const answer = this.budget.take(known ? { token: known.name } : { address: socket.handshake.address });
+      const spender = this.authenticator.spender(handshake.credential);
+      const answer = this.budget.take(spender ? { token: spender } : { address: socket.handshake.address });
       if (!answer.allowed) return next(new Error('too many requests'));
       void this.authenticate(handshake, socket).then((caller) => {
+        // 'unavailable': the session storage is away; the client retries, and is not signed out for it.
+        if (caller === 'unavailable') return next(new Error('unavailable'));
         if (!caller) return next(new Error('unauthorized'));
         if ((this.connectionsByToken.get(caller.name) ?? 0) >= MAX_CONNECTIONS_PER_TOKEN)
           return next(new Error('too many connections'));
-        (socket as LiveSocket).data.caller = caller;
+        const sessionId = sessionIdOf(handshake.credential);
+        Object.assign((socket as LiveSocket).data, { caller, ...(sessionId ? { sessionId } : {}) });
         next();
       });
     });
+    this.sessionRecheck = setInterval(() => void this.endSignedOut(), SESSION_RECHECK_MS);
+    this.sessionRecheck.unref();
+  }
+
+  /**
+   * Closes the connections whose browser session has ended since their handshake (signed out on any replica, or
+   * expired); their clients then find the session gone and go to sign in. Storage that cannot be reached ends
+   * nothing.
+   */
+  private async endSignedOut(): Promise<void> {
+    const sockets = [...this.server.sockets.sockets.values()] as LiveSocket[];
+    const ids = [...new Set(sockets.flatMap((socket) => socket.data.sessionId ?? []))];
+    if (ids.length === 0) return;
+    let live: Set<string>;
+    try {
+      live = await this.browserSessions.stillLive(ids);
+    } catch {
+      return;
+    }
+    for (const socket of sockets)
+      if (socket.data.sessionId && !live.has(socket.data.sessionId)) socket.disconnect(true);
   }
 
   handleConnection(socket: LiveSocket): void {
@@ -218,14 +256,23 @@ export class LiveGateway implements OnGatewayInit, OnGatewayConnection, OnGatewa
     return { ok: typeof id === 'string' && session.unsubscribe(id) };
   }
 
+  /** Ends every live connection: the process is stopping, and their clients reconnect to another replica. */
+  closeAll(): void {
+    this.server?.disconnectSockets(true);
+  }
+
   onModuleDestroy(): void {
+    clearInterval(this.sessionRecheck);
     for (const remove of this.removeHandlers) remove();
     for (const session of this.sessions) session.close();
     this.sessions.clear();
     this.server?.disconnectSockets(true);
   }
 
-  private async authenticate(handshake: HandshakeCredential, socket: Socket): Promise<Caller | undefined> {
+  private async authenticate(
+    handshake: HandshakeCredential,
+    socket: Socket,
+  ): Promise<Caller | 'unavailable' | undefined> {
     const { credential, crossSite } = handshake;
     if (crossSite) {
       this.logger.warn(`refused a live connection from ${socket.handshake.address}: ${crossSite}`);
@@ -234,6 +281,17 @@ export class LiveGateway implements OnGatewayInit, OnGatewayConnection, OnGatewa
     }
     const authentication = await this.authenticator.authenticate(credential);
     if ('caller' in authentication) return authentication.caller;
+    if ('unavailable' in authentication) {
+      this.logger.warn(
+        `deferred a live connection from ${socket.handshake.address}: ${authentication.unavailable}`,
+      );
+      this.record(socket, {
+        code: 503,
+        reason: 'session-storage-unavailable',
+        message: authentication.unavailable,
+      });
+      return 'unavailable';
+    }
     const message = 'refused' in authentication ? authentication.refused : authentication.forbidden;
     this.logger.warn(`refused a live connection from ${socket.handshake.address}: ${message}`);
     if ('forbidden' in authentication)

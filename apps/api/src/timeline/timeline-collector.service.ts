@@ -24,9 +24,10 @@ type EventObject = CoreV1Event & KubeObject;
 /**
  * Keeps what the cluster forgets, for the timeline (audit/timeline-entry.ts): each owned pod's transitions and the
  * Nginx's condition changes from the informers, and the Kubernetes Events about an Nginx or its pods from an Events
- * informer of its own (the cluster keeps Events for an hour; these are kept with the audit's retention). The Events
- * our own controller writes are kept as kube-apiserver answered each write (OwnEvents) and left out of the watch,
- * which saves reading back hundreds of them per rollout. Entries are keyed, so a replica that sees the same thing
+ * informer of its own (the cluster keeps Events for an hour; these are kept with the audit's retention). Where the
+ * controller runs in the same process, the Events it writes are kept as kube-apiserver answered each write
+ * (OwnEvents) and left out of the watch, which saves reading back hundreds of them per rollout; an API process
+ * (ROLE=api) reads them from the watch. Every API replica collects. Entries are keyed, so a replica that sees the same thing
  * again (or another replica) stores it once. What the informers list at start is not taken for transitions (what
  * happened before is not known); Events listed at start are kept.
  */
@@ -70,12 +71,14 @@ export class TimelineCollector implements OnApplicationBootstrap, BeforeApplicat
         update: (previous, current) => keep(conditionChanges(previous, current, new Date())),
       }),
     );
+    // Where this process reconciles, its own Events come from OwnEvents as they are written, not read back; an API
+    // process (ROLE=api) reads the controller's from the watch like any other component's.
+    const ownInProcess = this.config.controller.enabled;
     this.events = new SharedInformer<EventObject>({
       client: this.client,
       resource: { group: '', version: 'v1', plural: 'events', namespace: this.config.watchNamespace },
       kind: 'Event',
-      // Our controller's own Events come from OwnEvents as they are written, not read back.
-      fieldSelector: `reportingComponent!=${MANAGED_BY}`,
+      ...(ownInProcess ? { fieldSelector: `reportingComponent!=${MANAGED_BY}` } : {}),
       transform: (event) => eventEntryFields(event) as EventObject,
       logger: this.logger,
     });
@@ -84,7 +87,8 @@ export class TimelineCollector implements OnApplicationBootstrap, BeforeApplicat
       if (entry) this.trail.entry(entry);
     };
     this.events.addEventHandler({ add: keepEvent, update: (_previous, current) => keepEvent(current) });
-    this.unsubscribe.push(this.ownEvents.listen((event) => keepEvent(event as EventObject)));
+    if (ownInProcess)
+      this.unsubscribe.push(this.ownEvents.listen((event) => keepEvent(event as EventObject)));
     // After the pods are known, so the Events listed at start find the Nginx of the pod they are about.
     const events = this.events;
     this.running = this.informers.pods

@@ -71,6 +71,9 @@ export class LiveClient {
   ) {
     this.socket = io({
       path: '/socket.io',
+      // The server takes WebSockets only: a WebSocket stays on one API replica behind a load balancer without
+      // affinity, where long-polling's separate requests would not.
+      transports: ['websocket'],
       auth: token ? { token } : {},
       reconnectionDelay: 500,
       reconnectionDelayMax: 5_000,

@@ -7,20 +7,39 @@ import { ProviderUnavailableError } from '../oidc/oidc-token-verifier.js';
 import type { Refusal } from '../refusal-recorder.js';
 import { SignInRefusedError, type OidcSignIn } from './oidc-sign-in.js';
 import { PendingSignIns } from './pending-sign-ins.js';
+import { PendingSignInRecords, type PendingSignInRow } from './session-records.js';
 import { SessionController } from './session.controller.js';
 import type { SessionStore } from './session-store.js';
 
 const config = { auth: { oidc: { issuerUrl: 'https://idp.example' } } } as unknown as AppConfig;
 const pendingSignIn = { codeVerifier: 'v', nonce: 'n', next: '/', redirectUri: 'http://cp/callback' };
 
+/** The sign-ins under way of one test, in a map (the SQL tables are tested in audit/session-tables.spec.ts). */
+class PendingInMemory extends PendingSignInRecords {
+  private readonly rows = new Map<string, PendingSignInRow>();
+  async insert(state: string, row: PendingSignInRow) {
+    this.rows.set(state, row);
+  }
+  async take(state: string, browser: string | undefined) {
+    const row = this.rows.get(state);
+    if (!row) return 'unknown' as const;
+    if (row.browserDigest !== browser) return 'other-browser' as const;
+    this.rows.delete(state);
+    return row;
+  }
+  async sweep() {
+    return 0;
+  }
+}
+
 function controller(
   oidc: Partial<OidcSignIn>,
   authorize: Authenticator['authorize'] = () => ({ caller: { name: 'x', role: 'viewer' } }),
 ) {
   const recorded: Refusal[] = [];
-  const pending = new PendingSignIns();
+  const pending = new PendingSignIns(new PendingInMemory());
   const session = new SessionController(
-    { create: () => ({ id: 'id', expiresAt: Date.now() + 1000 }) } as unknown as SessionStore,
+    { create: async () => ({ id: 'id', expiresAt: Date.now() + 1000 }) } as unknown as SessionStore,
     pending,
     { authorize } as unknown as Authenticator,
     config,
@@ -88,7 +107,7 @@ describe('SessionController records each refused sign-in', () => {
 
   it('a callback in another browser: 401 other-browser', async () => {
     const { session, recorded, pending } = controller({});
-    pending.add('state-1', pendingSignIn);
+    await pending.add('state-1', pendingSignIn);
     await refusalOf(() => session.callback(request('/auth/callback?state=state-1&code=c'), response));
     expect(recorded).toMatchObject([{ code: 401, reason: 'other-browser' }]);
   });
@@ -99,7 +118,7 @@ describe('SessionController records each refused sign-in', () => {
         throw new SignInRefusedError('the nonce does not match');
       },
     });
-    const browser = pending.add('state-2', pendingSignIn);
+    const browser = await pending.add('state-2', pendingSignIn);
     await refusalOf(() =>
       session.callback(
         request('/auth/callback?state=state-2&code=c', { cookie: `ngx-sign-in=${browser}` }),
@@ -117,7 +136,7 @@ describe('SessionController records each refused sign-in', () => {
         throw new Error('not reached');
       },
     });
-    const browser = pending.add('state-3', pendingSignIn);
+    const browser = await pending.add('state-3', pendingSignIn);
     const answer = await refusalOf(() =>
       session.callback(
         request('/auth/callback?state=state-3&error=access_denied&error_description=denied', {
@@ -142,7 +161,7 @@ describe('SessionController records each refused sign-in', () => {
           identity,
         }) as never,
     );
-    const browser = pending.add('state-3', pendingSignIn);
+    const browser = await pending.add('state-3', pendingSignIn);
     await refusalOf(() =>
       session.callback(
         request('/auth/callback?state=state-3&code=c', { cookie: `ngx-sign-in=${browser}` }),

@@ -1,5 +1,7 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Identity } from '../identity.js';
+import { csrfTokenOf, digestOf, seal, unseal } from './session-crypto.js';
+import { SessionStorageUnavailableError, type SessionRecords, type SessionRow } from './session-records.js';
 
 /** What the provider's token endpoint gave for a session: its ID token and, if any, a refresh token. */
 export interface SessionTokens {
@@ -26,130 +28,221 @@ export class SessionRevokedError extends Error {
  */
 export type Renew = (refreshToken: string) => Promise<ConfirmedIdentity>;
 
-interface Session extends ConfirmedIdentity {
-  csrfToken: string;
-  expiresAt: number;
-  /** A renewal under way: concurrent requests of the session wait for the same one. */
-  renewing?: Promise<void>;
-}
+/**
+ * What a session credential turned out to be: its identity; `refused`, a session that does not hold (a 401); or
+ * `unavailable`, the session storage could not be asked (a 503, and nobody is signed out for it).
+ */
+export type SessionAnswer = { identity: Identity } | { refused: string } | { unavailable: string };
 
 /** After the provider could not be reached, how long a session goes on before it is asked again. */
 const RETRY_MS = 30_000;
+/** How long one request may hold a session's renewal before another may try (a provider round trip, or a crash). */
+const RENEWAL_CLAIM_MS = 15_000;
+/** How often a request waiting for another replica's renewal looks again. */
+const RENEWAL_POLL_MS = 100;
 /** Most sessions kept; past it the oldest are ended first. */
 const MAX_SESSIONS = 50_000;
+/** How often a replica sweeps expired sessions (at most; on a sign-in). */
+const SWEEP_EVERY_MS = 60_000;
+/** Sessions this replica confirmed lately, by digest, and how long the hint is used for request budgets. */
+const HINTS = 10_000;
+const HINT_MS = 60_000;
 
-export type SessionAnswer = { identity: Identity } | { refused: string };
+/** The key purpose the tokens are sealed for (session-crypto.ts). */
+const TOKENS = 'session tokens';
 
 /**
- * Browser sessions, in this process's memory (a restart signs everyone out). A session is found by a random
- * 256-bit id (the cookie's value; only its digest is kept, as the key); it lasts `maxAgeMs` from sign-in
- * whatever happens, and its identity is confirmed with the provider whenever its ID token expires (renewed with
- * the refresh token): a refresh token revoked at the provider ends the session then; a provider that cannot be
- * reached leaves the session working, asked again every 30 s, until it expires. Without a refresh token a
- * session ends with its ID token.
+ * Browser sessions, kept in the audit database through SessionRecords so that every API replica sees the same
+ * ones: a rolling update signs nobody out, a load balancer needs no affinity, and a sign-out ends the session on
+ * every replica at once. A session is a random 256-bit id (the cookie's value; the database holds its digest and
+ * its tokens sealed under it); it lasts `maxAgeMs` from sign-in whatever happens, and its identity is confirmed
+ * with the provider whenever its ID token expires, renewed with the refresh token — by one request of one replica
+ * (a claim in the database), the others waiting for its outcome, so the provider sees one refresh-token grant. A
+ * refresh token revoked at the provider ends the session then; a provider that cannot be reached leaves the session
+ * working, asked again every 30 s, until it expires. Without a refresh token a session ends with its ID token.
+ * Storage that cannot be reached is `unavailable` (a 503), never a sign-out.
  */
 export class SessionStore {
-  private readonly sessions = new Map<string, Session>();
+  /** Renewals this replica is making, by digest: its concurrent requests of one session wait for the same one. */
+  private readonly renewing = new Map<string, Promise<SessionAnswer>>();
+  /** Who this replica's sessions are, lately confirmed: a hint for request budgets only, never for access. */
+  private readonly hints = new Map<string, { username: string; until: number }>();
+  private lastSweep = 0;
 
-  constructor(private readonly options: { maxAgeMs: number; renew?: Renew; now?: () => number }) {}
+  constructor(
+    private readonly records: SessionRecords,
+    private readonly options: { maxAgeMs: number; renew?: Renew; now?: () => number },
+  ) {}
 
   /** A new session for `confirmed`: its id (for the cookie), its CSRF token and when it expires. */
-  create(confirmed: ConfirmedIdentity): { id: string; csrfToken: string; expiresAt: number } {
-    this.sweep();
+  async create(confirmed: ConfirmedIdentity): Promise<{ id: string; csrfToken: string; expiresAt: number }> {
+    const now = this.now();
+    await this.sweep(now);
     const id = randomBytes(32).toString('base64url');
-    const csrfToken = randomBytes(32).toString('base64url');
-    const expiresAt = this.now() + this.options.maxAgeMs;
-    this.sessions.set(key(id), { ...confirmed, csrfToken, expiresAt });
-    return { id, csrfToken, expiresAt };
-  }
-
-  /**
-   * The identity of a live session that needs no word from the provider now, without asking it (for the paths
-   * that cannot wait); undefined for one whose ID token has expired (identify renews it).
-   */
-  peek(id: string): Identity | undefined {
-    const session = this.live(id);
-    return session && session.recheckAt > this.now() ? session.identity : undefined;
+    const expiresAt = now + this.options.maxAgeMs;
+    await this.records.insert(digestOf(id), {
+      identity: confirmed.identity,
+      sealedTokens: seal(id, TOKENS, confirmed.tokens),
+      createdAt: now,
+      expiresAt,
+      recheckAt: confirmed.recheckAt,
+    });
+    this.hint(digestOf(id), confirmed.identity);
+    return { id, csrfToken: csrfTokenOf(id), expiresAt };
   }
 
   /** The identity of session `id`, confirmed with the provider first when its ID token has expired. */
   async identify(id: string): Promise<SessionAnswer> {
-    const session = this.live(id);
-    if (!session) return { refused: 'the session has expired or was signed out' };
-    if (session.recheckAt > this.now()) return { identity: session.identity };
-    if (!session.tokens.refreshToken || !this.options.renew) {
-      this.sessions.delete(key(id));
-      return { refused: 'the sign-in has expired' };
-    }
-    session.renewing ??= this.renew(id, session, session.tokens.refreshToken).finally(() => {
-      session.renewing = undefined;
-    });
-    await session.renewing;
-    const after = this.live(id);
-    return after ? { identity: after.identity } : { refused: 'the identity provider ended the sign-in' };
+    const key = digestOf(id);
+    const answer = await this.readOrRenew(id, key);
+    if ('identity' in answer) this.hint(key, answer.identity);
+    else if ('refused' in answer) this.hints.delete(key);
+    return answer;
   }
 
-  /** Whether `token` is session `id`'s CSRF token (compared in constant time). */
+  /** Whether `token` is session `id`'s CSRF token (derived from the id, compared in constant time). */
   csrfMatches(id: string, token: string | undefined): boolean {
-    const session = this.live(id);
-    if (!session || !token) return false;
-    const expected = Buffer.from(session.csrfToken);
+    if (!token) return false;
+    const expected = Buffer.from(csrfTokenOf(id));
     const given = Buffer.from(token);
     return expected.length === given.length && timingSafeEqual(expected, given);
   }
 
-  /** The session's CSRF token, its identity and expiry (for the UI), or undefined. */
-  describe(id: string): { identity: Identity; csrfToken: string; expiresAt: number } | undefined {
-    const session = this.live(id);
-    return (
-      session && { identity: session.identity, csrfToken: session.csrfToken, expiresAt: session.expiresAt }
-    );
+  /**
+   * The session's CSRF token, its identity and expiry (for the UI), or undefined for no live session. This and the
+   * methods below reject with SessionStorageUnavailableError when the storage cannot be reached.
+   */
+  async describe(
+    id: string,
+  ): Promise<{ identity: Identity; csrfToken: string; expiresAt: number } | undefined> {
+    const row = await this.records.find(digestOf(id), this.now());
+    return row && { identity: row.identity, csrfToken: csrfTokenOf(id), expiresAt: row.expiresAt };
   }
 
-  /** Ends session `id`; answers its tokens (for signing out at the provider), if it was live. */
-  end(id: string): SessionTokens | undefined {
-    const session = this.live(id);
-    this.sessions.delete(key(id));
-    return session?.tokens;
+  /** Ends session `id` on every replica; answers its tokens (for signing out at the provider), if it was live. */
+  async end(id: string): Promise<SessionTokens | undefined> {
+    const key = digestOf(id);
+    this.hints.delete(key);
+    const row = await this.records.remove(key);
+    if (!row || row.expiresAt <= this.now()) return undefined;
+    return this.tokensOf(id, row);
   }
 
-  get size(): number {
-    return this.sessions.size;
+  /** Which of the session ids `ids` are still live (for the live connections they authenticated). */
+  async stillLive(ids: readonly string[]): Promise<Set<string>> {
+    const keys = new Map(ids.map((id) => [digestOf(id), id]));
+    const live = await this.records.live([...keys.keys()], this.now());
+    return new Set([...live].map((key) => keys.get(key)!));
   }
 
-  private async renew(id: string, session: Session, refreshToken: string): Promise<void> {
+  /**
+   * Whose session `id` is, if this replica confirmed it lately: which request budget it spends from. Never an
+   * answer about access (it may have been signed out on another replica since).
+   */
+  recentUser(id: string): string | undefined {
+    const hint = this.hints.get(digestOf(id));
+    return hint && hint.until > this.now() ? hint.username : undefined;
+  }
+
+  private async readOrRenew(id: string, key: string): Promise<SessionAnswer> {
+    let row: SessionRow | undefined;
     try {
-      const confirmed = await this.options.renew!(refreshToken);
-      Object.assign(session, {
+      row = await this.records.find(key, this.now());
+    } catch (error) {
+      return unavailable(error);
+    }
+    if (!row) return { refused: 'the session has expired or was signed out' };
+    if (row.recheckAt > this.now()) return { identity: row.identity };
+    const tokens = this.tokensOf(id, row);
+    if (!tokens?.refreshToken || !this.options.renew) {
+      await this.records.remove(key).catch(() => undefined);
+      return { refused: 'the sign-in has expired' };
+    }
+    const refreshToken = tokens.refreshToken;
+    let renewal = this.renewing.get(key);
+    if (!renewal) {
+      renewal = this.renew(id, key, row, refreshToken).finally(() => this.renewing.delete(key));
+      this.renewing.set(key, renewal);
+    }
+    return renewal;
+  }
+
+  /** Renews the session if this request wins the claim; otherwise waits for whoever holds it. */
+  private async renew(
+    id: string,
+    key: string,
+    row: SessionRow,
+    refreshToken: string,
+  ): Promise<SessionAnswer> {
+    const now = this.now();
+    let claimed: boolean;
+    try {
+      claimed = await this.records.claimRenewal(key, now, now + RENEWAL_CLAIM_MS);
+    } catch (error) {
+      return unavailable(error);
+    }
+    if (!claimed) return this.awaitRenewal(key, now + RENEWAL_CLAIM_MS);
+    let confirmed: ConfirmedIdentity;
+    try {
+      confirmed = await this.options.renew!(refreshToken);
+    } catch (error) {
+      if (error instanceof SessionRevokedError) {
+        await this.records.remove(key).catch(() => undefined);
+        return { refused: 'the identity provider ended the sign-in' };
+      }
+      await this.records.postponeRenewal(key, this.now() + RETRY_MS).catch(() => undefined);
+      return { identity: row.identity };
+    }
+    const tokens = {
+      idToken: confirmed.tokens.idToken,
+      refreshToken: confirmed.tokens.refreshToken ?? refreshToken,
+    };
+    try {
+      await this.records.saveRenewal(key, {
         identity: confirmed.identity,
+        sealedTokens: seal(id, TOKENS, tokens),
         recheckAt: confirmed.recheckAt,
-        tokens: {
-          idToken: confirmed.tokens.idToken,
-          refreshToken: confirmed.tokens.refreshToken ?? refreshToken,
-        },
       });
     } catch (error) {
-      if (error instanceof SessionRevokedError) this.sessions.delete(key(id));
-      else session.recheckAt = this.now() + RETRY_MS;
+      return unavailable(error);
+    }
+    return { identity: confirmed.identity };
+  }
+
+  /** Another request holds the renewal: its outcome, as the database shows it once the row changes or goes. */
+  private async awaitRenewal(key: string, giveUpAt: number): Promise<SessionAnswer> {
+    for (;;) {
+      await new Promise((resolve) => setTimeout(resolve, RENEWAL_POLL_MS));
+      let row: SessionRow | undefined;
+      try {
+        row = await this.records.find(key, this.now());
+      } catch (error) {
+        return unavailable(error);
+      }
+      if (!row) return { refused: 'the identity provider ended the sign-in' };
+      if (row.recheckAt > this.now()) return { identity: row.identity };
+      if (this.now() >= giveUpAt) return { unavailable: 'the session is being renewed; retry shortly' };
     }
   }
 
-  private live(id: string): Session | undefined {
-    const session = this.sessions.get(key(id));
-    if (!session) return undefined;
-    if (session.expiresAt > this.now()) return session;
-    this.sessions.delete(key(id));
-    return undefined;
+  private tokensOf(id: string, row: SessionRow): SessionTokens | undefined {
+    try {
+      return unseal<SessionTokens>(id, TOKENS, row.sealedTokens);
+    } catch {
+      return undefined;
+    }
   }
 
-  private sweep(): void {
-    const now = this.now();
-    for (const [k, session] of this.sessions) if (session.expiresAt <= now) this.sessions.delete(k);
-    // Insertion order is age order: the oldest go first.
-    for (const k of this.sessions.keys()) {
-      if (this.sessions.size < MAX_SESSIONS) break;
-      this.sessions.delete(k);
-    }
+  private hint(key: string, identity: Identity): void {
+    this.hints.delete(key);
+    this.hints.set(key, { username: identity.username, until: this.now() + HINT_MS });
+    if (this.hints.size > HINTS) this.hints.delete(this.hints.keys().next().value!);
+  }
+
+  private async sweep(now: number): Promise<void> {
+    if (now - this.lastSweep < SWEEP_EVERY_MS) return;
+    this.lastSweep = now;
+    await this.records.sweep(now, MAX_SESSIONS - 1).catch(() => undefined);
   }
 
   private now(): number {
@@ -157,4 +250,8 @@ export class SessionStore {
   }
 }
 
-const key = (id: string) => createHash('sha256').update(id).digest('base64url');
+function unavailable(error: unknown): { unavailable: string } {
+  if (error instanceof SessionStorageUnavailableError)
+    return { unavailable: `the session storage cannot be reached: ${error.message}` };
+  throw error;
+}

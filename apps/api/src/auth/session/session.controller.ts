@@ -21,6 +21,7 @@ import {
   setCookie,
   SIGN_IN_COOKIE,
 } from './session-cookies.js';
+import { SessionStorageUnavailableError } from './session-records.js';
 import { SessionStore } from './session-store.js';
 
 export const AUTH_PATH = `/${CONTROLPLANE_API_VERSION}/auth`;
@@ -43,7 +44,9 @@ const SIGN_IN_COOKIE_SECONDS = 600;
  * (SessionStore, an HttpOnly SameSite=Lax cookie, Secure over TLS): sign-in, the provider's callback, the session
  * as the UI reads it (with its CSRF token), sign-out (here and, if the provider supports it, there). Every
  * refusal is a Status (400 a malformed request, 401 a sign-in that does not hold, 403 an identity the policy
- * grants nothing, 503 a provider that cannot be reached), nothing is kept for it, and it is logged.
+ * grants nothing, 503 a provider or session storage that cannot be reached), nothing is kept for it, and it is
+ * logged. Sessions and sign-ins under way live in the shared session storage, so any replica finishes a sign-in
+ * another started, and a sign-out holds on all of them.
  */
 @Public()
 @Controller(`${CONTROLPLANE_API_VERSION}/auth`)
@@ -95,7 +98,12 @@ export class SessionController {
     } catch (error) {
       throw this.refused(request, error);
     }
-    const browser = this.pending.add(started.state, started.pending);
+    let browser: string;
+    try {
+      browser = await this.pending.add(started.state, started.pending);
+    } catch (error) {
+      throw this.refused(request, error);
+    }
     response.setHeader(
       'Set-Cookie',
       setCookie(SIGN_IN_COOKIE, browser, {
@@ -123,7 +131,12 @@ export class SessionController {
     const browser =
       cookieValue(request.headers.cookie, SIGN_IN_COOKIE.secure) ??
       cookieValue(request.headers.cookie, SIGN_IN_COOKIE.plain);
-    const pending = this.pending.take(state, browser);
+    let pending: Awaited<ReturnType<PendingSignIns['take']>>;
+    try {
+      pending = await this.pending.take(state, browser);
+    } catch (error) {
+      throw this.refused(request, error);
+    }
     if (pending === 'unknown')
       throw this.refused(
         request,
@@ -160,7 +173,12 @@ export class SessionController {
         'no-grant',
         confirmed.identity.username,
       );
-    const session = this.sessions.create(confirmed);
+    let session: Awaited<ReturnType<SessionStore['create']>>;
+    try {
+      session = await this.sessions.create(confirmed);
+    } catch (error) {
+      throw this.refused(request, error);
+    }
     const secure = this.secure(request);
     response.setHeader('Set-Cookie', [
       setCookie(SESSION_COOKIE, session.id, {
@@ -176,9 +194,9 @@ export class SessionController {
 
   /** The signed-in session as the UI reads it: who, until when, and the CSRF token its writes must carry. */
   @Get('session')
-  session(@Req() request: Request, @Res({ passthrough: true }) response: Response) {
+  async session(@Req() request: Request, @Res({ passthrough: true }) response: Response) {
     const id = sessionIdOf(credentialOf(request.headers));
-    const session = id ? this.sessions.describe(id) : undefined;
+    const session = id ? await this.sessions.describe(id).catch(storageAway) : undefined;
     if (!session) throw new StatusException(401, 'Unauthorized: no signed-in session');
     response.setHeader('Cache-Control', 'no-store');
     const { identity, csrfToken, expiresAt } = session;
@@ -202,7 +220,10 @@ export class SessionController {
   @HttpCode(200)
   async signOut(@Req() request: Request, @Res({ passthrough: true }) response: Response) {
     const id = sessionIdOf(credentialOf(request.headers));
-    if (!id || !this.sessions.describe(id))
+    if (
+      !id ||
+      !(await this.sessions.describe(id).catch((error: unknown) => this.storageRefusal(request, error)))
+    )
       throw this.refused(
         request,
         new StatusException(401, 'Unauthorized: no signed-in session'),
@@ -218,7 +239,7 @@ export class SessionController {
         new StatusException(403, 'Forbidden: signing out needs the session CSRF token in X-CSRF-Token'),
         'csrf',
       );
-    const tokens = this.sessions.end(id);
+    const tokens = await this.sessions.end(id).catch((error: unknown) => this.storageRefusal(request, error));
     response.setHeader(
       'Set-Cookie',
       setCookie(SESSION_COOKIE, '', { secure: this.secure(request), maxAgeSeconds: 0 }),
@@ -232,6 +253,11 @@ export class SessionController {
       kind: 'SignedOut',
       providerSignOutUrl: providerSignOut ?? null,
     };
+  }
+
+  /** A session read or write the storage could not answer: the refusal (503) to throw, recorded. */
+  private storageRefusal(request: Request, error: unknown): never {
+    throw this.refused(request, error);
   }
 
   private signInFlow(): OidcSignIn {
@@ -280,11 +306,13 @@ export class SessionController {
     const status =
       error instanceof StatusException
         ? error
-        : error instanceof ProviderUnavailableError
-          ? new StatusException(503, `the identity provider cannot be reached: ${error.message}`)
-          : error instanceof SignInRefusedError
-            ? new StatusException(401, `Unauthorized: ${error.message}`)
-            : new StatusException(500, `sign-in failed: ${(error as Error).message}`);
+        : error instanceof SessionStorageUnavailableError
+          ? storageUnavailable(error)
+          : error instanceof ProviderUnavailableError
+            ? new StatusException(503, `the identity provider cannot be reached: ${error.message}`)
+            : error instanceof SignInRefusedError
+              ? new StatusException(401, `Unauthorized: ${error.message}`)
+              : new StatusException(500, `sign-in failed: ${(error as Error).message}`);
     this.logger.warn(
       `refused a sign-in from ${request.ip ?? 'unknown'} (${request.path}): ${status.message}`,
     );
@@ -292,13 +320,33 @@ export class SessionController {
       this.refusals.record({
         door: 'sign-in',
         code: status.code,
-        reason: reason ?? (status.code === 503 ? 'provider-unavailable' : 'provider-refused'),
+        reason:
+          reason ??
+          (error instanceof SessionStorageUnavailableError
+            ? 'session-storage-unavailable'
+            : status.code === 503
+              ? 'provider-unavailable'
+              : 'provider-refused'),
         subject,
         address: request.ip,
         message: status.message,
       });
     return status;
   }
+}
+
+/** The session storage (the audit database) could not be asked: 503, retry shortly; nobody is signed out. */
+function storageUnavailable(error: SessionStorageUnavailableError): StatusException {
+  return new StatusException(
+    503,
+    `the session storage cannot be reached: ${error.message}; retry shortly`,
+    { retryAfterSeconds: 1 },
+    { 'Retry-After': '1' },
+  );
+}
+
+function storageAway(error: unknown): never {
+  throw error instanceof SessionStorageUnavailableError ? storageUnavailable(error) : error;
 }
 
 function isRefusalCode(code: number): code is RefusalCode {
