@@ -54,6 +54,8 @@ log "building the Prisma clients, the libraries, the API and the web UI"
 npx --no-install nx run-many -t build --outputStyle=static >/dev/null
 log "building client-go's conformance checks and installing the Python kubernetes client"
 bash tools/conformance/setup.sh
+# Helm renders the chart deploy/helm/nginx-control-plane (npm run deploy:render) and installs it in the tests.
+bash tools/helm/build.sh >/dev/null
 
 if [ -z "${KUBECONFIG:-}" ]; then
   bash tools/cluster/up.sh

@@ -10,6 +10,8 @@ mkdir -p .data
 
 [ -d node_modules ] || { log "dependencies are missing: run 'npm run setup' first"; exit 1; }
 bash tools/cluster/up.sh || { log "the local cluster did not start"; echo "0 passed, 1 failed"; exit 1; }
+# Helm for test/deploy-helm.test.ts: built by npm run setup, so a no-op unless its module changed since.
+bash tools/helm/build.sh >/dev/null || log "Helm did not build: test/deploy-helm.test.ts will fail"
 if command -v pg_lsclusters >/dev/null; then
   TEST_POSTGRES_URL=$(bash tools/db/postgres-up.sh | tail -n 1) && export TEST_POSTGRES_URL
 fi

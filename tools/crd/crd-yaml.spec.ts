@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { nginxCrd, parseImageAllowlist } from '../../libs/nginx-api/src/index.js';
-import { CRD_FILE, crdYaml } from './crd-yaml.js';
+import { CHART_CRD_FILE, CRD_FILE, crdYaml } from './crd-yaml.js';
 
 describe('the committed CRD manifest', () => {
   const committed = readFileSync(new URL(`../../${CRD_FILE}`, import.meta.url), 'utf8');
@@ -10,6 +10,10 @@ describe('the committed CRD manifest', () => {
   it('is exactly what the Nginx schema generates (run `npm run crd:generate` after changing it)', () => {
     expect(committed).toBe(crdYaml());
     expect(parse(committed)).toEqual(nginxCrd());
+  });
+
+  it("is the Helm chart's CRD too, byte for byte (npm run crd:generate writes both)", () => {
+    expect(readFileSync(new URL(`../../${CHART_CRD_FILE}`, import.meta.url), 'utf8')).toBe(committed);
   });
 
   it('defines nginxes.mycompany.com as the seed fixed it', () => {

@@ -2,6 +2,10 @@ import { stringify } from 'yaml';
 import { nginxCrd, type ImageAllowlist } from '../../libs/nginx-api/src/index.js';
 
 export const CRD_FILE = 'deploy/crd/nginxes.mycompany.com.yaml';
+/** The Helm chart's copy (its crd.yaml template reads it with .Files.Get), byte for byte the same as CRD_FILE. */
+export const CHART_CRD_FILE = 'deploy/helm/nginx-control-plane/files/nginxes.mycompany.com.yaml';
+/** Every file `npm run crd:generate` writes. */
+export const CRD_FILES = [CRD_FILE, CHART_CRD_FILE];
 
 /**
  * The CRD manifest's text: a header, then the CRD built from the Nginx schema. The committed one has no image
