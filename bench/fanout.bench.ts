@@ -21,7 +21,8 @@ import { runtimeClient } from '../test/support/runtime.js';
 import { waitFor } from '../test/support/wait.js';
 import { createObjects } from './cluster-fixtures.js';
 import { freePort, inspectorProfiler } from './convergence/cpu-profile.js';
-import { cpuSeconds } from './convergence/process-stats.js';
+import { cpuSeconds, peakRssMb, rssMb } from './convergence/process-stats.js';
+import { HEADLESS, startApp } from '../test/support/app-process.js';
 import { quantile, wholeMs } from './latency-stats.js';
 import { saveProfile } from './profile-summary.js';
 import { runStamp, writeResults } from './results-file.js';
@@ -101,7 +102,12 @@ interface RoundFigures {
   /** CPU seconds of the client processes over the round. */
   clientsCpuSeconds: number;
   resyncs: number;
+  /** The API process's (the live gateway's). */
   appCpuSeconds: number;
+  /** The controller process's, making the pods. */
+  controllerCpuSeconds: number;
+  /** The API process's most resident memory so far, at the end of the round (VmHWM). */
+  apiPeakRssMb: number;
   apiserverCpuSeconds: number;
   seconds: number;
 }
@@ -121,14 +127,22 @@ async function main(): Promise<void> {
     `ada-viewer:viewer:${TOKENS.viewer}`,
   ].join(',');
   const inspectPort = await freePort();
+  // As deployed: the live gateway in an API process (ROLE=api), the pods made by a controller process beside it.
   const cp = await startControlPlane({
     ...(PROFILE ? { NODE_OPTIONS: `--inspect=127.0.0.1:${inspectPort}` } : {}),
-    CONTROLLER: 'true',
-    LEADER_ELECTION: 'false',
+    ROLE: 'api',
     WATCH_NAMESPACE: namespace,
     RATE_LIMIT_RPS: '1000',
     AUTH_TOKENS: authTokens,
   });
+  const controller = await startApp({
+    ...HEADLESS,
+    ROLE: 'controller',
+    LEADER_ELECTION: 'false',
+    WATCH_NAMESPACE: namespace,
+  });
+  await waitFor('the API process ready', async () => (await cp.readiness()).ready, { timeoutMs: 60_000 });
+  const apiIdleRssMb = rssMb(cp.pid);
   const apiserver = readPid('kube-apiserver');
   const probe = new Watcher(['watch', KUBECONFIG_PATH, namespace]);
   const pods = () =>
@@ -153,7 +167,12 @@ async function main(): Promise<void> {
       await Promise.all([probe, ...watchers].map((w) => w.report())); // forget the start
       const started = performance.now();
       const clientsCpu = () => watchers.reduce((sum, w) => sum + cpuSeconds(w.pid), 0);
-      const [app0, api0, clients0] = [cpuSeconds(cp.pid), cpuSeconds(apiserver), clientsCpu()];
+      const [app0, api0, clients0, controller0] = [
+        cpuSeconds(cp.pid),
+        cpuSeconds(apiserver),
+        clientsCpu(),
+        cpuSeconds(controller.pid),
+      ];
       if (profile) await profiler?.start();
       await scaleAll(PODS_EACH);
       const reports: Report[] = [];
@@ -175,7 +194,13 @@ async function main(): Promise<void> {
         { timeoutMs: 120_000, intervalMs: 1000 },
       ).catch((error: unknown) => console.warn(String(error)));
       const seconds = (performance.now() - started) / 1000;
-      const [app1, api1, clients1] = [cpuSeconds(cp.pid), cpuSeconds(apiserver), clientsCpu()];
+      const [app1, api1, clients1, controller1] = [
+        cpuSeconds(cp.pid),
+        cpuSeconds(apiserver),
+        clientsCpu(),
+        cpuSeconds(controller.pid),
+      ];
+      const apiPeakRssMb = peakRssMb(cp.pid);
       if (profile && profiler)
         saveProfile('fanout', `The app, live fan-out to ${CLIENTS} clients`, await profiler.stop());
       const origin = new Map<string, number>();
@@ -197,6 +222,8 @@ async function main(): Promise<void> {
         clientsCpuSeconds: clients1 - clients0,
         resyncs: reports.slice(1).reduce((sum, r) => sum + r.resyncs, 0),
         appCpuSeconds: app1 - app0,
+        controllerCpuSeconds: controller1 - controller0,
+        apiPeakRssMb,
         apiserverCpuSeconds: api1 - api0,
         seconds,
       };
@@ -223,7 +250,7 @@ async function main(): Promise<void> {
     const stamp = runStamp(version.gitVersion);
     const row = (label: string, r: RoundFigures) =>
       `| ${label} | ${r.delivered} of ${r.expected} | ${wholeMs(r.p50Ms)} | ${wholeMs(r.p95Ms)} | ${wholeMs(r.maxMs)} | ` +
-      `${r.changes} in ${r.messages} | ${r.resyncs} | ${r.appCpuSeconds.toFixed(1)} | ` +
+      `${r.changes} in ${r.messages} | ${r.resyncs} | ${r.appCpuSeconds.toFixed(1)} | ${r.controllerCpuSeconds.toFixed(1)} | ` +
       `${r.apiserverCpuSeconds.toFixed(1)} | ${r.clientsCpuSeconds.toFixed(1)} | ${r.seconds.toFixed(1)} |`;
     const markdown = [
       `# Live fan-out: ${CLIENTS} client processes, ${PODS} pods turning Running`,
@@ -231,25 +258,30 @@ async function main(): Promise<void> {
       `Run ${stamp.date} at ${stamp.commit}; Kubernetes ${stamp.kubernetes}, Node.js ${stamp.node}; ` +
         `\`npm run bench:fanout${QUICK ? ' -- --quick' : ''}\`.`,
       '',
-      `${NGINXES} Nginxes of ${PODS_EACH} replicas scaled up from 0 by our controller in the app (\`WEB_MODE=off\`). ` +
+      `${NGINXES} Nginxes of ${PODS_EACH} replicas scaled up from 0 by our controller (a \`ROLE=controller\` process); ` +
+        'the live gateway is an API process (`ROLE=api`, `WEB_MODE=off`), as deployed. ' +
         "Latency: from the first moment any process of the round learned a pod is Running (an idle probe's watch on " +
         'kube-apiserver, or a client) to the moment each client learned it. CPU: seconds used by the process over ' +
-        'the round, which includes our controller creating the pods.',
+        'the round.',
       '',
-      '| clients learn each pod is Running | deliveries | p50 ms | p95 ms | max ms | changes in messages | resyncs | app CPU s | kube-apiserver CPU s | clients CPU s | round s |',
-      '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+      `The API process's resident memory: ${apiIdleRssMb.toFixed(0)} MiB once ready and idle, ` +
+        `${ours.apiPeakRssMb.toFixed(0)} MiB at its peak by the end of the socket.io round.`,
+      '',
+      '| clients learn each pod is Running | deliveries | p50 ms | p95 ms | max ms | changes in messages | resyncs | API process CPU s | controller CPU s | kube-apiserver CPU s | clients CPU s | round s |',
+      '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
       row(`ours: socket.io, ${NGINXES + 1} subscriptions per client (the namespace and each Nginx)`, ours),
       row("reference: each client's own watch of the pods on kube-apiserver", reference),
       '',
-      `Gateway's cost: the app's CPU in the socket.io round minus the reference round (same controller work): ` +
+      `Gateway's cost: the API process's CPU in the socket.io round minus the reference round (same caches): ` +
         `${(ours.appCpuSeconds - reference.appCpuSeconds).toFixed(1)} s for ${ours.changes} changes in ${ours.messages} messages.`,
       '',
     ].join('\n');
-    writeResults('fanout', markdown, { ...stamp, ours, reference });
+    writeResults('fanout', markdown, { ...stamp, apiIdleRssMb, ours, reference });
   } finally {
     probe.stop();
     profiler?.close();
     await cp.stop();
+    await controller.stop();
     await client.request({ method: 'DELETE', path: `/api/v1/namespaces/${namespace}` }).catch(() => {});
     client.close();
   }

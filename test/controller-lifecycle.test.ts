@@ -414,7 +414,8 @@ describe('the controller’s lifecycle', () => {
     for (const name of names) await nginx.create(name, replicas);
     for (const name of names) await nginx.converged(name, replicas, 60_000);
     expect(new Set(recorder.seen.keys())).toEqual(before); // adopted, none created
-    expect(recorder.deleted.size).toBe(0);
+    // The marker's own removal may still be arriving (its deletion timestamp came first, the delete event now).
+    expect([...recorder.deleted].filter((uid) => uid !== markerUid)).toEqual([]);
     console.log(
       `orphaning delete: ${before.size} pods kept unowned, then adopted by the re-created Nginxes with none created`,
     );

@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { delimiter, join } from 'node:path';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,25 +14,12 @@ import {
   type NginxSpec,
 } from '../libs/nginx-api/src/index.js';
 import { extraConfigs, invalid, valid } from './fixtures/nginx-configs.js';
+import { findNginx } from './support/nginx-binary.js';
 
 // spec.config against Debian's `nginx -t` (tools/setup.sh installs it), included the way the official nginx image
 // includes /etc/nginx/conf.d/default.conf. No cluster: nginx runs here, as whoever runs the tests.
 
 const run = promisify(execFile);
-
-/** nginx on PATH, or in an sbin directory a non-root PATH often lacks (Debian installs it as /usr/sbin/nginx). */
-function findNginx(): string | undefined {
-  const dirs = [...(process.env.PATH ?? '').split(delimiter), '/usr/sbin', '/usr/local/sbin'];
-  for (const dir of dirs.filter(Boolean)) {
-    const candidate = join(dir, 'nginx');
-    try {
-      if (statSync(candidate).isFile()) return candidate;
-    } catch {
-      // not here
-    }
-  }
-  return undefined;
-}
 
 /**
  * The official image's /etc/nginx/nginx.conf, with everything nginx writes (pid, logs, temporary files) in `dir`

@@ -77,6 +77,8 @@ export interface PhaseResult {
   reads: number;
   podsCreated: number;
   cpuSeconds: number;
+  /** The CPU of the API process (ROLE=api) beside the controller during the phase, when there is one. */
+  apiCpuSeconds?: number;
   /** With an audit log: where the phase starts in it (file offset) and when it ran (epoch ms). */
   audit?: { offset: number; fromMs: number; toMs: number };
   /**
@@ -152,6 +154,8 @@ export async function runWorkload(options: {
   count: number;
   replicas: number;
   pid: () => number;
+  /** An API process (ROLE=api) beside the controller, whose CPU each phase reports too. */
+  apiPid?: () => number;
   idleSeconds: number;
   timeoutMs?: number;
   /** kube-apiserver's audit log (CLUSTER_AUDIT_LOG), to tell who sent each write of each phase. */
@@ -167,7 +171,7 @@ export async function runWorkload(options: {
   afterPhases?: SenderWrites[];
   deleteSequences?: Record<string, number>;
 }> {
-  const { client, kind, namespace, count, replicas, pid, idleSeconds, auditLog, around } = options;
+  const { client, kind, namespace, count, replicas, pid, apiPid, idleSeconds, auditLog, around } = options;
   const timeoutMs = options.timeoutMs ?? 600_000;
   const names = Array.from({ length: count }, (_, i) => `bench-${i}`);
   const seen = await observe(client, kind, namespace);
@@ -180,9 +184,10 @@ export async function runWorkload(options: {
     done: () => boolean,
     sample?: (t: number) => void,
   ) => {
-    const [requestsBefore, cpuBefore, podsBefore] = [
+    const [requestsBefore, cpuBefore, apiCpuBefore, podsBefore] = [
       await requestCounts(),
       cpuSeconds(pid()),
+      apiPid ? cpuSeconds(apiPid()) : 0,
       seen.podsCreated(),
     ];
     // The audit window spans the two metrics readings, so its figures and kube-apiserver's can be compared.
@@ -206,6 +211,7 @@ export async function runWorkload(options: {
       reads: requests.reads,
       podsCreated: seen.podsCreated() - podsBefore,
       cpuSeconds: cpuSeconds(pid()) - cpuBefore,
+      ...(apiPid ? { apiCpuSeconds: cpuSeconds(apiPid()) - apiCpuBefore } : {}),
       ...(audit ? { audit } : {}),
     });
     await around?.end(phase); // after the figures: a restart here must not land in them

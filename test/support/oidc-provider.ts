@@ -62,6 +62,8 @@ class MemoryStore {
 
 export interface TestProvider {
   issuer: string;
+  /** How many grants of `type` (`authorization_code`, `refresh_token`) the token endpoint has made so far. */
+  grants: (type: string) => number;
   /** Ends every refresh token of the user: their sessions cannot be renewed. */
   revokeRefreshTokens: (login: string) => number;
   stop: () => Promise<void>;
@@ -133,6 +135,11 @@ export async function startProvider(options: ProviderOptions): Promise<TestProvi
       }),
     }),
   });
+  const granted = new Map<string, number>();
+  provider.on('grant.success', (ctx: { oidc: { params?: { grant_type?: unknown } } }) => {
+    const type = String(ctx.oidc.params?.grant_type);
+    granted.set(type, (granted.get(type) ?? 0) + 1);
+  });
   const server: Server = createServer(
     { cert: readFileSync(join(PKI, 'control-plane.crt')), key: readFileSync(join(PKI, 'control-plane.key')) },
     provider.callback(),
@@ -143,6 +150,7 @@ export async function startProvider(options: ProviderOptions): Promise<TestProvi
   });
   return {
     issuer: ISSUER,
+    grants: (type) => granted.get(type) ?? 0,
     revokeRefreshTokens: (login) => store.revokeRefreshTokens(login),
     stop: () =>
       new Promise<void>((resolve) => {
