@@ -1,6 +1,7 @@
 # syntax=docker/dockerfile:1
 # The app (API + controller + web UI on one port) as an image for deploy/app/deployment.yaml:
 #   docker build -t nginx-control-plane:latest .
+# Without Docker: `npm run image` (tools/image/build.sh: buildah, on a base made from Debian's packages).
 ARG NODE_IMAGE=node:20-bookworm-slim
 
 FROM ${NODE_IMAGE} AS build
@@ -25,12 +26,24 @@ RUN npm install --no-fund --no-audit
 COPY . .
 # The build of apps/api depends on its Prisma clients (the api:generate target runs tools/db/generate.sh).
 RUN npx --no-install nx run-many -t build --outputStyle=static
-# Production dependencies only, but keep the Prisma CLI (a devDependency): the container applies migrations with
-# it at start. Moving it to dependencies in this copy of package.json is what makes `npm prune` keep it.
-RUN npm pkg set "dependencies.prisma=$(npm pkg get devDependencies.prisma | tr -d '"')" \
-  && npm pkg delete devDependencies.prisma \
-  && npm prune --omit=dev --no-fund --no-audit \
-  && rm -rf apps/web/.next/cache
+# Production dependencies only (the Prisma CLI that applies migrations at start is one of apps/api's), without
+# optional ones: Next.js's SWC compiler and sharp (the server compiles nothing and the UI has no next/image), and
+# TypeScript (an optional peer of Prisma's). better-sqlite3 without its sources and objects, only its addon. No build
+# caches, Next.js's generated route types and traces, no source maps (140 MB in node_modules, Next.js's most), and
+# no declarations outside node_modules.
+RUN npm prune --omit=dev --omit=optional --no-fund --no-audit \
+  && mv node_modules/better-sqlite3/build/Release/better_sqlite3.node . \
+  && rm -rf node_modules/better-sqlite3/build node_modules/better-sqlite3/deps node_modules/better-sqlite3/src \
+  && mkdir -p node_modules/better-sqlite3/build/Release && mv better_sqlite3.node node_modules/better-sqlite3/build/Release/ \
+  && rm -rf node_modules/.cache apps/web/.next/cache apps/web/.next/types apps/web/.next/diagnostics \
+    apps/web/.next/trace apps/web/.next/trace-build \
+  && find apps libs -name node_modules -prune -o -type f \( -name '*.map' -o -name '*.d.ts' -o -name '*.tsbuildinfo' \) \
+    -exec rm -f {} + \
+  && find node_modules -type f -name '*.map' -delete
+# What the app writes when run without the Deployment's emptyDirs (docker run): .data (the generated admin token;
+# the app user's only) and Next.js's cache. Made here and copied with the app user as owner, so the runtime stage
+# runs nothing; .data inside a folder, for COPY to keep its mode.
+RUN mkdir -p /writable/.data /writable-next-cache && chmod 700 /writable/.data
 
 FROM ${NODE_IMAGE} AS runtime
 ENV NODE_ENV=production NEXT_TELEMETRY_DISABLED=1 CHECKPOINT_DISABLE=1 HOST=0.0.0.0 PORT=3000
@@ -44,16 +57,13 @@ COPY --from=build /app/libs/nginx-api/dist libs/nginx-api/dist
 COPY --from=build /app/apps/api/package.json apps/api/
 COPY --from=build /app/apps/api/dist apps/api/dist
 COPY --from=build /app/apps/api/generated apps/api/generated
-COPY --from=build /app/apps/web/package.json /app/apps/web/next.config.ts apps/web/
+COPY --from=build /app/apps/web/package.json /app/apps/web/next.config.mjs apps/web/
 COPY --from=build /app/apps/web/.next apps/web/.next
-# Migrations: tools/db/migrate.sh runs `prisma migrate deploy` with prisma.config.ts, which imports the last two.
-COPY --from=build /app/prisma.config.ts ./
+# Migrations: tools/db/migrate.sh runs `prisma migrate deploy` with apps/api/dist/config/prisma-config.js.
 COPY --from=build /app/prisma prisma
-COPY --from=build /app/tools/db/migrate.sh /app/tools/db/migration-adapter.ts tools/db/
-COPY --from=build /app/apps/api/src/config/database-target.ts apps/api/src/config/
-# Writable by the app user when run without the Deployment's emptyDirs (docker run); .data (the generated admin
-# token) by the app user only.
-RUN mkdir -p .data apps/web/.next/cache && chown node:node .data apps/web/.next/cache && chmod 700 .data
+COPY --from=build /app/tools/db/migrate.sh tools/db/
+COPY --from=build --chown=node:node /writable/ ./
+COPY --from=build --chown=node:node /writable-next-cache apps/web/.next/cache
 USER node
 EXPOSE 3000
 CMD ["sh", "-c", "bash tools/db/migrate.sh && exec node apps/api/dist/main.js"]

@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import swc from 'unplugin-swc';
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
 // NestJS dependency injection reads decorator metadata, which Vite's esbuild transform does not emit; SWC does.
 const decorators = swc.vite({ module: { type: 'es6' } });
@@ -42,11 +42,23 @@ export default defineConfig({
         test: {
           name: 'integration',
           include: ['test/**/*.test.ts'],
+          // The image's test needs the built image (npm run test:image), not part of npm test.
+          exclude: [...configDefaults.exclude, 'test/image/**'],
           environment: 'node',
           // One shared cluster: files run one after another, each test has room for real API round trips.
           fileParallelism: false,
           testTimeout: 60_000,
           hookTimeout: 120_000,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'image',
+          include: ['test/image/**/*.test.ts'],
+          environment: 'node',
+          testTimeout: 60_000,
+          hookTimeout: 180_000,
         },
       },
     ],

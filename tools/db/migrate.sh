@@ -5,9 +5,13 @@
 set -eu
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 wait_until=$(($(date +%s) + ${MIGRATE_WAIT_SECONDS:-0}))
+# The repository's prisma.config.ts; in the image, which holds no TypeScript, the compiled configuration it
+# re-exports (apps/api/src/config/prisma-config.ts).
+config=prisma.config.ts
+[ -f "$config" ] || config=apps/api/dist/config/prisma-config.js
 while :; do
   # Hide Prisma's advice to drop the schema's url (Prisma 6 schemas still require it next to an adapter).
-  npx --no-install prisma migrate deploy 2>&1 |
+  npx --no-install prisma migrate deploy --config "$config" 2>&1 |
     { grep -vE '^$|WARNING: Your schema specifies|^- url$|will NOT be used|We recommend you to remove' || true; } >&2
   status=${PIPESTATUS[0]}
   [ "$status" = 0 ] && exit 0

@@ -1,5 +1,5 @@
 // Driver adapters for the Prisma CLI's JavaScript schema engine (migrate deploy/diff).
-import type { DatabaseTarget } from '../../apps/api/src/config/database-target.js';
+import type { DatabaseTarget } from './database-target.js';
 
 const PG_NAME_OID = 19;
 const PG_TEXT_OID = 25;
