@@ -1,5 +1,5 @@
 // npm run bench:convergence [-- --quick | --large | --scale] [-- --no-audit-log]
-// [-- --ours-only [--profile] [--equal] [--idle] [--timeline=on|off]]
+// [-- --ours-only [--profile] [--profile-api] [--no-audit] [--equal] [--idle] [--timeline=on|off]]
 // [-- --timeline-only]
 // — reports, never asserts. Needs the local cluster.
 // Our Nginx controller next to kube-controller-manager's ReplicaSet controller on the same cluster, in the same
@@ -25,6 +25,7 @@ import { freePort, inspectorProfiler, type CpuProfile } from './convergence/cpu-
 import { flameGraphSvg, selfTimes, timeByOrigin } from './convergence/flame-graph.js';
 import { peakRssMb, postgresCpuSeconds, rssMb } from './convergence/process-stats.js';
 import { readyChart } from './convergence/svg-chart.js';
+import { saveProfile } from './profile-summary.js';
 import { RESULTS_DIR, runStamp, writeResults } from './results-file.js';
 import {
   AFTER_MS,
@@ -195,15 +196,19 @@ async function ours(
       KUBE_API_BURST: String(limits.burst),
       ...(profiles ? { NODE_OPTIONS: `--inspect=127.0.0.1:${inspectPort}` } : {}),
     });
+  const apiInspectPort = PROFILE_API ? await freePort() : 0;
   const api = await startApp({
     ...shared,
     ROLE: 'api',
     PORT: WEBHOOK_PORT,
+    ...(PROFILE_API ? { NODE_OPTIONS: `--inspect=127.0.0.1:${apiInspectPort}` } : {}),
     ...(timeline === undefined ? {} : { AUDIT_TIMELINE: String(timeline) }),
     ...(web ? { WEB_MODE: 'production' } : {}),
   });
   await waitFor('the API process ready', async () => (await api.readiness()).ready, { timeoutMs: 60_000 });
   const apiIdleRssMb = rssMb(api.pid);
+  const apiProfiler = PROFILE_API ? await inspectorProfiler(apiInspectPort) : undefined;
+  await apiProfiler?.start();
   let controller: AppProcess = await start();
   await waitFor('the controller ready', async () => (await controller.readiness()).ready, {
     timeoutMs: 60_000,
@@ -270,6 +275,14 @@ async function ours(
     };
   } finally {
     profiler?.close();
+    if (apiProfiler) {
+      saveProfile(
+        `api-${audit ? 'audit' : 'no-audit'}`,
+        `The API process, audit ${audit ? 'on' : 'off'}`,
+        await apiProfiler.stop(),
+      );
+      apiProfiler.close();
+    }
     await controller.terminate();
     await api.terminate();
     await deleteNamespace(namespace);
@@ -450,6 +463,10 @@ const PROFILE = process.argv.includes('--profile');
 /** `--timeline=on|off` with `--ours-only`: the timeline set on or off, on the webhook's port (as `--timeline-only`). */
 const TIMELINE_FLAG = process.argv.find((arg) => arg.startsWith('--timeline='))?.slice('--timeline='.length);
 const TIMELINE = TIMELINE_FLAG === undefined ? undefined : TIMELINE_FLAG === 'on';
+/** `--profile-api` with `--ours-only`: the API process (ROLE=api) CPU-profiled over the whole run, into .data/profile. */
+const PROFILE_API = process.argv.includes('--profile-api');
+/** `--no-audit` with `--ours-only`: AUDIT=false. */
+const NO_AUDIT = process.argv.includes('--no-audit');
 /** `--equal` with `--ours-only`: the same client limits as the ReplicaSet controller's instead of none. */
 const OURS_EQUAL = process.argv.includes('--equal');
 /** `--idle` with `--ours-only`: the idle stretch too (profiled like the phases under `--profile`). */
@@ -573,14 +590,22 @@ async function oursOnly(): Promise<void> {
     const run = await ours(OURS_EQUAL ? EQUAL : UNTHROTTLED, OURS_EQUAL ? 'equal' : 'unthrottled', {
       profiles,
       idle: OURS_IDLE,
+      audit: !NO_AUDIT,
       ...(TIMELINE === undefined ? {} : { timeline: TIMELINE }),
     });
     console.log(
       run.phases
-        .map((p) => `${p.phase} ${fmt(p.seconds)} s, ${fmt(p.cpuSeconds, 2)} CPU s, ${p.writes} writes`)
+        .map(
+          (p) =>
+            `${p.phase} ${fmt(p.seconds)} s, ${fmt(p.cpuSeconds, 2)} CPU s` +
+            `${p.apiCpuSeconds === undefined ? '' : ` (API ${fmt(p.apiCpuSeconds, 2)})`}, ${p.writes} writes`,
+        )
         .join('; '),
     );
-    console.log(`peak RSS ${fmt(run.peakRssMb, 0)} MiB`);
+    console.log(
+      `peak RSS ${fmt(run.peakRssMb, 0)} MiB (API ${fmt(run.api?.peakRssMb ?? 0, 0)}); CPU over the workload: ` +
+        `controller ${fmt(workTotal(run, 'cpuSeconds'), 2)} s, API ${fmt(workTotal(run, 'apiCpuSeconds'), 2)} s`,
+    );
     if (!profiles) return;
     const version = await client.request<{ gitVersion: string }>({ path: '/version' });
     writeProfileResults(profiles, runStamp(version.gitVersion));

@@ -388,6 +388,22 @@ describe.skipIf(!POSTGRES_URL)(
       ).toEqual([]);
     });
 
+    it('keeps each pod of the rollout in the timeline once, whichever replicas were up', async () => {
+      const created = await waitFor(
+        "every pod's creation in the timeline",
+        async () => {
+          const entries = await webTimeline();
+          const byPod = new Map<string, number>();
+          for (const entry of entries)
+            if (entry.kind === 'pod' && entry.evidence?.what === 'created')
+              byPod.set(entry.evidence.podUid!, (byPod.get(entry.evidence.podUid!) ?? 0) + 1);
+          return byPod.size >= 12 && byPod;
+        },
+        { timeoutMs: 60_000, intervalMs: 1000 },
+      );
+      expect([...created.values()].every((n) => n === 1)).toBe(true);
+    });
+
     describe('faults', () => {
       it('an API process killed mid-request: nothing half-written, the retry on another replica lands once', async () => {
         const before = await nginxes.get('notes');
@@ -511,6 +527,35 @@ async function notesChanges(): Promise<ChangeItem[]> {
     after = page.metadata.continue;
   } while (after);
   return items;
+}
+
+/** The timeline of the Nginx `web` (pod transitions and Events), page by page, read through one API process. */
+async function webTimeline(): Promise<TimelineItem[]> {
+  const items: TimelineItem[] = [];
+  let after: string | undefined;
+  do {
+    const query = new URLSearchParams({
+      kind: 'pod,event',
+      limit: '500',
+      ...(after ? { continue: after } : {}),
+    });
+    const answer = await fetch(
+      `${apis[2]!.url}/controlplane/v1/namespaces/${NS}/nginxes/web/timeline?${query}`,
+      {
+        headers: { Authorization: `Bearer ${TOKENS.admin}` },
+      },
+    );
+    if (!answer.ok) throw new Error(`timeline answered ${answer.status}: ${await answer.text()}`);
+    const page = (await answer.json()) as { items: TimelineItem[]; metadata: { continue?: string } };
+    items.push(...page.items);
+    after = page.metadata.continue;
+  } while (after);
+  return items;
+}
+
+interface TimelineItem {
+  kind: string;
+  evidence?: { what: string; podUid: string | null };
 }
 
 interface ChangeItem {

@@ -7,6 +7,7 @@ import { API_MODULES } from './api-modules.js';
 import { controllerReadiness } from './controller-readiness.provider.js';
 import { readinessAudience } from './readiness-audience.provider.js';
 import { SHARED_MODULES } from './shared-modules.js';
+import { OwnEventsTimelineModule } from '../timeline/own-events-timeline.module.js';
 
 /** ROLE=all (the default): both roles in one process, as `npm start` runs it. */
 @Module({
@@ -15,6 +16,7 @@ import { SHARED_MODULES } from './shared-modules.js';
     ControllerModule,
     ApiserverAuditLossesModule,
     AdmissionRegistrationModule,
+    OwnEventsTimelineModule,
     ...API_MODULES,
     HealthModule.with({ imports: [ControllerModule], providers: [controllerReadiness, readinessAudience] }),
   ],

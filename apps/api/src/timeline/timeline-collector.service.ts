@@ -12,7 +12,6 @@ import { AuditTrail } from '../audit/audit-trail.service.js';
 import type { TimelineEntryRow } from '../audit/timeline-entry.js';
 import { appConfig, type AppConfig } from '../config/app-config.js';
 import { ClusterInformers } from '../kube/cluster-informers.js';
-import { OwnEvents } from '../kube/own-events.js';
 import { nestRuntimeLogger } from '../logging/runtime-logger.js';
 import { conditionChanges } from './condition-changes.js';
 import { eventEntry, eventEntryFields } from './event-entry.js';
@@ -24,10 +23,10 @@ type EventObject = CoreV1Event & KubeObject;
 /**
  * Keeps what the cluster forgets, for the timeline (audit/timeline-entry.ts): each owned pod's transitions and the
  * Nginx's condition changes from the informers, and the Kubernetes Events about an Nginx or its pods from an Events
- * informer of its own (the cluster keeps Events for an hour; these are kept with the audit's retention). Where the
- * controller runs in the same process, the Events it writes are kept as kube-apiserver answered each write
- * (OwnEvents) and left out of the watch, which saves reading back hundreds of them per rollout; an API process
- * (ROLE=api) reads them from the watch. Every API replica collects. Entries are keyed, so a replica that sees the same thing
+ * informer of its own (the cluster keeps Events for an hour; these are kept with the audit's retention). The Events
+ * our own controller writes are left out of the watch: the process that runs the controller keeps them as
+ * kube-apiserver answered each write (OwnEventsTimeline), which saves reading back hundreds of them per rollout.
+ * Every API replica collects. Entries are keyed, so a replica that sees the same thing
  * again (or another replica) stores it once. What the informers list at start is not taken for transitions (what
  * happened before is not known); Events listed at start are kept.
  */
@@ -44,7 +43,6 @@ export class TimelineCollector implements OnApplicationBootstrap, BeforeApplicat
     @Inject(ClusterInformers) private readonly informers: ClusterInformers,
     @Inject(PodDirectory) private readonly pods: PodDirectory,
     @Inject(KubeClient) private readonly client: KubeClient,
-    @Inject(OwnEvents) private readonly ownEvents: OwnEvents,
     @Inject(appConfig.KEY) private readonly config: AppConfig,
   ) {}
 
@@ -71,14 +69,12 @@ export class TimelineCollector implements OnApplicationBootstrap, BeforeApplicat
         update: (previous, current) => keep(conditionChanges(previous, current, new Date())),
       }),
     );
-    // Where this process reconciles, its own Events come from OwnEvents as they are written, not read back; an API
-    // process (ROLE=api) reads the controller's from the watch like any other component's.
-    const ownInProcess = this.config.controller.enabled;
     this.events = new SharedInformer<EventObject>({
       client: this.client,
       resource: { group: '', version: 'v1', plural: 'events', namespace: this.config.watchNamespace },
       kind: 'Event',
-      ...(ownInProcess ? { fieldSelector: `reportingComponent!=${MANAGED_BY}` } : {}),
+      // Our controller's own Events are kept where it runs, as they are written (OwnEventsTimeline), not read back.
+      fieldSelector: `reportingComponent!=${MANAGED_BY}`,
       transform: (event) => eventEntryFields(event) as EventObject,
       logger: this.logger,
     });
@@ -87,8 +83,6 @@ export class TimelineCollector implements OnApplicationBootstrap, BeforeApplicat
       if (entry) this.trail.entry(entry);
     };
     this.events.addEventHandler({ add: keepEvent, update: (_previous, current) => keepEvent(current) });
-    if (ownInProcess)
-      this.unsubscribe.push(this.ownEvents.listen((event) => keepEvent(event as EventObject)));
     // After the pods are known, so the Events listed at start find the Nginx of the pod they are about.
     const events = this.events;
     this.running = this.informers.pods
