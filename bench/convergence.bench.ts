@@ -1,6 +1,6 @@
 // npm run bench:convergence [-- --quick | --large | --scale] [-- --no-audit-log]
 // [-- --ours-only [--profile] [--profile-api] [--no-audit] [--equal] [--idle] [--timeline=on|off]]
-// [-- --timeline-only]
+// [-- --timeline-only] [-- --audit-only]
 // — reports, never asserts. Needs the local cluster.
 // Our Nginx controller next to kube-controller-manager's ReplicaSet controller on the same cluster, in the same
 // run: N objects × R replicas created (timed until every status.readyReplicas == R), scaled to R/2, deleted;
@@ -581,6 +581,37 @@ async function timelineOnly(): Promise<void> {
   }
 }
 
+/**
+ * `--audit-only`: the audit trail on and off in AUDIT_PAIRS alternating pairs (off, on, on, off, …), ours alone at
+ * equal limits, printing what recording costs as the main run's Goals section does; with
+ * BENCH_AUDIT_DATABASE=postgresql (the production store) the PostgreSQL server's CPU over each run is printed too.
+ */
+const AUDIT_ONLY = process.argv.includes('--audit-only');
+
+async function auditOnly(): Promise<void> {
+  try {
+    await restartComponents(['kube-scheduler', 'kube-controller-manager'], limitsEnv(EQUAL));
+    await sleep(5000); // the restarted scheduler's caches
+    const pairs: Run[] = [];
+    for (let pair = 0; pair < AUDIT_PAIRS; pair++)
+      for (const audit of pair % 2 === 0 ? [false, true] : [true, false]) {
+        const run = await ours(EQUAL, 'equal', { audit, idle: false });
+        pairs.push(run);
+        console.log(
+          `audit ${audit ? 'on' : 'off'}: controller ${fmt(workTotal(run, 'cpuSeconds'), 2)} CPU s, ` +
+            `API ${fmt(workTotal(run, 'apiCpuSeconds'), 2)} CPU s` +
+            (run.databaseCpuSeconds === undefined
+              ? ''
+              : `, PostgreSQL ${fmt(run.databaseCpuSeconds, 2)} CPU s`),
+        );
+      }
+    console.log(recordingTable(pairs).join('\n'));
+  } finally {
+    await restartComponents(['kube-scheduler', 'kube-controller-manager'], {});
+    client.close();
+  }
+}
+
 /** `--ours-only`: one unthrottled run of ours, printed; with `--profile`, also its profile results (above). */
 async function oursOnly(): Promise<void> {
   const profiles: PhaseProfiles | undefined = PROFILE ? {} : undefined;
@@ -704,17 +735,8 @@ const spread = (values: number[]) => `${fmt(Math.min(...values), 2)}–${fmt(Mat
 const percent = (value: number, reference: number) =>
   `${value >= reference ? '+' : ''}${fmt((value / reference - 1) * 100)}%`;
 
-/**
- * The issue's goals, as this run measured them: the controller role alone at peak RSS ≤ kube-controller-manager's
- * and CPU ≤ 1.2× its (equal client limits, create + scale down + delete); recording (the audit trail and the
- * timeline, wherever it runs: the controller's reconcile records, the API's evidence and audit events) at ≤ 10 %
- * CPU over AUDIT=false, from the alternating pairs.
- */
-function goalsOf(runs: Run[], pairs: Run[]): string[] {
-  const ours = runs.find((r) => r.controller.includes('ours') && r.limits === 'equal' && r.audit && !r.web);
-  const kcm = runs.find((r) => r.controller.includes('ReplicaSet') && r.limits === 'equal');
-  if (!ours || !kcm) return [];
-  const [oursCpu, kcmCpu] = [workTotal(ours, 'cpuSeconds'), workTotal(kcm, 'cpuSeconds')];
+/** What recording costs, from runs of ours with the audit trail on and off (alternating pairs). */
+function recordingTable(pairs: Run[]): string[] {
   const side = (on: boolean) => pairs.filter((r) => (r.audit !== false) === on);
   const cpu = (run: Run) => workTotal(run, 'cpuSeconds') + workTotal(run, 'apiCpuSeconds');
   const lines = (on: boolean) => {
@@ -726,11 +748,40 @@ function goalsOf(runs: Run[], pairs: Run[]): string[] {
       seconds: rs.map((r) => workTotal(r, 'seconds')),
       controllerRss: rs.map((r) => r.peakRssMb),
       apiRss: rs.map((r) => r.api?.peakRssMb ?? 0),
+      database: rs.map((r) => r.databaseCpuSeconds ?? NaN),
     };
   };
   const [on, off] = [lines(true), lines(false)];
   const row = (what: string, a: number[], b: number[], digits = 2) =>
     `| ${what} | ${fmt(mean(a), digits)} (${spread(a)}) | ${fmt(mean(b), digits)} (${spread(b)}) | ${percent(mean(a), mean(b))} |`;
+  return [
+    `Recording, audit on against AUDIT=false in ${pairs.length / 2} alternating pairs (mean, and range, of ` +
+      `${on.both.length} runs each, create + scale down + delete, no idle stretch; the audit trail on ` +
+      `${ON_POSTGRES ? 'PostgreSQL' : 'SQLite'}; goal ≤ 10 % CPU):`,
+    '',
+    '| figure | audit on | audit off | on vs off |',
+    '| --- | ---: | ---: | ---: |',
+    row('CPU s, controller + API', on.both, off.both),
+    row('CPU s, controller role', on.controller, off.controller),
+    row('CPU s, API role', on.api, off.api),
+    ...(ON_POSTGRES ? [row('CPU s, PostgreSQL server (the whole run)', on.database, off.database)] : []),
+    row('seconds to converge', on.seconds, off.seconds, 1),
+    row('peak RSS MiB, controller role', on.controllerRss, off.controllerRss, 0),
+    row('peak RSS MiB, API role', on.apiRss, off.apiRss, 0),
+  ];
+}
+
+/**
+ * The issue's goals, as this run measured them: the controller role alone at peak RSS ≤ kube-controller-manager's
+ * and CPU ≤ 1.2× its (equal client limits, create + scale down + delete); recording (the audit trail and the
+ * timeline, wherever it runs: the controller's reconcile records, the API's evidence and audit events) at ≤ 10 %
+ * CPU over AUDIT=false, from the alternating pairs.
+ */
+function goalsOf(runs: Run[], pairs: Run[]): string[] {
+  const ours = runs.find((r) => r.controller.includes('ours') && r.limits === 'equal' && r.audit && !r.web);
+  const kcm = runs.find((r) => r.controller.includes('ReplicaSet') && r.limits === 'equal');
+  if (!ours || !kcm) return [];
+  const [oursCpu, kcmCpu] = [workTotal(ours, 'cpuSeconds'), workTotal(kcm, 'cpuSeconds')];
   return [
     '## Goals: the controller role next to kube-controller-manager, and what recording costs',
     '',
@@ -740,23 +791,14 @@ function goalsOf(runs: Run[], pairs: Run[]): string[] {
       `${fmt(kcm.peakRssMb, 0)} (goal ≤); ${fmt(ours.idleRssMb ?? 0, 0)} MiB resident once its caches synced. Its API process beside it: ${fmt(ours.api?.idleRssMb ?? 0, 0)} MiB resident ` +
       `once ready, ${fmt(ours.api?.peakRssMb ?? 0, 0)} MiB at its peak, ${fmt(workTotal(ours, 'apiCpuSeconds'), 2)} CPU s.`,
     '',
-    `Recording, audit on against AUDIT=false in ${AUDIT_PAIRS} alternating pairs (mean, and range, of ${on.both.length} ` +
-      'runs each, create + scale down + delete, no idle stretch; goal ≤ 10 % CPU):',
-    '',
-    '| figure | audit on | audit off | on vs off |',
-    '| --- | ---: | ---: | ---: |',
-    row('CPU s, controller + API', on.both, off.both),
-    row('CPU s, controller role', on.controller, off.controller),
-    row('CPU s, API role', on.api, off.api),
-    row('seconds to converge', on.seconds, off.seconds, 1),
-    row('peak RSS MiB, controller role', on.controllerRss, off.controllerRss, 0),
-    row('peak RSS MiB, API role', on.apiRss, off.apiRss, 0),
+    ...recordingTable(pairs),
   ];
 }
 
 async function main(): Promise<void> {
   if (OURS_ONLY) return oursOnly();
   if (TIMELINE_ONLY) return timelineOnly();
+  if (AUDIT_ONLY) return auditOnly();
   if (SCALE) return scale();
   const version = await client.request<{ gitVersion: string }>({ path: '/version' });
   const stamp = runStamp(version.gitVersion);

@@ -11,14 +11,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { V1Pod } from '@kubernetes/client-node';
 import type { Page } from 'playwright-core';
+import { io } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
 import { startApp, type AppProcess } from './support/app-process.js';
 import { launchBrowser, screenshot, type TestBrowser } from './support/browser.js';
-import { CA_FILE, TOKENS, TOKEN_NAMES, tlsFetch } from './support/control-plane.js';
+import { AUTH_TOKENS, CA_FILE, TOKENS, TOKEN_NAMES, tlsFetch } from './support/control-plane.js';
 import { migrate, POSTGRES_URL, postgresDatabase, type TestDatabase } from './support/database.js';
 import { kubectl, runKubectl } from './support/kubectl.js';
 import { freePort, startLoadBalancer, type LoadBalancer } from './support/load-balancer.js';
-import { CookieJar, hop, walkSignIn } from './support/oidc-login.js';
+import { CookieJar, hop, signInThroughProvider, walkSignIn } from './support/oidc-login.js';
 import {
   CLIENT_ID,
   CLIENT_SECRET,
@@ -50,10 +51,6 @@ const apiPorts: number[] = [];
 const apis: AppProcess[] = [];
 const controllers: AppProcess[] = [];
 let apiEnv: Record<string, string>;
-
-const AUTH_TOKENS = (['viewer', 'editor', 'admin'] as const)
-  .map((role) => `${TOKEN_NAMES[role]}:${role}:${TOKENS[role]}`)
-  .join(',');
 
 /** Starts API process `index` on its port (the balancer's upstream), the same port each time. */
 async function startApi(index: number): Promise<AppProcess> {
@@ -211,14 +208,7 @@ describe.skipIf(!POSTGRES_URL)(
       await nginxes.converged('web', 6, 60_000);
       page = await browser.context.newPage();
       onTestFailed(() => void screenshot(page, 'api-replicas-failed'));
-      await page.goto(`${balancer.url}/sign-in`);
-      await page.getByRole('link', { name: 'Sign in with your identity provider' }).click();
-      await page.waitForURL((url) => url.origin === ISSUER);
-      await page.locator('input[name="login"]').fill('alice');
-      await page.locator('input[name="password"]').fill('any password');
-      await page.getByRole('button', { name: 'Sign-in' }).click();
-      await page.getByRole('button', { name: 'Continue' }).click();
-      await page.waitForURL((url) => url.origin === balancer.url && url.pathname === '/');
+      await signInThroughProvider(page, balancer.url, 'alice');
       await page.goto(`${balancer.url}/nginxes/${NS}/web`);
       await page.locator('[data-testid="connection-state"][data-state="live"]').waitFor();
       await waitFor(
@@ -488,8 +478,20 @@ describe.skipIf(!POSTGRES_URL)(
         expect(provider.grants('refresh_token') - before).toBe(1);
       });
 
-      it('a cookie replayed on another replica after sign-out: 401', async () => {
+      it('a cookie replayed on another replica after sign-out: 401, and its live connection there is closed', async () => {
         const cookie = sessionCookie(await scriptedSignIn('alice'));
+        // A live connection of the session on replica 1, before the sign-out on replica 0.
+        const socket = io(apis[1]!.url, {
+          path: '/socket.io',
+          transports: ['websocket'],
+          reconnection: false,
+          extraHeaders: { cookie: `${SESSION_COOKIE}=${cookie}` },
+        });
+        await new Promise<void>((resolve, reject) => {
+          socket.once('connect', () => resolve());
+          socket.once('connect_error', reject);
+        });
+        const closed = new Promise<void>((resolve) => socket.once('disconnect', () => resolve()));
         const { csrfToken } = JSON.parse((await onReplica(0, cookie, `${AUTH}/session`)).body) as {
           csrfToken: string;
         };
@@ -502,6 +504,14 @@ describe.skipIf(!POSTGRES_URL)(
           const replayed = await onReplica(index, cookie, '/controlplane/v1/whoami');
           expect(replayed.status, `replica ${index}`).toBe(401);
         }
+        // Replica 1 looks at its connections' sessions every 10 s.
+        await Promise.race([
+          closed,
+          sleep(15_000).then(() => {
+            throw new Error('the live connection of the ended session is still open after 15 s');
+          }),
+        ]);
+        socket.close();
       });
     });
   },

@@ -11,7 +11,7 @@ import { launchBrowser, screenshot, type TestBrowser } from './support/browser.j
 import { CA_FILE, nginxManifest, startControlPlane, type ControlPlane } from './support/control-plane.js';
 import { CLUSTER_DIR } from './support/paths.js';
 import { kubectl, kubectlApply, runKubectl } from './support/kubectl.js';
-import { CookieJar, hop, idTokenFor, walkSignIn } from './support/oidc-login.js';
+import { CookieJar, hop, idTokenFor, signInThroughProvider, walkSignIn } from './support/oidc-login.js';
 import {
   CLIENT_ID,
   CLIENT_SECRET,
@@ -425,15 +425,7 @@ describe('Chromium: sign in with the provider, scale, see yourself in the audit,
 
   it('goes through the login form and back, writes as alice, and the cookie dies with sign-out', async () => {
     const page = await browser.context.newPage();
-    await page.goto(`${app.httpsUrl}/sign-in`);
-    await page.getByRole('link', { name: 'Sign in with your identity provider' }).click();
-    // The provider's own pages.
-    await page.waitForURL((url) => url.origin === ISSUER);
-    await page.locator('input[name="login"]').fill('alice');
-    await page.locator('input[name="password"]').fill('any password');
-    await page.getByRole('button', { name: 'Sign-in' }).click();
-    await page.getByRole('button', { name: 'Continue' }).click();
-    await page.waitForURL((url) => url.origin === app.httpsUrl && url.pathname === '/');
+    await signInThroughProvider(page, app.httpsUrl, 'alice');
     await page.getByText('oidc:alice').first().waitFor();
     const cookies = await browser.context.cookies(app.httpsUrl);
     const session = cookies.find((c) => c.name === SESSION_COOKIE)!;

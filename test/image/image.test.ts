@@ -1,6 +1,7 @@
 // The image `npm run image` builds, started as its config says (Cmd, Env, User, WorkingDir) against the local
 // cluster and a throwaway PostgreSQL database: it applies the migrations, gets ready, reconciles an Nginx and serves
-// the web UI as a user other than root, and it holds no devDependencies, TypeScript, tests or local state. Run by
+// the web UI as a user other than root, and it holds no devDependencies, TypeScript, tests or local state; started
+// again in its two roles as the chart runs it (ROLE=controller, ROLE=api), they reconcile an Nginx together. Run by
 // `npm run test:image` (tools/image/test.sh), not by `npm test`: it needs the built image, buildah and root.
 //
 // No container runtime runs here: the image's root file system is mounted (`buildah from` + `buildah mount`) and its
@@ -27,6 +28,10 @@ import { uniqueName, waitFor } from '../support/wait.js';
 
 const IMAGE = process.env.IMAGE ?? 'localhost/nginx-control-plane:latest';
 const NAMESPACE = uniqueName('image');
+/** The two roles' namespace (the chart's way: ROLE=controller and ROLE=api from the one image). */
+const ROLES_NAMESPACE = uniqueName('image-roles');
+/** Where the kubeconfig is, inside the image's file system. */
+const KUBECONFIG = `/tmp/kubeconfig-${NAMESPACE}`;
 
 interface ImageConfig {
   User?: string;
@@ -105,10 +110,94 @@ let container: string | undefined;
 let rootfs: string;
 let app: string;
 let database: TestDatabase | undefined;
-let child: ChildProcess | undefined;
-let output = '';
-let url: string;
+/** Every process started from the image, stopped at the end. */
+const started: Started[] = [];
+/** The image's command as it is (ROLE=all, its default). */
+let main: Started;
 let readyMs: number;
+
+/** One process started from the image's command. */
+interface Started {
+  child: ChildProcess;
+  url: string;
+  output: () => string;
+}
+
+/** The image's user as uid and gid, from its own /etc/passwd, and its home. */
+function imageUser(): { uid: string; gid: string; home: string } {
+  const [user, group] = (config.User ?? 'root').split(':');
+  const passwd = readFileSync(join(rootfs, 'etc/passwd'), 'utf8')
+    .split('\n')
+    .map((line) => line.split(':'))
+    .find((fields) => fields[0] === user || fields[2] === user);
+  if (!passwd) throw new Error(`user ${user} is not in the image's /etc/passwd`);
+  const [, , uid, primaryGid, , home] = passwd;
+  return { uid: uid!, gid: group && /^\d+$/.test(group) ? group : primaryGid!, home: home! };
+}
+
+/**
+ * Starts the image's command (Entrypoint and Cmd, its Env, as its User, in its WorkingDir) in its mounted root file
+ * system with chroot, with `env` over the Env; resolves once it answers /readyz with 200.
+ */
+async function startImage(env: Record<string, string>): Promise<Started> {
+  const { uid, gid, home } = imageUser();
+  const port = await freePort();
+  const values = new Map<string, string>([['HOME', home]]);
+  for (const entry of config.Env ?? []) {
+    const at = entry.indexOf('=');
+    values.set(entry.slice(0, at), entry.slice(at + 1));
+  }
+  for (const [key, value] of Object.entries({ ...env, HOST: '127.0.0.1', PORT: String(port) }))
+    values.set(key, value);
+  const command = [...(config.Entrypoint ?? []), ...(config.Cmd ?? [])];
+  const child = spawn(
+    'chroot',
+    [
+      `--userspec=${uid}:${gid}`,
+      `--groups=${gid}`,
+      rootfs,
+      '/usr/bin/env',
+      '-i',
+      `--chdir=${config.WorkingDir ?? '/'}`,
+      ...[...values].map(([key, value]) => `${key}=${value}`),
+      ...command,
+    ],
+    { detached: true, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  let output = '';
+  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const handle = { child, url: `http://127.0.0.1:${port}`, output: () => output };
+  started.push(handle);
+  await waitFor(
+    `the image (${env.ROLE ?? 'ROLE=all'}) to answer /readyz with 200`,
+    async () => {
+      if (child.exitCode !== null) throw new Error(`it exited (${child.exitCode}):\n${output}`);
+      return (await fetch(`${handle.url}/readyz`)).status === 200;
+    },
+    { timeoutMs: 120_000, intervalMs: 250 },
+  ).catch((error: Error) => {
+    throw new Error(`${error.message}\n${output}`);
+  });
+  return handle;
+}
+
+/** Stops a started process and its group (during the migrations, sh, bash and npx as well). */
+async function stopImage({ child }: Started): Promise<void> {
+  if (!child.pid || child.exitCode !== null || child.signalCode !== null) return;
+  const signal = (name: NodeJS.Signals) => {
+    try {
+      process.kill(-child.pid!, name);
+    } catch {
+      // gone already
+    }
+  };
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  signal('SIGTERM');
+  const timer = setTimeout(() => signal('SIGKILL'), 10_000);
+  await exited;
+  clearTimeout(timer);
+}
 
 beforeAll(async () => {
   const inspected = JSON.parse(await buildah('inspect', '--type', 'image', IMAGE)) as {
@@ -122,22 +211,9 @@ beforeAll(async () => {
 }, 180_000);
 
 afterAll(async () => {
-  if (child?.pid && child.exitCode === null && child.signalCode === null) {
-    // Its process group: during the migrations, sh, bash and npx as well.
-    const signal = (name: NodeJS.Signals) => {
-      try {
-        process.kill(-child!.pid!, name);
-      } catch {
-        // gone already
-      }
-    };
-    const exited = new Promise((resolve) => child!.once('exit', resolve));
-    signal('SIGTERM');
-    const timer = setTimeout(() => signal('SIGKILL'), 10_000);
-    await exited;
-    clearTimeout(timer);
-  }
-  await kubectl('delete', 'namespace', NAMESPACE, '--wait=false').catch(() => {});
+  await Promise.all(started.map(stopImage));
+  for (const namespace of [NAMESPACE, ROLES_NAMESPACE])
+    await kubectl('delete', 'namespace', namespace, '--wait=false').catch(() => {});
   await database?.drop();
   if (container) {
     await buildah('umount', container).catch(() => {});
@@ -186,74 +262,28 @@ describe('the image, started against the local cluster and PostgreSQL', () => {
     await kubectl('create', 'namespace', NAMESPACE);
     database = await postgresDatabase();
 
-    // The user the image names, from its own /etc/passwd.
-    const [user, group] = (config.User ?? 'root').split(':');
-    const passwd = readFileSync(join(rootfs, 'etc/passwd'), 'utf8')
-      .split('\n')
-      .map((line) => line.split(':'))
-      .find((fields) => fields[0] === user || fields[2] === user);
-    if (!passwd) throw new Error(`user ${user} is not in the image's /etc/passwd`);
-    const [, , uid, primaryGid, , home] = passwd;
-    const gid = group && /^\d+$/.test(group) ? group : primaryGid!;
-
-    // A self-contained kubeconfig (certificates inline) inside the image's file system, readable by that user.
-    const kubeconfig = `/tmp/kubeconfig-${NAMESPACE}`;
+    // A self-contained kubeconfig (certificates inline) inside the image's file system, readable by its user.
+    const { uid, gid } = imageUser();
     writeFileSync(
-      join(rootfs, kubeconfig),
+      join(rootfs, KUBECONFIG),
       await kubectl('config', 'view', '--raw', '--flatten', '--minify'),
-      { mode: 0o600 },
+      {
+        mode: 0o600,
+      },
     );
-    chownSync(join(rootfs, kubeconfig), Number(uid), Number(gid));
-
-    const port = await freePort();
-    url = `http://127.0.0.1:${port}`;
-    const env = new Map<string, string>([['HOME', home!]]);
-    for (const entry of config.Env ?? []) {
-      const at = entry.indexOf('=');
-      env.set(entry.slice(0, at), entry.slice(at + 1));
-    }
-    for (const [key, value] of Object.entries({
+    chownSync(join(rootfs, KUBECONFIG), Number(uid), Number(gid));
+    const starting = performance.now();
+    main = await startImage({
       WATCH_NAMESPACE: NAMESPACE,
       LEASE_NAMESPACE: NAMESPACE,
       INSTALL_CRD: 'false',
       ADMISSION_WEBHOOK: 'false',
       AUDIT_WEBHOOK: 'false',
-      HOST: '127.0.0.1',
-      PORT: String(port),
-      KUBECONFIG: kubeconfig,
+      KUBECONFIG,
       DATABASE_URL: database.url,
       MIGRATE_WAIT_SECONDS: '30',
-    }))
-      env.set(key, value);
-    const command = [...(config.Entrypoint ?? []), ...(config.Cmd ?? [])];
-    const started = performance.now();
-    child = spawn(
-      'chroot',
-      [
-        `--userspec=${uid}:${gid}`,
-        `--groups=${gid}`,
-        rootfs,
-        '/usr/bin/env',
-        '-i',
-        `--chdir=${config.WorkingDir ?? '/'}`,
-        ...[...env].map(([key, value]) => `${key}=${value}`),
-        ...command,
-      ],
-      { detached: true, stdio: ['ignore', 'pipe', 'pipe'] },
-    );
-    child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    await waitFor(
-      'the app in the image to answer /readyz with 200',
-      async () => {
-        if (child!.exitCode !== null) throw new Error(`it exited (${child!.exitCode}):\n${output}`);
-        return (await fetch(`${url}/readyz`)).status === 200;
-      },
-      { timeoutMs: 120_000, intervalMs: 250 },
-    ).catch((error: Error) => {
-      throw new Error(`${error.message}\n${output}`);
     });
-    readyMs = Math.round(performance.now() - started);
+    readyMs = Math.round(performance.now() - starting);
   }, 180_000);
 
   it('applied the migrations', async () => {
@@ -271,18 +301,18 @@ describe('the image, started against the local cluster and PostgreSQL', () => {
     } finally {
       await client.end();
     }
-    expect(output).toContain('All migrations have been successfully applied.');
+    expect(main.output()).toContain('All migrations have been successfully applied.');
   });
 
   it('answers /readyz with 200', async () => {
-    expect((await fetch(`${url}/readyz`)).status).toBe(200);
+    expect((await fetch(`${main.url}/readyz`)).status).toBe(200);
   });
 
   it('runs the app as that user', () => {
     // chroot, env, sh: each execs the next, so the process started is node in the end.
-    const cmdline = readFileSync(`/proc/${child!.pid}/cmdline`, 'utf8').split('\0');
+    const cmdline = readFileSync(`/proc/${main.child.pid}/cmdline`, 'utf8').split('\0');
     expect(cmdline).toContain('apps/api/dist/main.js');
-    const status = readFileSync(`/proc/${child!.pid}/status`, 'utf8');
+    const status = readFileSync(`/proc/${main.child.pid}/status`, 'utf8');
     const ids = (name: string) => status.match(new RegExp(`^${name}:\\s+(.*)$`, 'm'))![1]!.split(/\s+/);
     expect(ids('Uid').every((id) => id !== '0')).toBe(true);
     expect(ids('Gid').every((id) => id !== '0')).toBe(true);
@@ -321,7 +351,7 @@ describe('the image, started against the local cluster and PostgreSQL', () => {
   });
 
   it('serves the web UI', async () => {
-    const response = await fetch(`${url}/`);
+    const response = await fetch(`${main.url}/`);
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toMatch(/^text\/html/);
     const html = await response.text();
@@ -330,6 +360,76 @@ describe('the image, started against the local cluster and PostgreSQL', () => {
   });
 
   it('logs no error', () => {
-    expect(errorLines(output)).toEqual([]);
+    expect(errorLines(main.output())).toEqual([]);
+  });
+});
+
+describe('the image in its two roles, as the chart runs it', () => {
+  const TOKEN = 'image-editor-token-0123456789abcdef';
+  let controller: Started;
+  let api: Started;
+
+  beforeAll(async () => {
+    await kubectl('create', 'namespace', ROLES_NAMESPACE);
+    const shared = {
+      WATCH_NAMESPACE: ROLES_NAMESPACE,
+      INSTALL_CRD: 'false',
+      ADMISSION_WEBHOOK: 'false',
+      AUDIT_WEBHOOK: 'false',
+      KUBECONFIG,
+      DATABASE_URL: database!.url,
+      MIGRATE_WAIT_SECONDS: '30',
+    };
+    [controller, api] = await Promise.all([
+      startImage({ ...shared, ROLE: 'controller', LEASE_NAMESPACE: ROLES_NAMESPACE }),
+      startImage({ ...shared, ROLE: 'api', AUTH_TOKENS: `image-editor:editor:${TOKEN}` }),
+    ]);
+  }, 180_000);
+
+  it('runs the controller alone: it leads, serves its health and metrics, and no API or UI', async () => {
+    const readiness = (await (await fetch(`${controller.url}/readyz`)).json()) as {
+      role: string;
+      checks: { controller?: { leader: boolean } };
+    };
+    expect(readiness.role).toBe('controller');
+    await waitFor('the controller to lead', async () => {
+      const body = (await (await fetch(`${controller.url}/readyz`)).json()) as typeof readiness;
+      return body.checks.controller?.leader === true;
+    });
+    expect((await fetch(`${controller.url}/metrics`)).status).toBe(200);
+    for (const path of ['/', `/apis/mycompany.com/v1/namespaces/${ROLES_NAMESPACE}/nginxes`])
+      expect((await fetch(`${controller.url}${path}`)).status, path).toBe(404);
+  });
+
+  it('takes an Nginx through the API, which the controller reconciles, and serves the UI', async () => {
+    const headers = { Authorization: `Bearer ${TOKEN}`, 'Content-Type': 'application/json' };
+    const nginxes = `${api.url}/apis/mycompany.com/v1/namespaces/${ROLES_NAMESPACE}/nginxes`;
+    const created = await fetch(nginxes, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({
+        apiVersion: 'mycompany.com/v1',
+        kind: 'Nginx',
+        metadata: { name: 'web' },
+        spec: { replicas: 2 },
+      }),
+    });
+    expect(created.status).toBe(201);
+    await waitFor(
+      'the Nginx at 2 ready replicas, read through the API',
+      async () => {
+        const nginx = (await (await fetch(`${nginxes}/web`, { headers })).json()) as {
+          status?: { readyReplicas?: number };
+        };
+        return nginx.status?.readyReplicas === 2;
+      },
+      { timeoutMs: 60_000, intervalMs: 500 },
+    );
+    expect((await fetch(`${api.url}/`)).headers.get('content-type')).toMatch(/^text\/html/);
+  });
+
+  it('logs no error in either role', () => {
+    expect(errorLines(controller.output())).toEqual([]);
+    expect(errorLines(api.output())).toEqual([]);
   });
 });

@@ -20,7 +20,8 @@ export const TOKEN_NAMES: Record<TestRole, string> = {
   editor: 'eve-editor',
   admin: 'ann-admin',
 };
-const AUTH_TOKENS = (Object.keys(TOKENS) as TestRole[])
+/** The three test tokens as AUTH_TOKENS says them (`name:role:token,…`). */
+export const AUTH_TOKENS = (Object.keys(TOKENS) as TestRole[])
   .map((role) => `${TOKEN_NAMES[role]}:${role}:${TOKENS[role]}`)
   .join(',');
 

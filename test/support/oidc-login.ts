@@ -4,6 +4,7 @@
 // (the authorization code flow with PKCE, then the token endpoint) where a test needs an ID token.
 import { readFileSync } from 'node:fs';
 import * as client from 'openid-client';
+import type { Page } from 'playwright-core';
 import { Agent, fetch as undiciFetch, type RequestInit as UndiciInit } from 'undici';
 import { CA_FILE } from './control-plane.js';
 import { CLIENT_ID, CLIENT_SECRET, ISSUER, SCRIPTED_REDIRECT } from './oidc-provider.js';
@@ -138,4 +139,20 @@ export async function idTokenFor(login: string): Promise<{ idToken: string; refr
     idToken: tokens.id_token,
     ...(tokens.refresh_token ? { refreshToken: tokens.refresh_token } : {}),
   };
+}
+
+/**
+ * A person's sign-in in the browser: from `origin`'s sign-in page through the provider's own login and consent
+ * forms (as `login`, any password) and back to `origin`'s front page.
+ */
+export async function signInThroughProvider(page: Page, origin: string, login: string): Promise<void> {
+  await page.goto(`${origin}/sign-in`);
+  await page.getByRole('link', { name: 'Sign in with your identity provider' }).click();
+  // The provider's own pages.
+  await page.waitForURL((url) => url.origin === ISSUER);
+  await page.locator('input[name="login"]').fill(login);
+  await page.locator('input[name="password"]').fill('any password');
+  await page.getByRole('button', { name: 'Sign-in' }).click();
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await page.waitForURL((url) => url.origin === origin && url.pathname === '/');
 }
