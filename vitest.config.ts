@@ -1,6 +1,7 @@
+import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import swc from 'unplugin-swc';
-import { configDefaults, defineConfig } from 'vitest/config';
+import { defineConfig } from 'vitest/config';
 
 // NestJS dependency injection reads decorator metadata, which Vite's esbuild transform does not emit; SWC does.
 const decorators = swc.vite({ module: { type: 'es6' } });
@@ -16,6 +17,26 @@ const alias = [
   // apps/web's own path alias (its tsconfig's `@/*`).
   { find: /^@\/(.*)$/, replacement: `${source('./apps/web/')}$1` },
 ];
+
+/**
+ * The integration files (test/, the image's test aside) and which of them run alone: those whose first line starts
+ * `// Runs alone:` and says why (they restart kube-apiserver, take a port the cluster calls, change what every file
+ * shares, or run a controller over every namespace). The others only touch their own namespaces, free ports and
+ * databases, so they run side by side against the one cluster, and the lone ones one at a time after them.
+ */
+const RUNS_ALONE = '// Runs alone:';
+const integrationFiles = readdirSync(source('./test'), { recursive: true, encoding: 'utf8' })
+  .filter((file) => file.endsWith('.test.ts') && !file.startsWith('image/'))
+  .map((file) => `test/${file}`);
+const loneFiles = integrationFiles.filter((file) =>
+  readFileSync(source(`./${file}`), 'utf8').startsWith(RUNS_ALONE),
+);
+const integration = {
+  environment: 'node',
+  // Room for real API round trips against the cluster.
+  testTimeout: 60_000,
+  hookTimeout: 120_000,
+} as const;
 
 export default defineConfig({
   resolve: { alias },
@@ -40,21 +61,30 @@ export default defineConfig({
         extends: true,
         plugins: [decorators],
         test: {
+          ...integration,
           name: 'integration',
-          include: ['test/**/*.test.ts'],
-          // The image's test needs the built image (npm run test:image), not part of npm test.
-          exclude: [...configDefaults.exclude, 'test/image/**'],
-          environment: 'node',
-          // One shared cluster: files run one after another, each test has room for real API round trips.
+          include: integrationFiles.filter((file) => !loneFiles.includes(file)),
+          // Mostly waiting on the cluster, not computing: three files at a time on two cores.
+          maxWorkers: 3,
+          sequence: { groupOrder: 1 },
+        },
+      },
+      {
+        extends: true,
+        plugins: [decorators],
+        test: {
+          ...integration,
+          name: 'integration-alone',
+          include: loneFiles,
           fileParallelism: false,
-          testTimeout: 60_000,
-          hookTimeout: 120_000,
+          sequence: { groupOrder: 2 },
         },
       },
       {
         extends: true,
         test: {
           name: 'image',
+          sequence: { groupOrder: 3 },
           include: ['test/image/**/*.test.ts'],
           environment: 'node',
           testTimeout: 60_000,

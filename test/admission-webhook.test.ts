@@ -1,3 +1,4 @@
+// Runs alone: registers a validating webhook that every Nginx write in the cluster goes through.
 // The validating admission webhook for Nginxes (issue 34): a bad config written with kubectl straight to
 // kube-apiserver is refused with the line, in the words of our REST API's 422; good writes, dry runs and updates are
 // judged alike; bad AdmissionReviews are answered 400; and with the app stopped, the cluster's other writes and

@@ -1,3 +1,4 @@
+// Runs alone: its controller watches every namespace, and would act on other files' Nginxes.
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { connect, createServer, type Server, type Socket } from 'node:net';

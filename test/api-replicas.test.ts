@@ -1,3 +1,4 @@
+// Runs alone: its OpenID provider takes the one port kube-apiserver trusts for ID tokens (5556).
 // The product installed as a platform team runs it (issue 43), on one machine: three API processes (ROLE=api)
 // behind Debian's nginx as a round-robin load balancer with no stickiness, two controller processes (ROLE=controller,
 // leader election), one PostgreSQL audit database, the project's real OpenID provider and Chromium. A person signs in

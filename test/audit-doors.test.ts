@@ -1,3 +1,4 @@
+// Runs alone: listens on the port kube-apiserver's audit webhook calls, and restarts kube-apiserver.
 // Every door an Nginx can be changed through lands in the change audit with its actor and diff: the control
 // plane's REST API, kubectl through it, kubectl straight to kube-apiserver, the HPA's service account on /scale,
 // Argo CD's service account with server-side apply, and an impersonated delete straight to kube-apiserver. The

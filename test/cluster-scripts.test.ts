@@ -1,3 +1,4 @@
+// Runs alone: stops and starts the cluster's components.
 import { execFile, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

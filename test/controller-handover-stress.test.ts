@@ -1,3 +1,4 @@
+// Runs alone: restarts kube-apiserver with an audit log and keeps a core busy, and its hand-overs are timed.
 // The hand-over under stress: two controllers with leader election, and 24 trials (HANDOVER_TRIALS) in which the
 // leader gets SIGTERM or kill -9 at a random moment of a scale-up or a scale-down, while a neighbour process keeps
 // a core busy and the standby's watches lag up to 3 s behind (each controller reaches kube-apiserver through a

@@ -1,3 +1,4 @@
+// Runs alone: installs the chart, whose cluster-scoped objects every file shares.
 // The Helm chart deploy/helm/nginx-control-plane: it lints, renders what its values ask (the two roles, their
 // least-privilege RBAC, the Service, the bundled or an external PostgreSQL, OIDC, both webhooks…), refuses a value
 // out of range naming it, is the source of the kustomizations in deploy/ (npm run deploy:render), and installs for

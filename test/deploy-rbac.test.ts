@@ -1,3 +1,4 @@
+// Runs alone: applies the shipped manifests, whose ClusterRoles and admission webhook are cluster-wide.
 // The RBAC in deploy/ gives each role what it needs and no more. deploy/app's service accounts and RBAC are applied
 // to the local cluster for real (not a dry run), `kubectl auth can-i --as=system:serviceaccount:…` answers a table
 // of may and may-not rows per role, and the built app runs in both roles, each signed in as its own service account:

@@ -1,3 +1,4 @@
+// Runs alone: restarts kube-apiserver with an audit log, to read who each write went as.
 // AUTHORIZATION=kubernetes (issue 32): what a caller may do is what the local cluster's RBAC allows its user and
 // groups, asked with real SubjectAccessReviews, and its writes reach kube-apiserver impersonating it. The caller
 // is a ServiceAccount "alice" whose token is minted for our audience (a TokenReview names her); a RoleBinding lets

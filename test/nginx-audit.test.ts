@@ -1,3 +1,4 @@
+// Runs alone: its controllers watch every namespace, and would act on other files' Nginxes.
 import type { V1Pod } from '@kubernetes/client-node';
 import { afterEach, describe, expect, it } from 'vitest';
 import { databaseTarget } from '../apps/api/src/config/database-target.js';

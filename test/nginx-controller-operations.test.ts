@@ -1,3 +1,4 @@
+// Runs alone: restarts kube-apiserver, and its controllers watch every namespace.
 // Operational scenarios for the Nginx controller on the local cluster: a kube-apiserver restart, a ResourceQuota
 // that refuses pods, which pods a scale-down picks, and a graceful SIGTERM that hands the Lease over at once.
 // Each test has its own namespace (its Nginx, its pods, its quota or limit range and its controller Lease), so it

@@ -1,3 +1,4 @@
+// Runs alone: its controllers watch every namespace, and would act on other files' Nginxes.
 import { afterEach, describe, expect, it } from 'vitest';
 import { HEADLESS, metric, startApp, type AppProcess } from './support/app-process.js';
 import { active, nginxesIn, podRecorder } from './support/operations.js';

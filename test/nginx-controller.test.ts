@@ -1,3 +1,4 @@
+// Runs alone: its controller watches every namespace, and would act on other files' Nginxes.
 import type { V1Pod } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApp, type AppProcess } from './support/app-process.js';

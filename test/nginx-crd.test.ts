@@ -1,3 +1,4 @@
+// Runs alone: removes and reinstalls the Nginx CRD every file uses.
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -1,3 +1,4 @@
+// Runs alone: its OpenID provider takes the one port kube-apiserver trusts for ID tokens (5556).
 // Signing in with a real OpenID provider (node-oidc-provider over TLS, test/support/oidc-provider.ts) at the
 // issuer kube-apiserver also trusts: kubectl with an ID token against both APIs, the UI's sign-in (authorization
 // code with PKCE) and its browser session as the API sees it, and every bad sign-in answered with a Status and

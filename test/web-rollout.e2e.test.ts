@@ -1,3 +1,4 @@
+// Runs alone: its controller watches every namespace (the UI lists several), and would act on other files' Nginxes.
 // Rollouts in the web UI, in a real browser (Debian's Chromium against the built app with its controller on, on the
 // local cluster), as issue 16 lists them: an image changed with kubectl rolls out on an open detail page (two
 // revision groups at once, progress moving, then complete) without a reload; a rollback from the revision history

@@ -1,3 +1,4 @@
+// Runs alone: its controller watches every namespace (the UI lists several), and would act on other files' Nginxes.
 // The web UI in a real browser: Debian's Chromium (playwright-core) against the built app (apps/api/dist serving
 // apps/web/.next on one origin) with its controller on, on the local cluster. A user signs in, creates an Nginx
 // with the form, watches its pods appear and turn Running, scales it 2 → 5 → 1, sees a pod deleted with kubectl

@@ -36,11 +36,13 @@ unit_status=$?
 # Integration tests against the live cluster: never cached (nx run workspace:integration, cache: false). The builds
 # it depends on were the step above: not tried a second time when they failed.
 results=.data/test-results.json
+rm -f .data/test-durations.json
 rm -f "$results"
 log "integration tests (nx run workspace:integration)"
 npx --no-install nx run workspace:integration --excludeTaskDependencies --outputStyle=static
 vitest_status=$?
 
-node tools/test/summary.mjs "$results" "$checks_failed" --unit="$unit_results" --unit-status="$unit_status"
+node tools/test/summary.mjs "$results" "$checks_failed" --unit="$unit_results" --unit-status="$unit_status" \
+  --durations=.data/test-durations.json
 summary_status=$?
 [ "$unit_status" = 0 ] && [ "$vitest_status" = 0 ] && [ "$checks_failed" = 0 ] && [ "$summary_status" = 0 ]

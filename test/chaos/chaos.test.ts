@@ -1,3 +1,4 @@
+// Runs alone: restarts kube-apiserver, which every other file's watches would see.
 // Fault tests: the controller must lose nothing and converge exactly through crashes, an API server restart, a
 // forced 410 Gone after etcd compaction, an API server answering 20% of requests with errors or not at all, an
 // unavailable audit database, and the death of the leader. Each test has its own namespace and a controller that

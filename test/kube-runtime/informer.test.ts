@@ -1,3 +1,4 @@
+// Runs alone: restarts kube-apiserver.
 import type { V1ConfigMap, V1CustomResourceDefinition, V1Pod } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {

@@ -1,5 +1,5 @@
 // Prints the suite's closing line from Vitest's JSON reports plus the count of failed pre-test checks.
-//   node tools/test/summary.mjs REPORT CHECKS_FAILED [--unit=DIR] [--unit-status=N]
+//   node tools/test/summary.mjs REPORT CHECKS_FAILED [--unit=DIR] [--unit-status=N] [--durations=FILE]
 // REPORT is the integration run's report; DIR holds the unit runs' reports (one per Nx project, written by each
 // project's `test` target or restored from Nx's cache); N is the exit status of that unit run, which counts as
 // one failure when it failed without a failed test in DIR (a project whose tests could not start).
@@ -53,12 +53,29 @@ if (unitDir) {
   add(unit);
 }
 
+/** Each integration file's wall time, slowest first, as tools/test/file-durations-reporter.ts wrote them. */
+const printDurations = (path) => {
+  let files;
+  try {
+    files = JSON.parse(readFileSync(path, 'utf8'));
+  } catch {
+    return; // no durations: a run without that reporter
+  }
+  console.log('integration files, slowest first (the files of project "integration" run side by side):');
+  for (const { seconds, file, project } of files)
+    console.log(
+      `${seconds.toFixed(1).padStart(8)} s  ${file}${project === 'integration' ? '' : `  (${project})`}`,
+    );
+};
+
 try {
   add(count(JSON.parse(readFileSync(file, 'utf8'))));
 } catch {
   console.log(`no test report at ${file}`);
   checksFailed += 1;
 }
+const durations = option('durations');
+if (durations) printDurations(durations);
 const failed = total.failed + checksFailed;
 console.log(`${total.passed} passed, ${failed} failed${total.skipped ? `, ${total.skipped} skipped` : ''}`);
 process.exit(failed > 0 || total.passed === 0 ? 1 : 0);
