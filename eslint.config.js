@@ -10,6 +10,7 @@ import tseslint from 'typescript-eslint';
  * by, nor import, a listed one).
  */
 const API_LAYERS = [
+  'cache',
   'logging',
   'metrics',
   'http',
