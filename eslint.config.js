@@ -13,6 +13,7 @@ const API_LAYERS = [
   'cache',
   'logging',
   'metrics',
+  'transport',
   'http',
   'config',
   'auth',
