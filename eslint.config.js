@@ -10,8 +10,10 @@ import tseslint from 'typescript-eslint';
  * by, nor import, a listed one).
  */
 const API_LAYERS = [
+  'cache',
   'logging',
   'metrics',
+  'transport',
   'http',
   'config',
   'auth',

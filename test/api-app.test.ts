@@ -9,7 +9,7 @@ import { runAppToExit, startApp, type AppProcess } from './support/app-process.j
 import { tlsFetch } from './support/control-plane.js';
 import { migrate } from './support/database.js';
 import { errorLines } from './support/log-lines.js';
-import { CONNECTION_LIMITS } from '../apps/api/src/http/connection-limits.js';
+import { CONNECTION_LIMITS } from '../apps/api/src/transport/connection-limits.js';
 import type { PublicReadiness, Readiness } from '../apps/api/src/health/readiness.js';
 import { API_SERVER, KUBECONFIG_PATH } from './support/paths.js';
 import { sleep, waitFor } from './support/wait.js';

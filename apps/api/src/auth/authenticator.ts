@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { decodeJwt } from 'jose';
 import { errorMessage, type RuntimeLogger } from '@ngx/kube-runtime';
+import { ExpiringCache } from '../cache/expiring-cache.js';
 import type { Identity } from './identity.js';
 import type { OidcTokenVerifier } from './oidc/oidc-token-verifier.js';
 import { TokenRefusedError } from './oidc/oidc-token-verifier.js';
@@ -49,7 +50,7 @@ export function bearerToken(authorization: string | undefined): string | undefin
  */
 export class Authenticator {
   /** Identities of tokens verified lately, by the token's digest: authorized again on every use. */
-  private readonly cache = new Map<string, { identity: Identity; until: number }>();
+  private readonly cache: ExpiringCache<Identity>;
 
   constructor(
     private readonly tokens: TokenStore,
@@ -67,7 +68,9 @@ export class Authenticator {
       logger?: RuntimeLogger;
       now?: () => number;
     } = {},
-  ) {}
+  ) {
+    this.cache = new ExpiringCache({ maxEntries: CACHE_SIZE, now: options.now });
+  }
 
   /**
    * The caller of a static token or of a bearer token authenticated moments ago, known without asking anyone;
@@ -173,18 +176,11 @@ export class Authenticator {
   }
 
   private cached(token: string): Identity | undefined {
-    const key = digest(token);
-    const entry = this.cache.get(key);
-    if (!entry) return undefined;
-    if (entry.until > this.now()) return entry.identity;
-    this.cache.delete(key);
-    return undefined;
+    return this.cache.get(digest(token));
   }
 
   private remember(token: string, identity: Identity, until: number): void {
-    if (until <= this.now()) return;
-    this.cache.set(digest(token), { identity, until });
-    if (this.cache.size > CACHE_SIZE) this.cache.delete(this.cache.keys().next().value!);
+    this.cache.set(digest(token), identity, until);
   }
 
   private now(): number {

@@ -7,7 +7,11 @@ import { ephemeralSqliteStorage } from './sqlite-storage.js';
 import { hostPatternError } from '../http/host-check.js';
 import { ConfigError } from './config-error.js';
 import { oidcSettings, type OidcSettings } from './oidc-settings.js';
-import { PLAIN_HTTP_POLICIES, isPlainHttpPolicy, type PlainHttpPolicy } from '../http/plain-http-policy.js';
+import {
+  PLAIN_HTTP_POLICIES,
+  isPlainHttpPolicy,
+  type PlainHttpPolicy,
+} from '../transport/plain-http-policy.js';
 import type { LogFormat } from '../logging/app-logger.js';
 import { parseRole, roleParts, type AppRole } from './app-role.js';
 
@@ -94,7 +98,7 @@ export interface AppConfig {
    * kept between runs (KUBE_AUDIT_LOG_POSITION_FILE); undefined: none.
    */
   kubeAuditLog: { file: string; positionFile: string } | undefined;
-  /** What plain HTTP gets while TLS is on (PLAIN_HTTP; see http/plain-http-policy.ts). */
+  /** What plain HTTP gets while TLS is on (PLAIN_HTTP; see transport/plain-http-policy.ts). */
   plainHttp: PlainHttpPolicy;
   /** Host names the app answers for (ALLOWED_HOSTS, lower case; `*` for any); undefined: see http/host-check.ts. */
   allowedHosts: string[] | undefined;

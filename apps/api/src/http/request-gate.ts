@@ -1,9 +1,9 @@
 import { STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { handleRequestsFirst } from './first-handler.js';
+import { handleRequestsFirst } from '../transport/first-handler.js';
 import { kubeStatus } from './kube-status.js';
 import { hostAllowed, hostNameOf, isLoopbackAddress, type HostPolicy } from './host-check.js';
-import { plainHttpVerdict, type PlainHttpPolicy } from './plain-http-policy.js';
+import { plainHttpVerdict, type PlainHttpPolicy } from '../transport/plain-http-policy.js';
 
 export interface GateSettings {
   hosts: HostPolicy;

@@ -2,7 +2,7 @@ import { Controller, HttpCode, Inject, Post, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { Public, Unmetered } from '../auth/auth.decorators.js';
 import { appConfig, type AppConfig } from '../config/app-config.js';
-import { clientCertificate } from '../http/client-certificate.js';
+import { clientCertificate } from '../transport/client-certificate.js';
 import { CONTROLPLANE_API_VERSION } from '../http/controlplane-api.js';
 import { StatusException } from '../http/kube-status.js';
 import { BODY_TYPES, mediaType, parseBody, readRawBody } from '../http/request-body.js';

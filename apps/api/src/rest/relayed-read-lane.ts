@@ -5,7 +5,7 @@ import { Authorization } from '../auth/authorization.js';
 import { RequestBudget } from '../auth/request-budget.js';
 import { credentialOf } from '../auth/session/session-cookies.js';
 import { accessRefusal, roleNeeded } from '../auth/roles.js';
-import type { FirstHandler } from '../http/first-handler.js';
+import type { FirstHandler } from '../transport/first-handler.js';
 import { statusAnswer } from '../http/status-exception.filter.js';
 import { ApiServerRelay } from './api-server-relay.js';
 import { nginxPath } from './nginx-paths.js';

@@ -3,12 +3,12 @@ import { readFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { AppConfig } from '../config/app-config.js';
-import { applyConnectionLimits } from '../http/connection-limits.js';
-import { handleRequestsFirst, type FirstHandler } from '../http/first-handler.js';
 import { hostPolicy } from '../http/host-check.js';
 import { gateRequests } from '../http/request-gate.js';
 import { sendSecurityHeaders } from '../http/security-headers.js';
-import { serveTlsOnSamePort } from '../http/tls-on-same-port.js';
+import { applyConnectionLimits } from '../transport/connection-limits.js';
+import { handleRequestsFirst, type FirstHandler } from '../transport/first-handler.js';
+import { serveTlsOnSamePort } from '../transport/tls-on-same-port.js';
 
 /**
  * Puts an initialised app's HTTP server behind what every role's port has (connection limits, the host and
@@ -34,7 +34,7 @@ export async function listen(
     serveTlsOnSamePort(server, {
       cert: readFileSync(config.tls.certFile),
       key: readFileSync(config.tls.keyFile),
-      // Asked for, never required: only the audit webhook checks one (http/client-certificate.ts).
+      // Asked for, never required: only the audit webhook checks one (transport/client-certificate.ts).
       ...(config.auditWebhook && config.role !== 'controller'
         ? { requestCert: true, rejectUnauthorized: false, ca: readFileSync(config.auditWebhook.clientCaFile) }
         : {}),

@@ -1,6 +1,6 @@
 import { Logger, type INestApplication } from '@nestjs/common';
 import type { Server } from 'node:http';
-import { InFlightRequests, isStreamRequest } from '../http/in-flight.js';
+import { InFlightRequests, isStreamRequest } from '../transport/in-flight.js';
 
 /** Longest a stopping process waits for the requests it holds (kube-apiserver's request timeout is 60 s). */
 const DRAIN_MS = 20_000;

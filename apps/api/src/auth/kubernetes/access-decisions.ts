@@ -1,4 +1,5 @@
 import { NGINX_GROUP, NGINX_PLURAL } from '@ngx/nginx-api';
+import { ExpiringCache } from '../../cache/expiring-cache.js';
 import type { AccessAnswer, AccessSubject, NginxAccess, ReviewAccess } from './subject-access-reviews.js';
 
 /** Most answers kept; the oldest go first. */
@@ -19,15 +20,16 @@ export interface AccessRefusal {
  * sent once. Guarantee: nothing is allowed without an answer `allowed` from kube-apiserver at most `ttlMs` old.
  */
 export class AccessDecisions {
-  private readonly answers = new Map<string, { answer: AccessAnswer; until: number }>();
-  private readonly asking = new Map<string, Promise<AccessAnswer>>();
-  private readonly maxEntries: number;
+  private readonly answers: ExpiringCache<AccessAnswer>;
 
   constructor(
     private readonly review: ReviewAccess,
     private readonly options: { ttlMs: number; maxEntries?: number; now?: () => number },
   ) {
-    this.maxEntries = options.maxEntries ?? DEFAULT_MAX_ENTRIES;
+    this.answers = new ExpiringCache({
+      maxEntries: options.maxEntries ?? DEFAULT_MAX_ENTRIES,
+      now: options.now,
+    });
   }
 
   /** Why `subject` may not make the request `access` describes (403, or 503 when kube-apiserver cannot be asked). */
@@ -43,40 +45,12 @@ export class AccessDecisions {
 
   /** The answer kept for this question, if any still is: for the paths that cannot wait (the relayed-read lane). */
   known(subject: AccessSubject, access: NginxAccess): AccessAnswer | undefined {
-    const key = keyOf(subject, access);
-    const entry = this.answers.get(key);
-    if (!entry) return undefined;
-    if (entry.until > this.now()) return entry.answer;
-    this.answers.delete(key);
-    return undefined;
+    return this.answers.get(keyOf(subject, access));
   }
 
   /** The answer kept, or kube-apiserver's (then kept); rejects when kube-apiserver could not be asked. */
   answer(subject: AccessSubject, access: NginxAccess): Promise<AccessAnswer> {
-    const kept = this.known(subject, access);
-    if (kept) return Promise.resolve(kept);
-    const key = keyOf(subject, access);
-    const pending = this.asking.get(key);
-    if (pending) return pending;
-    const asked = this.review(subject, access)
-      .then((answer) => {
-        this.keep(key, answer);
-        return answer;
-      })
-      .finally(() => this.asking.delete(key));
-    this.asking.set(key, asked);
-    return asked;
-  }
-
-  private keep(key: string, answer: AccessAnswer): void {
-    if (this.options.ttlMs <= 0) return;
-    this.answers.delete(key); // re-inserted last: the oldest answers stay first in line to go
-    this.answers.set(key, { answer, until: this.now() + this.options.ttlMs });
-    while (this.answers.size > this.maxEntries) this.answers.delete(this.answers.keys().next().value!);
-  }
-
-  private now(): number {
-    return (this.options.now ?? Date.now)();
+    return this.answers.load(keyOf(subject, access), () => this.review(subject, access), this.options.ttlMs);
   }
 }
 

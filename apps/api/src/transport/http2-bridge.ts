@@ -11,9 +11,8 @@ import {
   type IncomingHttpHeaders as Http2Headers,
   type ServerHttp2Stream,
 } from 'node:http2';
-import type { Duplex } from 'node:stream';
+import { duplexPair, type Duplex } from 'node:stream';
 import type { TLSSocket } from 'node:tls';
-import { memoryConnection } from './memory-connection.js';
 
 /** Headers of HTTP/1.1 that HTTP/2 forbids (RFC 9113 section 8.2.2), dropped from answers. */
 const CONNECTION_HEADERS = new Set([
@@ -57,7 +56,7 @@ function bridgeStream(
   hand: (connection: Duplex) => void,
   tls: TLSSocket | undefined,
 ): void {
-  const [appSide, bridgeSide] = memoryConnection();
+  const [appSide, bridgeSide] = inMemoryConnection();
   let upstream: ClientRequest;
   try {
     upstream = http1Request({
@@ -96,6 +95,19 @@ function bridgeStream(
     answer.on('aborted', () => stream.close(constants.NGHTTP2_INTERNAL_ERROR));
   });
   stream.pipe(upstream);
+}
+
+/**
+ * Two connected ends, each reading what the other writes with back-pressure; ending one's writes ends the other's
+ * reads, and closing either end closes both. `duplexPair` alone does not pass a destroy across (Node 20 leaves the
+ * other end open; later versions only end its reads): a stream reset must close the app's request, and an answer
+ * cut short must fail the bridge's request.
+ */
+function inMemoryConnection(): [Duplex, Duplex] {
+  const [a, b] = duplexPair({ allowHalfOpen: false });
+  a.once('close', () => b.destroy());
+  b.once('close', () => a.destroy());
+  return [a, b];
 }
 
 /** The request's headers as HTTP/1.1 has them: `:authority` as Host, pseudo-headers and cookies joined. */
