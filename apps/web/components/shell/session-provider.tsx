@@ -1,7 +1,7 @@
 'use client';
 
 import { useRouter } from 'next/navigation';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import {
   ApiClient,
@@ -122,21 +122,23 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     // refetch() runs even a disabled query: whoami only once there is a credential to ask with.
     if (canAsk) void askWhoami();
   }, [token, canAsk, askBrowser, askWhoami]);
+  /** Ends the provider sign-in's session on the server; signed out here whatever it answers. */
+  const { mutate: endServerSession } = useMutation({
+    mutationFn: (client: ApiClient) => client.signOut(),
+    onSettled: (providerSignOutUrl) => {
+      setBrowser(null);
+      if (providerSignOutUrl) window.location.assign(providerSignOutUrl);
+      else router.push('/sign-in');
+    },
+  });
   const signOut = useCallback(() => {
     if (token || !api) {
       clearToken();
       router.push('/sign-in');
       return;
     }
-    api
-      .signOut()
-      .catch(() => null)
-      .then((providerSignOutUrl) => {
-        setBrowser(null);
-        if (providerSignOutUrl) window.location.assign(providerSignOutUrl);
-        else router.push('/sign-in');
-      });
-  }, [token, api, router, setBrowser]);
+    endServerSession(api);
+  }, [token, api, router, endServerSession]);
 
   const session = useMemo<SessionState>(() => {
     if (token === undefined) return { status: 'loading' };

@@ -4,6 +4,7 @@ import type { Nginx } from '@ngx/nginx-api';
 import { useState, type FormEvent } from 'react';
 import { useReadySession } from '@/components/shell/session-provider';
 import { errorMessage, StatusError } from '@/lib/api/api-client';
+import { useNginxMutation } from '@/lib/query/use-nginx-mutation';
 import { useConfigCheck } from '@/features/config-editor/config-check';
 import { configProblemsOfCauses, type ConfigProblem } from '@/features/config-editor/config-problems';
 import { sameIntent, writeOnVersion } from '@/lib/api/conditional-write';
@@ -34,40 +35,47 @@ export function ConfigEditForm({ nginx, onDone }: { nginx: Nginx; onDone: () => 
   const name = nginx.metadata.name!;
   const [base, setBase] = useState(() => baseOf(nginx));
   const [draft, setDraft] = useState(base.config);
-  const [saving, setSaving] = useState(false);
   const [error, setError] = useState<string | undefined>();
   const [refused, setRefused] = useState<{ text: string; problems: ConfigProblem[] } | undefined>();
   const [latest, setLatest] = useState<Nginx | undefined>();
   const check = useConfigCheck(api, namespace, name, draft, draft !== base.config);
   const problems = refused?.text === draft ? refused.problems : check.problems;
+  const write = useNginxMutation(
+    { namespace, name },
+    {
+      mutationFn: (config: string) =>
+        writeOnVersion(
+          base.resourceVersion ?? '',
+          (resourceVersion) =>
+            api.patchNginx(namespace, name, {
+              metadata: { resourceVersion },
+              spec: { config: config || null },
+            }),
+          async () => {
+            const now = await api.getNginx(namespace, name);
+            return { version: now.metadata.resourceVersion ?? '', unchanged: sameIntent(base.nginx, now) };
+          },
+        ),
+      onSuccess: onDone,
+      // Awaited while the save stays pending: a 409 reads the object now before the form is enabled again.
+      onError: async (e, config) => {
+        const fromServer = e instanceof StatusError ? configProblemsOfCauses(e.causes) : [];
+        if (e instanceof StatusError && e.code === 409)
+          setLatest(await api.getNginx(namespace, name).catch(() => nginx));
+        else if (fromServer.length > 0) setRefused({ text: config, problems: fromServer });
+        else if (e instanceof StatusError && e.code === 403) setError(`Not allowed: ${e.message}`);
+        else setError(errorMessage(e));
+      },
+    },
+  );
+  const saving = write.isPending;
   const blocked = saving || check.checking || problems.length > 0 || draft === base.config;
 
-  async function save(event: FormEvent) {
+  function save(event: FormEvent) {
     event.preventDefault();
     if (blocked) return;
-    setSaving(true);
     setError(undefined);
-    try {
-      await writeOnVersion(
-        base.resourceVersion ?? '',
-        (resourceVersion) =>
-          api.patchNginx(namespace, name, { metadata: { resourceVersion }, spec: { config: draft || null } }),
-        async () => {
-          const now = await api.getNginx(namespace, name);
-          return { version: now.metadata.resourceVersion ?? '', unchanged: sameIntent(base.nginx, now) };
-        },
-      );
-      onDone();
-    } catch (e) {
-      const fromServer = e instanceof StatusError ? configProblemsOfCauses(e.causes) : [];
-      if (e instanceof StatusError && e.code === 409)
-        setLatest(await api.getNginx(namespace, name).catch(() => nginx));
-      else if (fromServer.length > 0) setRefused({ text: draft, problems: fromServer });
-      else if (e instanceof StatusError && e.code === 403) setError(`Not allowed: ${e.message}`);
-      else setError(errorMessage(e));
-    } finally {
-      setSaving(false);
-    }
+    write.mutate(draft);
   }
 
   const rebase = (next: Nginx, keepDraft: boolean) => {

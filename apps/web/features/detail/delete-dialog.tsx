@@ -2,49 +2,45 @@
 
 import { useEffect, useId, useState } from 'react';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
-import { errorMessage } from '@/lib/api/api-client';
+import type { ApiClient } from '@/lib/api/api-client';
+import { errorText } from '@/lib/query/query-state';
+import { useNginxMutation } from '@/lib/query/use-nginx-mutation';
 
 /**
  * Confirms a deletion in a modal <dialog> (focus stays inside, Escape closes); the Delete button is enabled only
- * once the object's name is typed.
+ * once the object's name is typed. Delete sends it; `onDeleted` runs once the server accepted it (still busy), a
+ * failure stays in the dialog.
  */
 export function DeleteDialog({
   open,
+  api,
   name,
   namespace,
   podCount,
   onCancel,
-  onConfirm,
+  onDeleted,
 }: {
   open: boolean;
+  api: ApiClient;
   name: string;
   namespace: string;
   podCount: number;
   onCancel: () => void;
-  onConfirm: () => Promise<void>;
+  onDeleted: () => void;
 }) {
   const id = useId();
   const [typed, setTyped] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | undefined>();
+  const remove = useNginxMutation(
+    { namespace, name },
+    { mutationFn: () => api.deleteNginx(namespace, name), onSuccess: onDeleted },
+  );
+  const { reset } = remove;
 
   useEffect(() => {
     if (!open) return;
     setTyped('');
-    setError(undefined);
-  }, [open]);
-
-  async function confirm() {
-    setBusy(true);
-    setError(undefined);
-    try {
-      await onConfirm();
-    } catch (e) {
-      setError(errorMessage(e));
-    } finally {
-      setBusy(false);
-    }
-  }
+    reset();
+  }, [open, reset]);
 
   return (
     <ConfirmDialog
@@ -56,15 +52,15 @@ export function DeleteDialog({
           {podCount > 0 ? ` and its ${podCount} pod${podCount === 1 ? '' : 's'}` : ''}. It cannot be undone.
         </p>
       }
-      error={error}
-      busy={busy}
+      error={errorText(remove.error)}
+      busy={remove.isPending}
       canConfirm={typed === name}
       confirmLabel="Delete"
       busyLabel="Deleting…"
       tone="danger"
       testId="delete-dialog"
       onCancel={onCancel}
-      onConfirm={() => void confirm()}
+      onConfirm={() => remove.mutate()}
     >
       <div className="field">
         <label htmlFor={`${id}-confirm`}>

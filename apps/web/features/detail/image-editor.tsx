@@ -2,7 +2,9 @@
 
 import { DEFAULT_IMAGE, nginxSpecSchema, validateAgainst } from '@ngx/nginx-api';
 import { useEffect, useState, type FormEvent } from 'react';
-import { errorMessage, type ApiClient } from '@/lib/api/api-client';
+import type { ApiClient } from '@/lib/api/api-client';
+import { errorText } from '@/lib/query/query-state';
+import { useNginxMutation } from '@/lib/query/use-nginx-mutation';
 import { shortMessage } from '@/features/create/form-errors';
 
 const imageSchema = nginxSpecSchema.properties!.image!;
@@ -22,10 +24,17 @@ export function ImageEditor({
   const current = image ?? '';
   const [draft, setDraft] = useState(current);
   const [dirty, setDirty] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | undefined>();
-
   const [sent, setSent] = useState<string | undefined>();
+  const save = useNginxMutation(
+    { namespace, name },
+    {
+      // An empty image removes the field, so the default applies again.
+      mutationFn: (next: string) => api.patchNginx(namespace, name, { spec: { image: next || null } }),
+      onSuccess: (_updated, next) => setSent(next),
+    },
+  );
+  const busy = save.isPending;
+  const error = errorText(save.error);
 
   useEffect(() => {
     if (!dirty) setDraft(current);
@@ -42,24 +51,14 @@ export function ImageEditor({
     : undefined;
   const changed = draft.trim() !== current;
 
-  async function save(event: FormEvent) {
+  function submit(event: FormEvent) {
     event.preventDefault();
     if (problem || !changed) return;
-    setBusy(true);
-    setError(undefined);
-    try {
-      // An empty image removes the field, so the default applies again.
-      await api.patchNginx(namespace, name, { spec: { image: draft.trim() || null } });
-      setSent(draft.trim());
-    } catch (e) {
-      setError(errorMessage(e));
-    } finally {
-      setBusy(false);
-    }
+    save.mutate(draft.trim());
   }
 
   return (
-    <form onSubmit={save} noValidate data-testid="image-form">
+    <form onSubmit={submit} noValidate data-testid="image-form">
       <div className="inline-form">
         <input
           aria-label="Image"
@@ -73,7 +72,8 @@ export function ImageEditor({
             setDraft(e.target.value);
             setDirty(true);
             setSent(undefined);
-            setError(undefined);
+            // A save still under way keeps its state: its outcome is shown when it ends.
+            if (!save.isPending) save.reset();
           }}
           aria-invalid={problem ? true : undefined}
           aria-describedby={problem || error ? 'image-error' : undefined}

@@ -107,12 +107,12 @@ export function NginxDetail({ namespace, name }: { namespace: string; name: stri
       {writable && (
         <DeleteDialog
           open={deleting}
+          api={api}
           name={name}
           namespace={namespace}
           podCount={pods.length}
           onCancel={() => setDeleting(false)}
-          onConfirm={async () => {
-            await api.deleteNginx(namespace, name);
+          onDeleted={() => {
             setDeleting(false);
             router.push(`/?namespace=${encodeURIComponent(namespace)}`);
           }}

@@ -2,7 +2,9 @@
 
 import { MAX_REPLICAS, MIN_REPLICAS, nginxSpecSchema, validateAgainst } from '@ngx/nginx-api';
 import { useEffect, useState, type FormEvent } from 'react';
-import { errorMessage, type ApiClient } from '@/lib/api/api-client';
+import type { ApiClient } from '@/lib/api/api-client';
+import { errorText } from '@/lib/query/query-state';
+import { useNginxMutation } from '@/lib/query/use-nginx-mutation';
 import { shortMessage } from '@/features/create/form-errors';
 
 const replicasSchema = nginxSpecSchema.properties!.replicas!;
@@ -24,11 +26,21 @@ export function ScaleControl({
 }) {
   const [draft, setDraft] = useState(String(replicas));
   const [dirty, setDirty] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | undefined>();
   const [done, setDone] = useState<string | undefined>();
   /** The value last applied, until the live spec shows it (the draft is kept meanwhile, so it does not flicker). */
   const [sent, setSent] = useState<number | undefined>();
+  const scale = useNginxMutation(
+    { namespace, name },
+    {
+      mutationFn: (to: number) => api.scaleNginx(namespace, name, to),
+      onSuccess: (_answer, to) => {
+        setSent(to);
+        setDone(`Scaled to ${to}`);
+      },
+    },
+  );
+  const busy = scale.isPending;
+  const error = errorText(scale.error);
 
   useEffect(() => {
     if (!dirty) setDraft(String(replicas));
@@ -53,7 +65,8 @@ export function ScaleControl({
     setDraft(next);
     setDirty(true);
     setSent(undefined);
-    setError(undefined);
+    // A scale still under way keeps its state: its outcome is shown when it ends.
+    if (!scale.isPending) scale.reset();
     setDone(undefined);
   };
   const step = (delta: number) => {
@@ -61,20 +74,10 @@ export function ScaleControl({
     set(String(Math.min(MAX_REPLICAS, Math.max(MIN_REPLICAS, base + delta))));
   };
 
-  async function apply(event: FormEvent) {
+  function apply(event: FormEvent) {
     event.preventDefault();
     if (problem || !changed || value === undefined) return;
-    setBusy(true);
-    setError(undefined);
-    try {
-      await api.scaleNginx(namespace, name, value);
-      setSent(value);
-      setDone(`Scaled to ${value}`);
-    } catch (e) {
-      setError(errorMessage(e));
-    } finally {
-      setBusy(false);
-    }
+    scale.mutate(value);
   }
 
   return (

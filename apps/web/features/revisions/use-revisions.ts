@@ -13,6 +13,7 @@ import {
 import { sameIntent, writeOnVersion } from '@/lib/api/conditional-write';
 import { queryKeys } from '@/lib/query/query-keys';
 import { errorText, readPhase, type ReadPhase } from '@/lib/query/query-state';
+import { useNginxMutation } from '@/lib/query/use-nginx-mutation';
 import { useRefetchOn } from '@/lib/query/use-refetch-on';
 
 /** The revision history of one Nginx as `useRevisions` holds it. */
@@ -70,79 +71,89 @@ export interface RollbackState {
   open: (target: RollbackTarget) => void;
   cancel: () => void;
   confirm: () => Promise<void>;
-  /** Forgets the conflict and reloads the list (`onChanged`). */
+  /** Forgets the conflict and reloads the list (`reload`). */
   reloadAfterConflict: () => void;
 }
 
 /**
  * The rollback of `namespace/name` to a revision, after a confirmation: `confirm` posts it conditioned on the
- * target's resourceVersion. Success closes the confirmation and calls `onChanged` (reload the list); a 409 closes
- * it and keeps the server's message as `conflict` (nothing was written); any other failure stays in the
- * confirmation as `error`.
+ * target's resourceVersion. Success closes the confirmation and refreshes the Nginx's reads (the list among them);
+ * a 409 closes it and keeps the server's message as `conflict` (nothing was written); any other failure stays in
+ * the confirmation as `error`.
  */
 export function useRollback(
   api: ApiClient,
   namespace: string,
   name: string,
-  onChanged: () => void,
+  reload: () => void,
 ): RollbackState {
   const [target, setTarget] = useState<RollbackTarget | undefined>();
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | undefined>();
   const [conflict, setConflict] = useState<string | undefined>();
   const [done, setDone] = useState<string | undefined>();
-
-  const open = useCallback((next: RollbackTarget) => {
-    setTarget(next);
-    setError(undefined);
-    setConflict(undefined);
-    setDone(undefined);
-  }, []);
-  const cancel = useCallback(() => {
-    setTarget(undefined);
-    setError(undefined);
-  }, []);
-
-  const confirm = useCallback(async () => {
-    if (!target) return;
-    setBusy(true);
-    setError(undefined);
-    try {
+  const rollback = useNginxMutation(
+    { namespace, name },
+    {
       // The controller's status writes moving the resourceVersion are no conflict; anyone else's change to the
       // Nginx, or a history renumbered since, is.
-      await writeOnVersion(
-        target.base.metadata.resourceVersion ?? '',
-        (version) => api.rollback(namespace, name, target.revision.revision, version),
-        async () => {
-          const [now, history] = await Promise.all([
-            api.getNginx(namespace, name),
-            api.revisions(namespace, name),
-          ]);
-          const unchanged =
-            sameIntent(target.base, now) &&
-            history.items.some(
-              (item) => item.revision === target.revision.revision && item.hash === target.revision.hash,
-            );
-          return { version: now.metadata.resourceVersion ?? '', unchanged };
-        },
-      );
-      setTarget(undefined);
-      setDone(`Rolled back to revision ${target.revision.revision} (${target.revision.template.image}).`);
-      onChanged();
-    } catch (e) {
-      if (e instanceof StatusError && e.code === 409) {
+      mutationFn: (to: RollbackTarget) =>
+        writeOnVersion(
+          to.base.metadata.resourceVersion ?? '',
+          (version) => api.rollback(namespace, name, to.revision.revision, version),
+          async () => {
+            const [now, history] = await Promise.all([
+              api.getNginx(namespace, name),
+              api.revisions(namespace, name),
+            ]);
+            const unchanged =
+              sameIntent(to.base, now) &&
+              history.items.some(
+                (item) => item.revision === to.revision.revision && item.hash === to.revision.hash,
+              );
+            return { version: now.metadata.resourceVersion ?? '', unchanged };
+          },
+        ),
+      onSuccess: (_updated, to) => {
         setTarget(undefined);
-        setConflict(e.message);
-      } else setError(errorMessage(e));
-    } finally {
-      setBusy(false);
-    }
-  }, [api, namespace, name, target, onChanged]);
+        setDone(`Rolled back to revision ${to.revision.revision} (${to.revision.template.image}).`);
+      },
+      onError: (e) => {
+        if (e instanceof StatusError && e.code === 409) {
+          setTarget(undefined);
+          setConflict(e.message);
+        }
+      },
+    },
+  );
+  const { mutateAsync, reset, isPending: busy } = rollback;
+  // A 409 is shown as `conflict` instead.
+  const error =
+    rollback.error && !(rollback.error instanceof StatusError && rollback.error.code === 409)
+      ? errorMessage(rollback.error)
+      : undefined;
+
+  const open = useCallback(
+    (next: RollbackTarget) => {
+      setTarget(next);
+      reset();
+      setConflict(undefined);
+      setDone(undefined);
+    },
+    [reset],
+  );
+  const cancel = useCallback(() => {
+    setTarget(undefined);
+    // A rollback still under way keeps its state: the dialog is closed, its outcome is shown when it ends.
+    if (!busy) reset();
+  }, [busy, reset]);
+
+  const confirm = useCallback(async () => {
+    if (target) await mutateAsync(target).catch(() => undefined);
+  }, [mutateAsync, target]);
 
   const reloadAfterConflict = useCallback(() => {
     setConflict(undefined);
-    onChanged();
-  }, [onChanged]);
+    reload();
+  }, [reload]);
 
   return { target, busy, error, conflict, done, open, cancel, confirm, reloadAfterConflict };
 }

@@ -5,7 +5,9 @@ import { useState } from 'react';
 import { Badge, type Tone } from '@/components/ui/badge';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { TableWrap } from '@/components/ui/table-wrap';
-import { errorMessage, type ApiClient } from '@/lib/api/api-client';
+import type { ApiClient } from '@/lib/api/api-client';
+import { errorText } from '@/lib/query/query-state';
+import { useNginxMutation } from '@/lib/query/use-nginx-mutation';
 import type { CanaryStepState, CanaryView } from '@/features/rollout/canary-view';
 import { formatDateTime } from '@/lib/ui/format';
 
@@ -15,6 +17,9 @@ const STEP_TONES: Record<CanaryStepState, Tone> = {
   pending: 'neutral',
   aborted: 'danger',
 };
+
+/** What the canary's buttons ask of the server. */
+type CanaryAction = 'promote' | 'promote-fully' | 'abort';
 
 const RUN_TONES: Record<NginxAnalysisRun['phase'], Tone> = {
   Running: 'info',
@@ -81,23 +86,21 @@ export function CanarySteps({
   name: string;
   writable: boolean;
 }) {
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | undefined>();
   const [confirmingAbort, setConfirmingAbort] = useState(false);
-
-  async function act(action: () => Promise<unknown>): Promise<boolean> {
-    setBusy(true);
-    setError(undefined);
-    try {
-      await action();
-      return true;
-    } catch (e) {
-      setError(errorMessage(e));
-      return false;
-    } finally {
-      setBusy(false);
-    }
-  }
+  const act = useNginxMutation(
+    { namespace, name },
+    {
+      mutationFn: (action: CanaryAction) =>
+        action === 'abort'
+          ? api.abort(namespace, name)
+          : api.promote(namespace, name, action === 'promote-fully'),
+      onSuccess: (_updated, action) => {
+        if (action === 'abort') setConfirmingAbort(false);
+      },
+    },
+  );
+  const busy = act.isPending;
+  const error = errorText(act.error);
 
   return (
     <div className="canary" data-testid="canary-steps" data-phase={view.phase}>
@@ -114,7 +117,7 @@ export function CanarySteps({
             <button
               type="button"
               disabled={busy || !view.canPromote}
-              onClick={() => act(() => api.promote(namespace, name))}
+              onClick={() => act.mutate('promote')}
               data-testid="canary-promote"
             >
               Promote
@@ -122,7 +125,7 @@ export function CanarySteps({
             <button
               type="button"
               disabled={busy || !view.canPromote}
-              onClick={() => act(() => api.promote(namespace, name, true))}
+              onClick={() => act.mutate('promote-fully')}
               data-testid="canary-promote-full"
             >
               Promote fully
@@ -175,9 +178,7 @@ export function CanarySteps({
         tone="danger"
         testId="canary-abort-dialog"
         onCancel={() => setConfirmingAbort(false)}
-        onConfirm={async () => {
-          if (await act(() => api.abort(namespace, name))) setConfirmingAbort(false);
-        }}
+        onConfirm={() => act.mutate('abort')}
       />
     </div>
   );

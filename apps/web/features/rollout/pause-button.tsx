@@ -2,6 +2,7 @@
 
 import { useEffect, useState } from 'react';
 import { errorMessage, StatusError, type ApiClient } from '@/lib/api/api-client';
+import { useNginxMutation } from '@/lib/query/use-nginx-mutation';
 
 /** Why a write failed, in words; a 403 says the server refused it (the role or namespace may have changed). */
 function failure(error: unknown): string {
@@ -24,29 +25,27 @@ export function PauseButton({
   name: string;
   paused: boolean;
 }) {
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | undefined>();
   /** What the server answered the last patch with, until the live spec moves (so a second click is not a no-op). */
   const [sent, setSent] = useState<boolean | undefined>();
   useEffect(() => setSent(undefined), [paused]);
   const shown = sent ?? paused;
-
-  async function toggle() {
-    setBusy(true);
-    setError(undefined);
-    try {
-      const updated = await api.patchNginx(namespace, name, { spec: { paused: !shown } });
-      setSent(updated.spec.paused === true);
-    } catch (e) {
-      setError(failure(e));
-    } finally {
-      setBusy(false);
-    }
-  }
+  const patch = useNginxMutation(
+    { namespace, name },
+    {
+      mutationFn: (next: boolean) => api.patchNginx(namespace, name, { spec: { paused: next } }),
+      onSuccess: (updated) => setSent(updated.spec.paused === true),
+    },
+  );
+  const error = patch.error ? failure(patch.error) : undefined;
 
   return (
     <>
-      <button type="button" onClick={toggle} disabled={busy} data-testid="pause-toggle">
+      <button
+        type="button"
+        onClick={() => patch.mutate(!shown)}
+        disabled={patch.isPending}
+        data-testid="pause-toggle"
+      >
         {shown ? 'Resume rollout' : 'Pause rollout'}
       </button>
       {error && (

@@ -1,6 +1,7 @@
 'use client';
 
 import type { Nginx } from '@ngx/nginx-api';
+import { useMutation, type UseMutationOptions } from '@tanstack/react-query';
 import { useCallback, useState } from 'react';
 import { errorMessage, StatusError, type ApiClient } from '@/lib/api/api-client';
 import {
@@ -12,6 +13,7 @@ import {
 } from '@/lib/nginx/manifest-diff';
 import { causesAtLines, yamlProblems, type YamlProblem } from '@/features/yaml-edit/yaml-lines';
 import { sameIntent, writeOnVersion } from '@/lib/api/conditional-write';
+import { useNginxMutation } from '@/lib/query/use-nginx-mutation';
 
 /** What happened between reading the Nginx and a refused write: the object now, and its diff from the one read. */
 export interface YamlConflict {
@@ -52,7 +54,6 @@ export function useYamlEdit(api: ApiClient, initial: Nginx): YamlEdit {
   const [base, setBase] = useState(initial);
   const [text, setTextState] = useState(() => manifestText(initial));
   const [previousEdit, setPreviousEdit] = useState<string | undefined>();
-  const [busy, setBusy] = useState<'review' | 'apply' | undefined>();
   const [problems, setProblems] = useState<YamlProblem[]>([]);
   const [diff, setDiff] = useState<DiffLine[] | undefined>();
   const [conflict, setConflict] = useState<YamlConflict | undefined>();
@@ -65,6 +66,34 @@ export function useYamlEdit(api: ApiClient, initial: Nginx): YamlEdit {
     setDiff(undefined);
   }, []);
 
+  // The replace of `text`, as a dry run (review) or for real (apply); a failure is placed before either is idle
+  // again (a 409 reads the object now first).
+  const replace = (dryRun: boolean): UseMutationOptions<Nginx, Error, string> => ({
+    mutationFn: (manifest) =>
+      writeOnVersion(
+        base.metadata.resourceVersion ?? '',
+        (version) => api.replaceNginx(namespace, name, withResourceVersion(manifest, version), { dryRun }),
+        async () => {
+          const now = await api.getNginx(namespace, name);
+          return { version: now.metadata.resourceVersion ?? '', unchanged: sameIntent(base, now) };
+        },
+      ),
+    onError: async (e, manifest) => {
+      if (e instanceof StatusError && e.code === 409) {
+        const latest = await api.getNginx(namespace, name).catch(() => undefined);
+        if (latest) setConflict({ latest, lines: lineDiff(comparableText(base), comparableText(latest)) });
+        else setError(e.message);
+      } else if (e instanceof StatusError && e.code === 403) setError(`Not allowed: ${e.message}`);
+      else if (e instanceof StatusError && e.causes.length > 0)
+        setProblems(causesAtLines(manifest, e.causes));
+      else setError(errorMessage(e));
+    },
+  });
+  // A dry run changes nothing, so it refreshes nothing either.
+  const { mutateAsync: dryRunReplace, isPending: reviewing } = useMutation(replace(true));
+  const { mutateAsync: store, isPending: applying } = useNginxMutation({ namespace, name }, replace(false));
+  const busy = reviewing ? 'review' : applying ? 'apply' : undefined;
+
   const send = useCallback(
     async (dryRun: boolean): Promise<Nginx | undefined> => {
       setDiff(undefined);
@@ -73,30 +102,9 @@ export function useYamlEdit(api: ApiClient, initial: Nginx): YamlEdit {
       const local = yamlProblems(text);
       setProblems(local);
       if (local.length > 0) return undefined;
-      setBusy(dryRun ? 'review' : 'apply');
-      try {
-        return await writeOnVersion(
-          base.metadata.resourceVersion ?? '',
-          (version) => api.replaceNginx(namespace, name, withResourceVersion(text, version), { dryRun }),
-          async () => {
-            const now = await api.getNginx(namespace, name);
-            return { version: now.metadata.resourceVersion ?? '', unchanged: sameIntent(base, now) };
-          },
-        );
-      } catch (e) {
-        if (e instanceof StatusError && e.code === 409) {
-          const latest = await api.getNginx(namespace, name).catch(() => undefined);
-          if (latest) setConflict({ latest, lines: lineDiff(comparableText(base), comparableText(latest)) });
-          else setError(e.message);
-        } else if (e instanceof StatusError && e.code === 403) setError(`Not allowed: ${e.message}`);
-        else if (e instanceof StatusError && e.causes.length > 0) setProblems(causesAtLines(text, e.causes));
-        else setError(errorMessage(e));
-        return undefined;
-      } finally {
-        setBusy(undefined);
-      }
+      return (dryRun ? dryRunReplace : store)(text).catch(() => undefined);
     },
-    [api, base, namespace, name, text],
+    [dryRunReplace, store, text],
   );
 
   const review = useCallback(async () => {
