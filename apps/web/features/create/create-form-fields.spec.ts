@@ -1,4 +1,4 @@
-import { nginxSpecSchema } from '@ngx/nginx-api';
+import { nginxSpecSchema, TEMPLATE_FIELDS, templateFields } from '@ngx/nginx-api';
 import { describe, expect, it } from 'vitest';
 import {
   fieldKind,
@@ -10,7 +10,9 @@ import {
   isRequiredPath,
   manifestOf,
   schemaAt,
+  SECTIONS,
   SPEC_PATHS,
+  templateInputsOf,
   toInput,
   valuesFromManifest,
   type CreateFormValues,
@@ -29,6 +31,18 @@ describe('schemaAt', () => {
 
   it('throws for a path the schema does not have', () => {
     expect(() => schemaAt('service.nope')).toThrow(/spec.service.nope/);
+  });
+});
+
+describe('SECTIONS', () => {
+  it("shows every template field's inputs once, in the section the template table names", () => {
+    const inputs = TEMPLATE_FIELDS.flatMap((field) => templateFields[field].inputs);
+    expect(SPEC_PATHS.filter((path) => inputs.includes(path)).sort()).toEqual([...inputs].sort());
+    expect(SECTIONS.placement).toEqual(['priorityClassName', 'nodeSelector']);
+    expect(SECTIONS.container).toEqual(templateInputsOf('container').flatMap(({ paths }) => paths));
+    expect(SECTIONS.basic).toEqual(['replicas', 'image']);
+    expect(SECTIONS.tls[0]).toBe('tls.secretName');
+    expect(SECTIONS.config).toEqual(['config']);
   });
 });
 

@@ -5,7 +5,9 @@ import {
   nginxSpecSchema,
   templateFields,
   type JsonSchema,
+  type TemplateField,
   type TemplateFieldName,
+  type TemplateFormSection,
 } from '@ngx/nginx-api';
 import { LINE_FIELDS } from '@/features/create/line-fields';
 
@@ -24,24 +26,32 @@ export interface CreateFormValues {
   budget: BudgetKind;
 }
 
-/**
- * Pod template fields shown in sections of their own: the image with the replicas, the config by itself, the TLS
- * Secret with the Ingress that may use it.
- */
-const OWN_SECTION: ReadonlySet<TemplateFieldName> = new Set(['image', 'config', 'tls']);
+/** A pod template field the create form edits, with the spec paths it is edited through (the table's `inputs`). */
+export interface TemplateInputs {
+  field: TemplateFieldName;
+  paths: readonly string[];
+}
+
+/** The pod template fields that the template table puts in form section `section`, in the table's order. */
+export function templateInputsOf(section: TemplateFormSection): readonly TemplateInputs[] {
+  return TEMPLATE_FIELDS.flatMap((field) => {
+    const row: Pick<TemplateField<typeof field>, 'inputs' | 'section'> = templateFields[field];
+    return row.section === section ? [{ field, paths: row.inputs }] : [];
+  });
+}
+
+const templatePaths = (section: TemplateFormSection) =>
+  templateInputsOf(section).flatMap(({ paths }) => paths);
+
+/** The container section: the pod template fields without a section of their own (several inputs in a grid). */
+export const CONTAINER_FIELDS = templateInputsOf('container');
 
 /**
- * The container section: every other pod template field that a form edits, with the spec paths it is edited
- * through, in the template table's order.
+ * The form's sections and the spec paths each holds, in the order they are shown: a pod template field's inputs in
+ * the section the template table names.
  */
-export const CONTAINER_FIELDS: readonly { field: TemplateFieldName; paths: readonly string[] }[] =
-  TEMPLATE_FIELDS.filter((field) => !OWN_SECTION.has(field))
-    .map((field) => ({ field, paths: templateFields[field].inputs }))
-    .filter(({ paths }) => paths.length > 0);
-
-/** The form's sections and the spec paths each holds, in the order they are shown. */
 export const SECTIONS = {
-  basic: ['replicas', 'image'],
+  basic: ['replicas', ...templatePaths('basic')],
   rollout: [
     'strategy.type',
     'strategy.rollingUpdate.maxSurge',
@@ -56,11 +66,11 @@ export const SECTIONS = {
     'paused',
   ],
   service: ['service.type', 'service.port', 'service.nodePort'],
-  tls: ['tls.secretName', 'ingress.host', 'ingress.className', 'ingress.tls'],
-  placement: ['nodeSelector', 'priorityClassName'],
+  tls: [...templatePaths('tls'), 'ingress.host', 'ingress.className', 'ingress.tls'],
+  placement: templatePaths('placement'),
   budget: ['disruptionBudget.minAvailable', 'disruptionBudget.maxUnavailable'],
-  container: CONTAINER_FIELDS.flatMap(({ paths }) => paths),
-  config: ['config'],
+  container: templatePaths('container'),
+  config: templatePaths('config'),
 } as const satisfies Record<string, readonly string[]>;
 
 export type SectionName = keyof typeof SECTIONS;

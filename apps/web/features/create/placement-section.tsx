@@ -3,12 +3,15 @@ import { SpecField, type FormBinding } from '@/features/create/spec-field';
 import { SECTIONS } from '@/features/create/create-form-fields';
 import { LINE_FIELDS } from '@/features/create/line-fields';
 
-/** Where the pods may run: node labels they need and their priority (tolerations and affinity in YAML mode). */
+/**
+ * Where the pods may run: the template fields the template table puts in `placement` (their priority, node labels
+ * they need); tolerations and affinity in YAML mode.
+ */
 export function PlacementSection({ form }: { form: FormBinding }) {
   return (
     <FormSection
       title="Placement"
-      summary="Node selector, priority class"
+      summary="Priority class, node selector"
       hasError={SECTIONS.placement.some((path) => form.errorOf(`spec.${path}`))}
     >
       {SECTIONS.placement.map((path) => (
