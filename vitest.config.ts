@@ -49,7 +49,7 @@ export default defineConfig({
           name: 'unit',
           include: [
             'apps/*/src/**/*.spec.ts',
-            'apps/web/{lib,components}/**/*.spec.ts',
+            'apps/web/{lib,components,features}/**/*.spec.ts',
             'libs/*/src/**/*.spec.ts',
             'tools/**/*.spec.ts',
             'bench/**/*.spec.ts',

@@ -1,9 +1,9 @@
 import type { Metadata, Viewport } from 'next';
 import { connection } from 'next/server';
 import type { ReactNode } from 'react';
-import { QueryProvider } from '../components/query-provider';
-import { SessionProvider } from '../components/session-provider';
-import { SiteHeader } from '../components/site-header';
+import { QueryProvider } from '../components/shell/query-provider';
+import { SessionProvider } from '../components/shell/session-provider';
+import { SiteHeader } from '../components/shell/site-header';
 import './globals.css';
 
 export const metadata: Metadata = {

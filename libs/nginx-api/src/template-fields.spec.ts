@@ -2,7 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { podTemplateOf, podTemplateSchema, specWithTemplate } from './pod-template.js';
 import { revisionOf } from './template-revision.js';
 import { nginxSpecSchema, type JsonSchema } from './schema.js';
-import { NON_TEMPLATE_FIELDS, TEMPLATE_FIELDS, templateFields } from './template-fields.js';
+import {
+  NON_TEMPLATE_FIELDS,
+  TEMPLATE_FIELDS,
+  templateFields,
+  type TemplateField,
+} from './template-fields.js';
 import type { NginxSpec } from './types.js';
 import { validateNginx } from './validation.js';
 
@@ -58,6 +63,13 @@ describe('the pod template table', () => {
         expect(input.split('.')[0], input).toBe(name);
         expect(schemaAt(input), input).toBeDefined();
       }
+  });
+
+  it("names the create form's section of a field exactly when a form edits it", () => {
+    for (const name of TEMPLATE_FIELDS) {
+      const field: Pick<TemplateField<typeof name>, 'inputs' | 'section'> = templateFields[name];
+      expect(field.section !== undefined, name).toBe(field.inputs.length > 0);
+    }
   });
 
   it("describes a revision's template with the spec's schemas of exactly the table's fields", () => {

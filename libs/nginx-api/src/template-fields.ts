@@ -1,6 +1,9 @@
 import { DEFAULT_IMAGE, DEFAULT_PORT } from './names.js';
 import type { NginxResources, NginxSpec } from './types.js';
 
+/** The create form's sections that show template fields (next to fields outside the template). */
+export type TemplateFormSection = 'basic' | 'container' | 'placement' | 'tls' | 'config';
+
 /** How one spec field takes part in the pod template. */
 export interface TemplateField<K extends keyof NginxSpec> {
   /** The template's value of the field from the spec's; an empty value reads as absent (undefined). */
@@ -11,6 +14,11 @@ export interface TemplateField<K extends keyof NginxSpec> {
   example: NonNullable<NginxSpec[K]>;
   /** The spec paths (leaves under the field) a form edits it through, in the order shown; none when no form does. */
   inputs: readonly string[];
+  /**
+   * The create form's section showing `inputs`, exactly when there are some; a section shows its template fields in
+   * this table's order.
+   */
+  section?: TemplateFormSection;
 }
 
 function resourcesOf(resources: NginxResources | undefined): NginxResources | undefined {
@@ -37,10 +45,11 @@ export const templateFields = {
     default: DEFAULT_IMAGE,
     example: 'nginx:1.27',
     inputs: ['image'],
+    section: 'basic',
   },
-  port: { default: DEFAULT_PORT, example: 8080, inputs: ['port'] },
-  config: { example: 'server { listen 80; }\n', inputs: ['config'] },
-  healthCheckPath: { example: '/healthz', inputs: ['healthCheckPath'] },
+  port: { default: DEFAULT_PORT, example: 8080, inputs: ['port'], section: 'container' },
+  config: { example: 'server { listen 80; }\n', inputs: ['config'], section: 'config' },
+  healthCheckPath: { example: '/healthz', inputs: ['healthCheckPath'], section: 'container' },
   resources: {
     of: resourcesOf,
     example: { requests: { cpu: '50m' }, limits: { memory: '64Mi' } },
@@ -50,9 +59,20 @@ export const templateFields = {
       'resources.limits.cpu',
       'resources.limits.memory',
     ],
+    section: 'container',
   },
-  priorityClassName: { of: (name) => name || undefined, example: 'high-priority', inputs: [] },
-  nodeSelector: { of: nonEmptyObject, example: { disktype: 'ssd' }, inputs: [] },
+  priorityClassName: {
+    of: (name) => name || undefined,
+    example: 'high-priority',
+    inputs: ['priorityClassName'],
+    section: 'placement',
+  },
+  nodeSelector: {
+    of: nonEmptyObject,
+    example: { disktype: 'ssd' },
+    inputs: ['nodeSelector'],
+    section: 'placement',
+  },
   tolerations: {
     of: (tolerations) => (tolerations?.length ? tolerations : undefined),
     example: [{ key: 'dedicated', operator: 'Equal', value: 'web', effect: 'NoSchedule' }],
@@ -85,6 +105,7 @@ export const templateFields = {
     of: (tls) => (tls?.secretName ? { secretName: tls.secretName } : undefined),
     example: { secretName: 'web-tls' },
     inputs: ['tls.secretName'],
+    section: 'tls',
   },
   // --- end TLS ---
 } satisfies { [K in keyof NginxSpec]?: TemplateField<K> };

@@ -1,7 +1,7 @@
 import type { Metadata } from 'next';
 import { Suspense } from 'react';
-import { NginxList } from '@/components/list/nginx-list';
-import { Skeleton } from '@/components/skeleton';
+import { NginxList } from '@/features/list/nginx-list';
+import { Skeleton } from '@/components/ui/skeleton';
 
 export const metadata: Metadata = { title: { absolute: 'Nginxes · Nginx control plane' } };
 

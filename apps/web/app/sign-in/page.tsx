@@ -1,7 +1,7 @@
 import type { Metadata } from 'next';
 import { Suspense } from 'react';
-import { SignInForm } from '../../components/sign-in-form';
-import { Skeleton } from '../../components/skeleton';
+import { SignInForm } from '../../components/shell/sign-in-form';
+import { Skeleton } from '../../components/ui/skeleton';
 
 export const metadata: Metadata = { title: 'Sign in' };
 

@@ -1,5 +1,4 @@
 import type { AuditKind } from '@/lib/api/api-client';
-import type { AuditViewFilters } from '@/lib/audit/audit-filters-url';
 
 /**
  * The key of every read the UI caches. Everything about one Nginx starts with `nginx(namespace, name)`, so a
@@ -15,8 +14,8 @@ export const queryKeys = {
     [...queryKeys.nginx(namespace, name), 'pod-why', pod ?? null] as const,
   configCheck: (namespace: string, name: string, text: string | undefined) =>
     [...queryKeys.nginx(namespace, name), 'config-check', text ?? null] as const,
-  audit: (kind: AuditKind, filters: AuditViewFilters, pageSize: number) =>
-    ['audit', kind, filters, pageSize] as const,
+  /** `filters`: the audit view's filters as in its URL (any plain object: a key holds it as it is). */
+  audit: (kind: AuditKind, filters: object, pageSize: number) => ['audit', kind, filters, pageSize] as const,
   signInOptions: () => ['sign-in-options'] as const,
   browserSession: () => ['session', 'browser'] as const,
   whoami: (credentialKey: string) => ['session', 'whoami', credentialKey] as const,

@@ -1,7 +1,7 @@
 import type { Metadata } from 'next';
 import { Suspense } from 'react';
-import { AuditView } from '@/components/audit/audit-view';
-import { Skeleton } from '@/components/skeleton';
+import { AuditView } from '@/features/audit/audit-view';
+import { Skeleton } from '@/components/ui/skeleton';
 
 export const metadata: Metadata = { title: 'Audit history' };
 

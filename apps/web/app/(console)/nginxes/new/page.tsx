@@ -1,7 +1,7 @@
 import type { Metadata } from 'next';
 import { Suspense } from 'react';
-import { NginxCreateForm } from '@/components/create/nginx-create-form';
-import { Skeleton } from '@/components/skeleton';
+import { NginxCreateForm } from '@/features/create/nginx-create-form';
+import { Skeleton } from '@/components/ui/skeleton';
 
 export const metadata: Metadata = { title: 'Create an Nginx' };
 

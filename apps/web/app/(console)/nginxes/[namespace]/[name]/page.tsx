@@ -1,5 +1,5 @@
 import type { Metadata } from 'next';
-import { NginxDetail } from '@/components/detail/nginx-detail';
+import { NginxDetail } from '@/features/detail/nginx-detail';
 
 interface Props {
   params: Promise<{ namespace: string; name: string }>;
