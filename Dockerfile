@@ -21,8 +21,8 @@ COPY apps/api/package.json apps/api/
 COPY apps/web/package.json apps/web/
 COPY libs/kube-runtime/package.json libs/kube-runtime/
 COPY libs/nginx-api/package.json libs/nginx-api/
-# Not `npm ci`: the lockfile cannot list other platforms' optional binaries (see tools/setup.sh).
-RUN npm install --no-fund --no-audit
+# `npm ci`: exactly what the lockfile lists (every platform's optional binaries included).
+RUN npm ci --no-fund --no-audit
 COPY . .
 # The build of apps/api depends on its Prisma clients (the api:generate target runs tools/db/generate.sh).
 RUN npx --no-install nx run-many -t build --outputStyle=static

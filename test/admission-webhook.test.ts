@@ -285,28 +285,38 @@ describe('the admission webhook for nginxes', () => {
           ),
       };
     };
+    // An Nginx of its own to update, created before the counts are read.
+    const updated = uniqueName('metrics-update');
+    expect((await kubectlApply(manifest(updated, GOOD))).code).toBe(0);
     const before = await samples();
-    // The tests above: kubectl's refused CREATE and UPDATE, good writes, and the bodies answered 400 or 415.
-    expect(before.reviews('CREATE', 'denied')).toBeGreaterThanOrEqual(1);
-    expect(before.reviews('CREATE', 'allowed')).toBeGreaterThanOrEqual(1);
-    expect(before.reviews('UPDATE', 'denied')).toBeGreaterThanOrEqual(1);
-    expect(before.reviews('unknown', 'error')).toBeGreaterThanOrEqual(6);
-    expect(before.text).toMatch(/^# TYPE nginx_admission_review_duration_seconds histogram$/m);
-    expect(before.text).toMatch(/^nginx_admission_review_duration_seconds_count\{outcome="denied"\} [1-9]/m);
 
-    // One more of each, straight to the webhook: each counter moves by exactly one.
+    // One of each, its own (nothing left by the tests above is counted on): each counter moves by exactly one.
     const bad = uniqueName('metrics-bad');
     expect((await kubectlApply(manifest(bad, BROKEN), '--dry-run=server')).code).not.toBe(0);
     expect((await kubectlApply(manifest(bad, GOOD), '--dry-run=server')).code).toBe(0);
-    const notReview = await fetch(`${app.url}${ADMISSION_PATH}`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: '{"apiVersion":"admission.k8s.io/v1","kind":"AdmissionReview","request":{"uid":"m","operation":"DELETE"}}',
-    });
+    expect((await kubectlApply(manifest(updated, BROKEN), '--dry-run=server')).code).not.toBe(0);
+    const post = (body: string) =>
+      fetch(`${app.url}${ADMISSION_PATH}`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body,
+      });
+    expect((await post('not json')).status).toBe(400);
+    const notReview = await post(
+      '{"apiVersion":"admission.k8s.io/v1","kind":"AdmissionReview","request":{"uid":"m","operation":"DELETE"}}',
+    );
     expect(notReview.status).toBe(200); // a DELETE is allowed unjudged
     const after = await samples();
     expect(after.reviews('CREATE', 'denied')).toBe(before.reviews('CREATE', 'denied') + 1);
     expect(after.reviews('CREATE', 'allowed')).toBe(before.reviews('CREATE', 'allowed') + 1);
+    expect(after.reviews('UPDATE', 'denied')).toBe(before.reviews('UPDATE', 'denied') + 1);
+    expect(after.reviews('unknown', 'error')).toBe(before.reviews('unknown', 'error') + 1);
+    expect(after.text).toMatch(/^# TYPE nginx_admission_review_duration_seconds histogram$/m);
+    const deniedDurations = (text: string) =>
+      Number(
+        /^nginx_admission_review_duration_seconds_count\{outcome="denied"\} (\S+)$/m.exec(text)?.[1] ?? 0,
+      );
+    expect(deniedDurations(after.text)).toBe(deniedDurations(before.text) + 2);
     expect(after.reviews('DELETE', 'allowed')).toBe(before.reviews('DELETE', 'allowed') + 1);
   });
 

@@ -32,7 +32,7 @@ import { nginxesIn, podRecorder } from './support/operations.js';
 import { CLUSTER_DIR } from './support/paths.js';
 import { runtimeClient } from './support/runtime.js';
 import { startTcpProxy, type TcpProxy } from './support/tcp-proxy.js';
-import { sleep, uniqueName, waitFor } from './support/wait.js';
+import { sleep, staysTrue, uniqueName, waitFor } from './support/wait.js';
 
 const NS = uniqueName('replicas');
 const AUTH = '/controlplane/v1/auth';
@@ -469,9 +469,13 @@ describe.skipIf(!POSTGRES_URL)(
         // Nobody else renews meanwhile: the person's page is closed.
         await page.close();
         const cookie = sessionCookie(await scriptedSignIn('alice'));
-        // Let the ID token expire, with nobody using this session meanwhile.
-        await sleep((ID_TOKEN_SECONDS + 1) * 1000);
+        // Let the ID token expire, with nobody using this session (nor renewing any) meanwhile.
         const before = provider.grants('refresh_token');
+        await staysTrue(
+          'no refresh_token grant meanwhile',
+          () => provider.grants('refresh_token') === before,
+          (ID_TOKEN_SECONDS + 1) * 1000,
+        );
         const answers = await Promise.all(
           [0, 1, 2].map((index) => onReplica(index, cookie, '/controlplane/v1/whoami')),
         );

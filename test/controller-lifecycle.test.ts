@@ -17,7 +17,7 @@ import { migrate } from './support/database.js';
 import { applyNginxCrd } from './support/kubectl.js';
 import { active, createNamespace, createPodQuota, nginxesIn, podRecorder } from './support/operations.js';
 import { runtimeClient } from './support/runtime.js';
-import { sleep, uniqueName, waitFor } from './support/wait.js';
+import { sleep, staysTrue, uniqueName, waitFor } from './support/wait.js';
 
 const client = runtimeClient();
 const controllers: AppProcess[] = [];
@@ -141,9 +141,17 @@ async function quotaRefusing(
   })();
   let refusedFirstMinute = 0;
   if (raiseWhen.ms !== undefined) {
-    await sleep(60_000 - (Date.now() - firstRefusal));
+    // The quota holds it at one pod all along, until `ms` after the first refusal.
+    const onePodUntil = (ms: number) =>
+      staysTrue(
+        'one pod under the quota',
+        async () => active(await nginx.pods(name)).length === 1,
+        Math.max(0, ms - (Date.now() - firstRefusal)),
+        { intervalMs: 1_000 },
+      );
+    await onePodUntil(60_000);
     refusedFirstMinute = await metric(ctl, 'nginx_pod_create_failures_total');
-    await sleep(Math.max(0, raiseWhen.ms - (Date.now() - firstRefusal)));
+    await onePodUntil(raiseWhen.ms);
   } else {
     await waitFor(`${raiseWhen.refusals} refusals`, () => refusalsAtMs.length >= raiseWhen.refusals!, {
       timeoutMs: 120_000,

@@ -138,7 +138,10 @@ describe('ServiceAccount tokens (TokenReview for our audience)', () => {
       policyFile,
       `- user: "${CI_USER}"\n  role: viewer\n  namespaces: [${NS}]\n# now a viewer\n`,
     );
-    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    await waitFor('the policy file read again: ci a viewer', async () => {
+      const whoami = await call('/controlplane/v1/whoami', token);
+      return whoami.status === 200 && whoami.body.role === 'viewer';
+    });
     expect((await call(path, token)).status).toBe(200);
     expect((await call(path, token, { method: 'POST', body: nginx('by-viewer') })).status).toBe(403);
   });

@@ -156,6 +156,10 @@ describe('canary analysis against Prometheus', () => {
     expect(run.phase).toBe('Failed');
     expect(run.measurements[0]).toMatchObject({ phase: 'Failed' });
     expect(run.measurements[0]!.value).toBeCloseTo(0.05, 2);
+    // Why, naming the value and the condition it missed, in the measurement and in the canary's message.
+    const missed = run.measurements[0]!.message!;
+    expect(missed).toMatch(/^result 0\.0\d* does not meet successCondition result < 0\.01$/);
+    expect(aborted.status!.canary!.message).toBe(`Aborted: analysis run ${runName} failed: ${missed}.`);
     await waitFor(
       'every pod back on the stable revision',
       () => {
@@ -199,7 +203,12 @@ describe('canary analysis against Prometheus', () => {
     const run = paused.status!.canary!.analysisRuns![0]!;
     expect(run.phase).toBe('Inconclusive');
     expect(run.measurements[0]!.message).toMatch(/unreachable/i);
-    expect(paused.status!.canary!.message).toBeTruthy();
+    // Why, in the canary's own message: which run, its phase, and the measurement's cause (what the request to
+    // Prometheus failed with).
+    const why = paused.status!.canary!.message!;
+    const cause = why.match(/: analysis run (\S+) is Inconclusive: (Prometheus unreachable: .+)$/);
+    expect(cause?.[1], why).toBe(run.name);
+    expect(run.measurements.map((m) => m.message)).toContain(cause![2]);
     // Held at 30%: 2 of 4 on the new revision (rounded up), 2 stable.
     expect(activeOf(name, update)).toBe(2);
     expect(activeOf(name, stable)).toBe(2);

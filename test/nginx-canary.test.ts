@@ -16,7 +16,7 @@ import {
 } from '../libs/nginx-api/src/index.js';
 import { isActive, isReady } from '../apps/api/src/controller/pod-plan.js';
 import { startControlPlane, type ControlPlane, type TestRole } from './support/control-plane.js';
-import { HEADLESS, leaderAndStandby, startApp } from './support/app-process.js';
+import { HEADLESS, leaderAndStandby, metric, startApp } from './support/app-process.js';
 import { createNamespace, createPodQuota } from './support/operations.js';
 import { revisionOfSpec, rolloutsIn } from './support/rollouts.js';
 import { runtimeClient } from './support/runtime.js';
@@ -366,6 +366,8 @@ describe('a canary across a change of leader', () => {
       .map((p) => p.metadata!.uid)
       .sort();
 
+    // The standby reconciles nothing until it leads; it watches this namespace alone, whose one Nginx is this.
+    const reconcilesBefore = await metric(standby, 'nginx_reconciles_total');
     await leader.terminate();
     await waitFor(
       'the standby to lead with synced caches',
@@ -375,7 +377,13 @@ describe('a canary across a change of leader', () => {
       },
       { timeoutMs: 60_000, intervalMs: 250 },
     );
-    // The new leader has synced: a resync would have moved anything it meant to move. Nothing did.
+    await waitFor(
+      'a reconcile of the Nginx by the new leader',
+      async () => (await metric(standby, 'nginx_reconciles_total')) > reconcilesBefore,
+      { timeoutMs: 30_000, intervalMs: 100 },
+    );
+    // The new leader has reconciled it from status.canary alone: anything it meant to move, it would have moved
+    // then. Nothing did.
     const after = await inNs.get(name);
     expect(after.status?.canary).toEqual(paused.status?.canary);
     expect(

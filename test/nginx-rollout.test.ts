@@ -16,7 +16,7 @@ import { revisionOfSpec, rolloutsIn } from './support/rollouts.js';
 import { HEADLESS, startApp, type AppProcess } from './support/app-process.js';
 import { createNamespace, createPodQuota } from './support/operations.js';
 import { runtimeClient } from './support/runtime.js';
-import { sleep, uniqueName, waitFor } from './support/wait.js';
+import { staysTrue, uniqueName, waitFor } from './support/wait.js';
 
 const client = runtimeClient();
 const cleanups: (() => Promise<unknown>)[] = [];
@@ -289,11 +289,11 @@ describe('rolling updates', () => {
       'the scale-up, on the old revision',
       async () => podsOf(running).filter(isActive).length === 4,
     );
-    await sleep(1_000);
+    const allOld = () =>
+      podsOf(running).every((p) => p.metadata?.labels?.[LABEL_REVISION] === revisionOfSpec(spec));
+    await staysTrue('every pod on the old revision', allOld, 1_000);
     watch.stop();
-    expect(podsOf(running).every((p) => p.metadata?.labels?.[LABEL_REVISION] === revisionOfSpec(spec))).toBe(
-      true,
-    );
+    expect(allOld()).toBe(true);
     expect(watch.seen.mixedRevisions).toBe(false);
   }, 120_000);
 

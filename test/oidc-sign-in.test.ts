@@ -20,7 +20,7 @@ import {
   startProvider,
   type TestProvider,
 } from './support/oidc-provider.js';
-import { uniqueName, waitFor } from './support/wait.js';
+import { staysTrue, uniqueName, waitFor } from './support/wait.js';
 
 const NS = uniqueName('oidc');
 const OTHER_NS = uniqueName('oidc-other');
@@ -378,12 +378,28 @@ describe('sessions and the provider over time', () => {
     await startIdp(2); // ID tokens of two seconds: sessions are renewed often
     const { jar } = await signIn('alice');
     const path = `${app.httpsUrl}/apis/mycompany.com/v1/namespaces/${NS}/nginxes`;
-    await new Promise((r) => setTimeout(r, 2500));
+    // Used until its ID token has expired: the provider makes a refresh_token grant, and every answer is a 200.
+    const refreshesBefore = provider.grants('refresh_token');
+    const statuses: number[] = [];
+    await waitFor(
+      'a refresh_token grant at the provider',
+      async () => {
+        statuses.push((await hop(jar, path)).status);
+        return provider.grants('refresh_token') > refreshesBefore;
+      },
+      { intervalMs: 250 },
+    );
+    expect(statuses.filter((status) => status !== 200)).toEqual([]);
     expect((await hop(jar, path)).status).toBe(200); // renewed
-    // The provider goes away: the session goes on (renewal is tried again later); sign-in says it is down.
+    // The provider goes away: the session goes on past its ID token's expiry (renewal is tried again later);
+    // sign-in says it is down.
     await provider.stop();
-    await new Promise((r) => setTimeout(r, 2500));
-    expect((await hop(jar, path)).status).toBe(200);
+    await staysTrue(
+      'the session answering while the provider is down',
+      async () => (await hop(jar, path)).status === 200,
+      2500,
+      { intervalMs: 250 },
+    );
     const options = JSON.parse((await hop(new CookieJar(), `${app.httpsUrl}${AUTH}/providers`)).body) as {
       oidc: { available: boolean; problem?: string };
     };
@@ -399,8 +415,14 @@ describe('sessions and the provider over time', () => {
     });
     const second = await signIn('alice');
     expect(provider.revokeRefreshTokens('alice')).toBeGreaterThan(0);
-    await new Promise((r) => setTimeout(r, 2500));
-    const after = await hop(second.jar, path);
+    const after = await waitFor(
+      'the session ended at its next renewal',
+      async () => {
+        const answer = await hop(second.jar, path);
+        return answer.status !== 200 && answer;
+      },
+      { intervalMs: 250 },
+    );
     expect(after.status).toBe(401);
     await provider.stop();
     await startIdp();

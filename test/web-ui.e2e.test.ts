@@ -803,7 +803,6 @@ describe('the web UI in a real browser', () => {
     console.log(
       `1000 Nginxes: listed ${shownAfterMs} ms after navigation, ${rendered} rows in the DOM, sorted in ${sortMs} ms`,
     );
-    expect(sortMs).toBeLessThan(5_000);
   }, 180_000);
 
   it('signs out: the token is forgotten and the live connection closed', async () => {

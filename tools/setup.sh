@@ -42,9 +42,9 @@ if [ -z "${npm_package_config_node_gyp_nodedir:-}" ] && [ -f /usr/include/node/n
 fi
 if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
   log "installing npm dependencies"
-  # Not `npm ci`: the registry reachable here lacks some other platforms' optional binaries (@swc/core-darwin-*,
-  # @nx/nx-win32-*), so the lockfile cannot list them and `npm ci` would call it out of sync.
-  npm install --no-fund --no-audit
+  # `npm ci`: exactly what package-lock.json lists (every platform's optional binaries included), which it never
+  # rewrites. Install scripts run only where package.json's allowScripts says true; the others are listed false.
+  npm ci --no-fund --no-audit
 fi
 
 bash tools/db/migrate.sh

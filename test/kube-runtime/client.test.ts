@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { KubeApiError } from '../../libs/kube-runtime/src/index.js';
 import { FakeClock } from '../../libs/kube-runtime/src/testing/fake-clock.js';
 import { runtimeClient } from '../support/runtime.js';
-import { sleep, waitFor } from '../support/wait.js';
+import { staysTrue, waitFor } from '../support/wait.js';
 
 describe('KubeClient against the local cluster', () => {
   it('passes the API server Status through on errors', async () => {
@@ -36,11 +36,11 @@ describe('KubeClient against the local cluster', () => {
         client.request({ path: '/version' }).then(() => finished.push(i)),
       );
       await waitFor('the burst to be answered', () => finished.length === 2);
-      await sleep(200);
+      await staysTrue('the others held', () => finished.length === 2, 200);
       expect(finished.sort()).toEqual([0, 1]);
       clock.advance(1000);
       await waitFor('one more token', () => finished.length === 3);
-      await sleep(200);
+      await staysTrue('the last one held', () => finished.length === 3, 200);
       expect(finished.sort()).toEqual([0, 1, 2]);
       clock.advance(1000);
       await Promise.all(requests);
@@ -64,7 +64,7 @@ describe('KubeClient against the local cluster', () => {
       expect(order).toEqual(['first', 'exempt']);
       clock.advance(1000);
       await normal;
-      await sleep(200);
+      await staysTrue('the low one held', () => order.length === 3, 200);
       expect(order).toEqual(['first', 'exempt', 'normal']);
       clock.advance(1000);
       await low;

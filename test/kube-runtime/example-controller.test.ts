@@ -84,9 +84,7 @@ describe('the example controller (libs/kube-runtime/examples/label-configmaps.ts
     await waitForLabels('the removed label to be restored', ['first']);
     expect(output.join('')).toContain('caches synced, starting workers');
 
-    const stoppedAt = Date.now();
     example.kill('SIGTERM');
     expect(await exited).toEqual({ code: 0, signal: null });
-    expect(Date.now() - stoppedAt).toBeLessThan(10_000);
   }, 180_000);
 });

@@ -2,7 +2,7 @@ import type { V1Pod } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
 import { InformerFactory, type KubeObject } from '../../libs/kube-runtime/src/index.js';
 import { runtimeClient } from '../support/runtime.js';
-import { sleep } from '../support/wait.js';
+import { waitFor } from '../support/wait.js';
 
 const handles = () =>
   process
@@ -40,7 +40,6 @@ describe('stopping informers', () => {
     abort.abort();
     await factory.stopped();
     client.close();
-    await sleep(100);
-    expect(handles().length).toBeLessThanOrEqual(before);
+    await waitFor('the handles released', () => handles().length <= before);
   });
 });

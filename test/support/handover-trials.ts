@@ -11,7 +11,7 @@ import { difference, podWrites } from './apiserver-metrics.js';
 import { FaultProxy } from '../chaos/support/fault-proxy.js';
 import { HEADLESS, startApp, type AppProcess } from './app-process.js';
 import { active, nginxesIn, running, type podRecorder } from './operations.js';
-import { sleep, waitFor } from './wait.js';
+import { sleep, staysTrue, waitFor } from './wait.js';
 
 export type Stop = 'SIGTERM' | 'SIGKILL';
 
@@ -202,11 +202,13 @@ export async function runTrial(
   await stopped;
   // Terminating pods are gone (their second DELETE counted), and nothing extra arrives a moment later.
   await waitFor('no pod left terminating', () => recorder.cache.size === plan.to, { timeoutMs: 60_000 });
-  await sleep(1000);
-  if (!(await subject.converged(plan.to)) || recorder.cache.size !== plan.to)
-    throw new Error(
-      `${subject.name} left ${plan.to} replicas after converging (${recorder.cache.size} pods)`,
-    );
+  await staysTrue(
+    `${subject.name} at ${plan.to} replicas after converging`,
+    async () => recorder.cache.size === plan.to && (await subject.converged(plan.to)),
+    1000,
+  ).catch((error: unknown) => {
+    throw new Error(`${(error as Error).message} (${recorder.cache.size} pods)`);
+  });
   const requests = difference(before.requests, await podWrites());
   const audited = await auditedPodWrites(subject, auditLog, before);
   const expected = { created: Math.max(0, plan.to - plan.from), deleted: Math.max(0, plan.from - plan.to) };

@@ -9,7 +9,7 @@ import {
 import type { Nginx, NginxSpec } from '../../libs/nginx-api/src/index.js';
 import { isActive } from '../../apps/api/src/controller/pod-plan.js';
 import { clusterScript, readPid, stopKubeApiServer } from './cluster-processes.js';
-import { sleep, uniqueName, waitFor } from './wait.js';
+import { staysTrue, uniqueName, waitFor } from './wait.js';
 
 /**
  * Pods that count toward an Nginx's replicas (not being deleted, not finished: Failed or Succeeded), by the
@@ -126,17 +126,20 @@ export function nginxesIn(client: KubeClient, namespace: string) {
     );
 
   /** Samples for `ms` that the count stays exactly `count` running pods (nothing extra arrives later). */
-  const stays = async (name: string, count: number, ms = 3000) => {
-    const deadline = Date.now() + ms;
-    while (Date.now() < deadline) {
-      await sleep(250);
-      const all = await pods(name);
-      if (active(all).length !== count || running(all).length !== count)
-        throw new Error(
-          `${namespace}/${name} left ${count} pods: ${active(all).length} active, ${running(all).length} running`,
-        );
-    }
-  };
+  const stays = (name: string, count: number, ms = 3000) =>
+    staysTrue(
+      `${namespace}/${name} at ${count} running pods`,
+      async () => {
+        const all = await pods(name);
+        if (active(all).length !== count || running(all).length !== count)
+          throw new Error(
+            `${namespace}/${name} left ${count} pods: ${active(all).length} active, ${running(all).length} running`,
+          );
+        return true;
+      },
+      ms,
+      { intervalMs: 250 },
+    );
 
   /**
    * The positive event a "nothing more happens" check waits for, instead of a sleep: a marker Nginx of 0 replicas
