@@ -25,6 +25,7 @@ import {
   SECRET_NOT_FOUND,
   type NginxServiceStatus,
   type NginxStatus,
+  jsonEqual,
 } from '@ngx/nginx-api';
 import { isActive, isReady, unschedulableMessage } from './pod-plan.js';
 import { isAvailable, runsRevision } from './rollout-plan.js';
@@ -324,7 +325,7 @@ function stableFailure(failure: ReplicaFailure, previous: NginxCondition[] | und
 
 /** Whether writing `next` would change anything (the controller writes status only when it does). */
 export function statusChanged(current: NginxStatus | undefined, next: NginxStatus): boolean {
-  return JSON.stringify(normalise(current ?? {})) !== JSON.stringify(normalise(next));
+  return !jsonEqual(normalise(current ?? {}), normalise(next));
 }
 
 /**

@@ -21,6 +21,7 @@ import {
   type NginxPodTemplate,
   type NginxRevisionData,
   SECRET_NOT_FOUND,
+  jsonEqual,
 } from '@ngx/nginx-api';
 import type { AnalysisMeasurer } from '../analysis/analysis-run.js';
 import { canaryMove } from './canary-audit.js';
@@ -221,7 +222,7 @@ export class NginxReconciler {
     if (settled) this.pacing.settled(key);
     if (!statusChanged(nginx.status, status)) return later;
     // A canary's step is its only state: written at once, never left to a paced write a later sync would redo.
-    const canaryMoved = JSON.stringify(nginx.status?.canary) !== JSON.stringify(status.canary);
+    const canaryMoved = !jsonEqual(nginx.status?.canary, status.canary);
     const wait = settled || canaryMoved ? 0 : this.pacing.wait(key, podCounts(status));
     if (wait > 0) return { requeueAfterMs: earliest(wait, due)! };
     const written = await this.writeStatus(key, nginx, status);
