@@ -28,13 +28,21 @@ describe('jsonEqual', () => {
 
 describe('canonicalJson', () => {
   it('sorts keys at every depth and leaves undefined keys out', () => {
-    expect(canonicalJson({ b: [{ d: 1, c: 2 }], a: undefined, e: null })).toBe('{"b":[{"c":2,"d":1}],"e":null}');
+    expect(canonicalJson({ b: [{ d: 1, c: 2 }], a: undefined, e: null })).toBe(
+      '{"b":[{"c":2,"d":1}],"e":null}',
+    );
   });
 
   it('is equal exactly for values jsonEqual takes as equal', () => {
     const pairs: [unknown, unknown][] = [
-      [{ a: 1, b: 2 }, { b: 2, a: 1 }],
-      [[1, 2], [2, 1]],
+      [
+        { a: 1, b: 2 },
+        { b: 2, a: 1 },
+      ],
+      [
+        [1, 2],
+        [2, 1],
+      ],
       [{ a: 1 }, { a: 1, b: undefined }],
       [{ a: 1 }, { a: 1, b: null }],
     ];

@@ -114,8 +114,7 @@ export function quotaFreedRoom(previous: V1ResourceQuota, current: V1ResourceQuo
   for (const resource of resources) {
     const [before, after] = [room(previous, resource), room(current, resource)];
     // A quantity we cannot read (the API server validates them, so hardly ever): any change may have freed room.
-    if (Number.isNaN(before) || Number.isNaN(after))
-      return !jsonEqual(previous.status, current.status);
+    if (Number.isNaN(before) || Number.isNaN(after)) return !jsonEqual(previous.status, current.status);
     if (after > before) return true;
   }
   return false;

@@ -1,9 +1,4 @@
-import type {
-  V1ConfigMap,
-  V1ControllerRevision,
-  V1EndpointSlice,
-  V1Pod,
-} from '@kubernetes/client-node';
+import type { V1ConfigMap, V1ControllerRevision, V1EndpointSlice, V1Pod } from '@kubernetes/client-node';
 import { LABEL_REVISION, podTemplateOf, revisionOf, type Nginx, type NginxSpec } from '@ngx/nginx-api';
 import { describe, expect, it } from 'vitest';
 import {

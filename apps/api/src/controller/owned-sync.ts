@@ -241,6 +241,7 @@ export class OwnedSync {
       return undefined;
     }
     if (existing && !applyNeeded(existing, desired)) return existing;
+    if (existing) await this.adoptLegacyEntry(nginx, owned.kind, path, existing);
     const applied = await this.write<T>(nginx, owned.kind, name, {
       method: 'PATCH',
       path,
@@ -250,7 +251,6 @@ export class OwnedSync {
     });
     if (applied?.metadata?.resourceVersion !== existing?.metadata?.resourceVersion)
       report.record({ kind: owned.reportKind, object: name, reason: existing ? 'updated' : 'created' });
-    if (applied) await this.dropLegacyUpdateEntry(nginx, owned.kind, path, applied);
     return applied ?? existing ?? desired;
   }
 
@@ -260,11 +260,17 @@ export class OwnedSync {
   }
 
   /**
-   * Removes the managedFields entry our manager left with operation Update (legacyUpdateEntry) from an object
-   * created or merge-patched before the controller applied it: else the fields owned there would stay when the
-   * spec drops them. Once an object; the `test`s make it a no-op when the entries moved meanwhile.
+   * Makes the managedFields entry our manager left with operation Update (legacyUpdateEntry: an object created or
+   * merge-patched before the controller applied it) its Apply entry, as client-go's csaupgrade does: so the
+   * apply that follows owns those fields, and removes the ones the spec no longer sets. Once an object; the
+   * `test`s make it fail harmlessly (and the apply go on) when the entries moved meanwhile.
    */
-  private async dropLegacyUpdateEntry(nginx: Nginx, kind: string, path: string, object: KubeObject): Promise<void> {
+  private async adoptLegacyEntry(
+    nginx: Nginx,
+    kind: string,
+    path: string,
+    object: KubeObject,
+  ): Promise<void> {
     const index = legacyUpdateEntry(object);
     if (index === undefined) return;
     const entry = `/metadata/managedFields/${index}`;
@@ -279,7 +285,7 @@ export class OwnedSync {
         body: [
           { op: 'test', path: `${entry}/manager`, value: FIELD_MANAGER },
           { op: 'test', path: `${entry}/operation`, value: 'Update' },
-          { op: 'remove', path: entry },
+          { op: 'replace', path: `${entry}/operation`, value: 'Apply' },
         ],
       },
       { tolerate: [409, 422] },

@@ -9,7 +9,9 @@ const desired = {
     name: 'web',
     namespace: 'default',
     labels: { app: 'web' },
-    ownerReferences: [{ apiVersion: 'mycompany.com/v1', kind: 'Nginx', name: 'web', uid: 'u1', controller: true }],
+    ownerReferences: [
+      { apiVersion: 'mycompany.com/v1', kind: 'Nginx', name: 'web', uid: 'u1', controller: true },
+    ],
   },
   spec: {
     type: 'NodePort',
@@ -23,14 +25,27 @@ const appliedFields = {
   'f:metadata': {
     'f:labels': { 'f:app': {} },
     'f:ownerReferences': {
-      'k:{"uid":"u1"}': { '.': {}, 'f:apiVersion': {}, 'f:kind': {}, 'f:name': {}, 'f:uid': {}, 'f:controller': {} },
+      'k:{"uid":"u1"}': {
+        '.': {},
+        'f:apiVersion': {},
+        'f:kind': {},
+        'f:name': {},
+        'f:uid': {},
+        'f:controller': {},
+      },
     },
   },
   'f:spec': {
     'f:type': {},
     'f:selector': {},
     'f:ports': {
-      'k:{"port":80,"protocol":"TCP"}': { '.': {}, 'f:name': {}, 'f:port': {}, 'f:protocol': {}, 'f:targetPort': {} },
+      'k:{"port":80,"protocol":"TCP"}': {
+        '.': {},
+        'f:name': {},
+        'f:port': {},
+        'f:protocol': {},
+        'f:targetPort': {},
+      },
     },
   },
 };
@@ -78,8 +93,18 @@ describe('applyNeeded', () => {
   });
 
   it('is true when a field we manage was changed by hand', () => {
-    expect(applyNeeded(live(appliedFields, (o) => (o.spec.ports[0].targetPort = 9090)), desired)).toBe(true);
-    expect(applyNeeded(live(appliedFields, (o) => (o.spec.selector.extra = 'x')), desired)).toBe(true);
+    expect(
+      applyNeeded(
+        live(appliedFields, (o) => (o.spec.ports[0].targetPort = 9090)),
+        desired,
+      ),
+    ).toBe(true);
+    expect(
+      applyNeeded(
+        live(appliedFields, (o) => (o.spec.selector.extra = 'x')),
+        desired,
+      ),
+    ).toBe(true);
   });
 
   it('is true when another manager took a field over, or we manage one the spec dropped', () => {
@@ -95,16 +120,26 @@ describe('applyNeeded', () => {
   it('is true when the spec declares a field we do not manage yet', () => {
     const more = structuredClone(desired) as any;
     more.metadata.labels.tier = 'front';
-    expect(applyNeeded(live(appliedFields, (o) => (o.metadata.labels.tier = 'front')), more)).toBe(true);
+    expect(
+      applyNeeded(
+        live(appliedFields, (o) => (o.metadata.labels.tier = 'front')),
+        more,
+      ),
+    ).toBe(true);
   });
 });
 
 describe('keepOwnManagedFields and legacyUpdateEntry', () => {
-  it("keeps only our own entries, and finds the Update one earlier versions' writes left", () => {
+  it("keeps only our own entries, and finds the Update one earlier versions' writes left before any apply", () => {
     const object = live();
     object.metadata!.managedFields!.push(entry({}, 'Update') as never);
     const kept = keepOwnManagedFields(object);
     expect(kept.metadata!.managedFields!.map((e) => e.operation)).toEqual(['Apply', 'Update']);
+    expect(legacyUpdateEntry(kept)).toBeUndefined(); // already applied: the Apply entry is ours
+    kept.metadata!.managedFields = [
+      { manager: 'kubectl', operation: 'Update' },
+      entry({}, 'Update') as never,
+    ];
     expect(legacyUpdateEntry(kept)).toBe(1);
     expect(legacyUpdateEntry(live())).toBeUndefined();
     const foreign = live();

@@ -44,13 +44,13 @@ export function keepOwnManagedFields<T extends KubeObject>(object: T): T {
 
 /**
  * The index in managedFields of the Update entry our manager left by creating and merge-patching the object
- * before it applied it (earlier versions): fields owned there stay when the spec drops them, so it is removed
- * once. Undefined when there is none.
+ * before it applied it (earlier versions), while it has no Apply entry yet: fields owned there would stay when
+ * the spec drops them, so the entry becomes our Apply entry once. Undefined when there is none.
  */
 export function legacyUpdateEntry(object: KubeObject): number | undefined {
-  const index = ((object.metadata?.managedFields ?? []) as ManagedFieldsEntry[]).findIndex((entry) =>
-    ours(entry, 'Update'),
-  );
+  const entries = (object.metadata?.managedFields ?? []) as ManagedFieldsEntry[];
+  if (entries.some((entry) => ours(entry, 'Apply'))) return undefined;
+  const index = entries.findIndex((entry) => ours(entry, 'Update'));
   return index < 0 ? undefined : index;
 }
 
@@ -65,10 +65,12 @@ export function applyNeeded(current: KubeObject, desired: KubeObject): boolean {
   if (!entry?.fieldsV1 || entry.apiVersion !== desired.apiVersion) return true;
   // apiVersion, kind, name and namespace identify the object: managedFields do not list them.
   const { name: _name, namespace: _namespace, ...metadata } = desired.metadata ?? {};
-  const { apiVersion: _apiVersion, kind: _kind, metadata: _metadata, ...rest } = desired as Record<
-    string,
-    unknown
-  >;
+  const {
+    apiVersion: _apiVersion,
+    kind: _kind,
+    metadata: _metadata,
+    ...rest
+  } = desired as Record<string, unknown>;
   return !managedAsDeclared({ ...rest, metadata }, current, entry.fieldsV1 as FieldSet);
 }
 
@@ -89,14 +91,17 @@ function managedAsDeclared(declared: unknown, current: unknown, fields: FieldSet
   if (Array.isArray(declared)) {
     if (members.length === 0) return jsonEqual(current, declared);
     // A list map: one `k:{key fields}` member for each declared element.
-    if (members.length !== declared.length || members.some((member) => !member.startsWith('k:'))) return false;
+    if (members.length !== declared.length || members.some((member) => !member.startsWith('k:')))
+      return false;
     const have = Array.isArray(current) ? current : [];
     return members.every((member) => {
       const key = JSON.parse(member.slice(2)) as Record<string, unknown>;
       const matches = (item: unknown) =>
         isObject(item) && Object.entries(key).every(([name, value]) => item[name] === value);
       const element = declared.find(matches);
-      return element !== undefined && managedAsDeclared(element, have.find(matches), fields[member] as FieldSet);
+      return (
+        element !== undefined && managedAsDeclared(element, have.find(matches), fields[member] as FieldSet)
+      );
     });
   }
   return jsonEqual(current, declared);
