@@ -3,7 +3,6 @@ import type {
   V1ControllerRevision,
   V1EndpointSlice,
   V1Ingress,
-  V1Pod,
   V1PodDisruptionBudget,
   V1Service,
 } from '@kubernetes/client-node';
@@ -26,7 +25,6 @@ import type {
   NginxServiceStatus,
 } from '@ngx/nginx-api';
 import { BY_NGINX_LABEL } from '../kube/pod-index.js';
-import type { RolloutView } from './nginx-status.js';
 import {
   controlledBy,
   disruptionBudgetFor,
@@ -38,6 +36,7 @@ import {
   serviceStatus,
 } from './owned-objects.js';
 import type { ReconcileReport } from './reconcile-report.js';
+import type { SyncContext } from './sync-context.js';
 import { APPLY_PATCH, applyNeeded, FIELD_MANAGER, legacyUpdateEntry } from './server-side-apply.js';
 
 const MERGE_PATCH = 'application/merge-patch+json';
@@ -124,14 +123,9 @@ export class OwnedSync {
     },
   ) {}
 
-  async sync(
-    key: string,
-    nginx: Nginx,
-    view: RolloutView,
-    pods: readonly V1Pod[],
-    report: ReconcileReport,
-  ): Promise<OwnedStatus> {
-    await this.syncHistory(key, nginx, view, pods, report);
+  async sync(sync: SyncContext): Promise<OwnedStatus> {
+    const { key, nginx, report } = sync;
+    await this.syncHistory(sync);
     const service = await this.syncNamed(OWNED_SERVICE, nginx, report);
     const budget = await this.syncNamed(OWNED_BUDGET, nginx, report);
     const ingress = await this.syncNamed(OWNED_INGRESS, nginx, report);
@@ -142,13 +136,7 @@ export class OwnedSync {
     };
   }
 
-  private async syncHistory(
-    key: string,
-    nginx: Nginx,
-    view: RolloutView,
-    pods: readonly V1Pod[],
-    report: ReconcileReport,
-  ): Promise<void> {
+  private async syncHistory({ key, nginx, view, pods, report }: SyncContext): Promise<void> {
     const { caches } = this.deps;
     const plan = planHistory({
       nginx,

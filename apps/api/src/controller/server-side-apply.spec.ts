@@ -57,9 +57,19 @@ const entry = (fieldsV1: object, operation = 'Apply', apiVersion = 'v1') => ({
   fieldsV1,
 });
 
+/** The parts of a live Service the cases change. */
+interface LiveService {
+  spec: { ports: { targetPort: number }[]; selector: Record<string, string> };
+  metadata: { labels: Record<string, string> };
+}
+type Fields = Record<string, Record<string, Record<string, Record<string, object>>>>;
+
 /** `desired` as the API server keeps it: keys in another order, defaults and allocations added, our entry. */
-function live(fieldsV1: object = appliedFields, change: (object: any) => void = () => {}): KubeObject {
-  const object: any = {
+function live(
+  fieldsV1: object = appliedFields,
+  change: (object: LiveService) => void = () => {},
+): KubeObject {
+  const object = {
     spec: {
       ports: [{ targetPort: 8080, port: 80, protocol: 'TCP', name: 'http', nodePort: 31234 }],
       selector: { app: 'web' },
@@ -74,8 +84,8 @@ function live(fieldsV1: object = appliedFields, change: (object: any) => void = 
       managedFields: [entry(fieldsV1), { manager: 'kubectl', operation: 'Update', fieldsV1: {} }],
     },
   };
-  change(object);
-  return object as KubeObject;
+  change(object as unknown as LiveService);
+  return object as unknown as KubeObject;
 }
 
 describe('applyNeeded', () => {
@@ -110,16 +120,16 @@ describe('applyNeeded', () => {
   it('is true when another manager took a field over, or we manage one the spec dropped', () => {
     const { 'f:type': _type, ...withoutType } = appliedFields['f:spec'];
     expect(applyNeeded(live({ ...appliedFields, 'f:spec': withoutType }), desired)).toBe(true);
-    const extra = structuredClone(appliedFields) as any;
-    extra['f:spec']['f:ports']['k:{"port":80,"protocol":"TCP"}']['f:nodePort'] = {};
+    const extra = structuredClone(appliedFields) as unknown as Fields;
+    extra['f:spec']!['f:ports']!['k:{"port":80,"protocol":"TCP"}']!['f:nodePort'] = {};
     expect(applyNeeded(live(extra), desired)).toBe(true);
-    extra['f:spec']['f:ports']['k:{"port":443,"protocol":"TCP"}'] = { '.': {}, 'f:port': {} };
+    extra['f:spec']!['f:ports']!['k:{"port":443,"protocol":"TCP"}'] = { '.': {}, 'f:port': {} };
     expect(applyNeeded(live(extra), desired)).toBe(true);
   });
 
   it('is true when the spec declares a field we do not manage yet', () => {
-    const more = structuredClone(desired) as any;
-    more.metadata.labels.tier = 'front';
+    const more = structuredClone(desired);
+    more.metadata!.labels!.tier = 'front';
     expect(
       applyNeeded(
         live(appliedFields, (o) => (o.metadata.labels.tier = 'front')),
