@@ -18,12 +18,7 @@ import {
   type KubeRequester,
   objectPath,
 } from '@ngx/kube-runtime';
-import type {
-  Nginx,
-  NginxDisruptionBudgetStatus,
-  NginxIngressStatus,
-  NginxServiceStatus,
-} from '@ngx/nginx-api';
+import type { Nginx } from '@ngx/nginx-api';
 import { BY_NGINX_LABEL } from '../kube/pod-index.js';
 import {
   controlledBy,
@@ -35,6 +30,7 @@ import {
   serviceFor,
   serviceStatus,
 } from './owned-objects.js';
+import type { OwnedStatus } from './nginx-status.js';
 import type { ReconcileReport } from './reconcile-report.js';
 import type { SyncContext } from './sync-context.js';
 import { APPLY_PATCH, applyNeeded, FIELD_MANAGER, legacyUpdateEntry } from './server-side-apply.js';
@@ -94,13 +90,6 @@ const OWNED_INGRESS: NamedOwned<V1Ingress & KubeObject> = {
   reportKind: 'ingress',
   removedReason: 'ingress-removed',
 };
-
-/** What the owned Service, budget and Ingress add to the Nginx's status (each absent when there is none). */
-export interface OwnedStatus {
-  service?: NginxServiceStatus;
-  disruptionBudget?: NginxDisruptionBudgetStatus;
-  ingress?: NginxIngressStatus;
-}
 
 /** A write about one owned object refused: the sync retries with the key's backoff. */
 export class OwnedObjectError extends Error {

@@ -26,7 +26,7 @@ import {
 import type { AnalysisMeasurer } from '../analysis/analysis-run.js';
 import { canaryMove } from './canary-audit.js';
 import { planCanary, planRollback, withMeasurement, type CanaryPlan } from './canary-plan.js';
-import { OwnedSync, type OwnedCaches, type OwnedStatus } from './owned-sync.js';
+import { OwnedSync, type OwnedCaches } from './owned-sync.js';
 import {
   deadlineIn,
   isSettled,
@@ -35,6 +35,7 @@ import {
   rolloutView,
   rollingBack,
   statusChanged,
+  type OwnedStatus,
   type ReplicaFailure,
   type RolloutView,
 } from './nginx-status.js';

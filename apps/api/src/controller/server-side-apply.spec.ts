@@ -105,7 +105,7 @@ describe('applyNeeded', () => {
   it('is true when a field we manage was changed by hand', () => {
     expect(
       applyNeeded(
-        live(appliedFields, (o) => (o.spec.ports[0].targetPort = 9090)),
+        live(appliedFields, (o) => (o.spec.ports[0]!.targetPort = 9090)),
         desired,
       ),
     ).toBe(true);
