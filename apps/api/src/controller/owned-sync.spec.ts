@@ -42,54 +42,44 @@ const notFound = new KubeApiError(404, {
   message: 'not found',
 });
 
+/** The Service's lists that are maps (by these keys) and its atomic maps, as the API server tracks them. */
+const LIST_KEYS: Record<string, string[]> = {
+  '.metadata.ownerReferences': ['uid'],
+  '.spec.ports': ['port', 'protocol'],
+};
+const ATOMIC = new Set(['.spec.selector']);
+
+/** The fieldsV1 an apply of `value` leaves (what identifies the object, at the top, is not tracked). */
+function fieldsOf(value: unknown, path = ''): object {
+  if (Array.isArray(value)) {
+    const keys = LIST_KEYS[path];
+    if (!keys) return {};
+    return Object.fromEntries(
+      value.map((item: Record<string, unknown>) => [
+        `k:${JSON.stringify(Object.fromEntries(keys.map((key) => [key, item[key]])))}`,
+        { '.': {}, ...fieldsOf(item, path) },
+      ]),
+    );
+  }
+  if (typeof value !== 'object' || value === null || ATOMIC.has(path)) return {};
+  const untracked = new Set(
+    ['', '.metadata'].includes(path) ? ['apiVersion', 'kind', 'name', 'namespace'] : [],
+  );
+  return Object.fromEntries(
+    Object.entries(value)
+      .filter(([key]) => !untracked.has(key))
+      .map(([key, field]) => [`f:${key}`, fieldsOf(field, `${path}.${key}`)]),
+  );
+}
+
 /** The Service as the API server answers an apply of it: our Apply entry and resourceVersion `rv`. */
 function served(rv: string): V1Service & KubeObject {
   const service = serviceFor(nginx)!;
-  return {
-    ...service,
-    metadata: {
-      ...service.metadata,
-      resourceVersion: rv,
-      managedFields: [
-        {
-          manager: FIELD_MANAGER,
-          operation: 'Apply',
-          apiVersion: 'v1',
-          fieldsV1: {
-            'f:metadata': {
-              'f:labels': Object.fromEntries(
-                Object.keys(service.metadata!.labels!).map((k) => [`f:${k}`, {}]),
-              ),
-              'f:ownerReferences': {
-                'k:{"uid":"u-web"}': {
-                  '.': {},
-                  'f:apiVersion': {},
-                  'f:kind': {},
-                  'f:name': {},
-                  'f:uid': {},
-                  'f:controller': {},
-                  'f:blockOwnerDeletion': {},
-                },
-              },
-            },
-            'f:spec': {
-              'f:type': {},
-              'f:selector': {},
-              'f:ports': {
-                'k:{"port":80,"protocol":"TCP"}': {
-                  '.': {},
-                  'f:name': {},
-                  'f:port': {},
-                  'f:protocol': {},
-                  'f:targetPort': {},
-                },
-              },
-            },
-          },
-        },
-      ],
-    },
-  } as V1Service & KubeObject;
+  const managedFields = [
+    { manager: FIELD_MANAGER, operation: 'Apply', apiVersion: 'v1', fieldsV1: fieldsOf(service) },
+  ];
+  return { ...service, metadata: { ...service.metadata, resourceVersion: rv, managedFields } } as V1Service &
+    KubeObject;
 }
 
 function setup(api: ScriptedApi, cached?: V1Service & KubeObject) {
