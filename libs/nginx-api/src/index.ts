@@ -13,6 +13,7 @@ export * from './spec-rules.js';
 export * from './template-fields.js';
 export * from './pod-template.js';
 export * from './template-revision.js';
+export * from './json-equal.js';
 export * from './nginx-config.js';
 export * from './next-path.js';
 export * from './duration.js';

@@ -1,16 +1,5 @@
+import { canonicalJson } from './json-equal.js';
 import type { NginxPodTemplate } from './template-fields.js';
-
-/** JSON with object keys sorted at every depth: equal templates give equal text. */
-function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value && typeof value === 'object')
-    return `{${Object.keys(value)
-      .sort()
-      .filter((key) => (value as Record<string, unknown>)[key] !== undefined)
-      .map((key) => `${JSON.stringify(key)}:${canonicalJson((value as Record<string, unknown>)[key])}`)
-      .join(',')}}`;
-  return JSON.stringify(value);
-}
 
 /** Whether two templates run the same pods: equal at every depth, whatever their keys' order. */
 export function sameTemplate(a: NginxPodTemplate, b: NginxPodTemplate): boolean {

@@ -126,57 +126,115 @@ export function canaryBounds(canary: NginxCanaryStrategy | undefined, replicas: 
  *   holds until the template changes.
  */
 export function planCanary(input: CanaryInput): CanaryPlan {
-  const { replicas, updateRevision, stableRevision, now } = input;
-  const steps = input.canary?.steps ?? [];
+  const { replicas, updateRevision, stableRevision } = input;
   const bounds = canaryBounds(input.canary, replicas);
-  const nowText = new Date(now).toISOString();
+  if (!stableRevision || stableRevision === updateRevision || input.paused || input.invalid)
+    return planWithoutCanary(input, bounds);
 
-  if (!stableRevision || stableRevision === updateRevision || input.paused || input.invalid) {
-    const rollout = planRollout({
-      replicas,
-      strategy: {
-        type: 'RollingUpdate',
-        rollingUpdate: { maxSurge: bounds.maxSurge, maxUnavailable: bounds.maxUnavailable },
-      },
-      updateRevision,
-      template: input.template,
-      pods: input.pods,
-      minReadySeconds: input.minReadySeconds,
-      now,
-      burst: input.burst,
-      paused: input.paused,
-      invalid: input.invalid,
-    });
-    const kept = input.previous?.revision === updateRevision ? input.previous : undefined;
-    return { ...rollout, createStable: 0, canary: kept, recheckInMs: rollout.availableInMs };
-  }
+  const requested = applyRequests(input, startOrResume(input));
+  if (requested.phase === 'Aborted') return abortTo(input, stableRevision, { ...requested, weight: 0 });
 
-  let canary: NginxCanaryStatus =
-    input.previous?.revision === updateRevision
-      ? structuredClone(input.previous)
-      : { revision: updateRevision, step: 0, weight: 0, phase: 'Progressing', stepStartedAt: nowText };
-  const advance = (to: number) => {
-    canary = { ...canary, step: to, phase: 'Progressing', stepStartedAt: nowText };
-    delete canary.message;
+  const groups = groupPods(input, stableRevision);
+  const walked = walkSteps(input, requested, groups);
+  if (walked.canary.phase === 'Aborted') return abortTo(input, stableRevision, walked.canary);
+
+  const target = canaryTarget(walked.canary.weight, replicas);
+  const plan = planGroups(
+    input,
+    bounds,
+    [
+      { pods: groups.fresh, target },
+      { pods: groups.stable, target: replicas - target },
+    ],
+    groups.others,
+  );
+  return {
+    ...plan,
+    createStable: plan.createStable,
+    canary: walked.canary,
+    recheckInMs: earliest(walked.recheckInMs, plan.availableInMs),
+    ...(walked.measure ? { measure: walked.measure } : {}),
   };
+}
 
+/**
+ * No canary (no stable revision to start from, or held by spec.paused or an invalid template): the pods roll
+ * to the update revision under the canary's bounds; status.canary is kept while it is still this revision's.
+ */
+function planWithoutCanary(input: CanaryInput, bounds: ReturnType<typeof canaryBounds>): CanaryPlan {
+  const rollout = planRollout({
+    replicas: input.replicas,
+    strategy: {
+      type: 'RollingUpdate',
+      rollingUpdate: { maxSurge: bounds.maxSurge, maxUnavailable: bounds.maxUnavailable },
+    },
+    updateRevision: input.updateRevision,
+    template: input.template,
+    pods: input.pods,
+    minReadySeconds: input.minReadySeconds,
+    now: input.now,
+    burst: input.burst,
+    paused: input.paused,
+    invalid: input.invalid,
+  });
+  const kept = input.previous?.revision === input.updateRevision ? input.previous : undefined;
+  return { ...rollout, createStable: 0, canary: kept, recheckInMs: rollout.availableInMs };
+}
+
+/** The canary where status.canary left it for this update revision (a copy), or a new one at step 0. */
+function startOrResume(input: CanaryInput): NginxCanaryStatus {
+  return input.previous?.revision === input.updateRevision
+    ? structuredClone(input.previous)
+    : {
+        revision: input.updateRevision,
+        step: 0,
+        weight: 0,
+        phase: 'Progressing',
+        stepStartedAt: new Date(input.now).toISOString(),
+      };
+}
+
+/** `canary` moved on to step `to`, starting now. */
+function advanced(canary: NginxCanaryStatus, to: number, now: number): NginxCanaryStatus {
+  const { message: _message, ...rest } = canary;
+  return { ...rest, step: to, phase: 'Progressing', stepStartedAt: new Date(now).toISOString() };
+}
+
+/** The promote or abort request of the annotations applied to a canary that has not ended. */
+function applyRequests(input: CanaryInput, canary: NginxCanaryStatus): NginxCanaryStatus {
+  if (canary.phase === 'Aborted' || canary.phase === 'Promoted') return canary;
+  const { updateRevision, now } = input;
+  const steps = input.canary?.steps ?? [];
   const { promote, abort } = input.requests;
-  if (canary.phase !== 'Aborted' && canary.phase !== 'Promoted') {
-    if (abort === updateRevision) {
-      canary = { ...canary, phase: 'Aborted', message: 'Aborted by request.' };
-    } else if (promote === `${updateRevision}/full`) {
-      if (canary.step < steps.length) advance(steps.length);
-    } else if (promote === `${updateRevision}/${canary.step}` && canary.step < steps.length) {
-      advance(canary.step + 1);
-    }
-  }
-  if (canary.phase === 'Aborted') {
-    return {
-      ...planRollback({ replicas, stableRevision, pods: input.pods, burst: input.burst }),
-      canary: { ...canary, weight: 0 },
-    };
-  }
+  if (abort === updateRevision) return { ...canary, phase: 'Aborted', message: 'Aborted by request.' };
+  if (promote === `${updateRevision}/full`)
+    return canary.step < steps.length ? advanced(canary, steps.length, now) : canary;
+  if (promote === `${updateRevision}/${canary.step}` && canary.step < steps.length)
+    return advanced(canary, canary.step + 1, now);
+  return canary;
+}
 
+/** Every pod back to the stable revision, the canary reported as `canary` (Aborted). */
+function abortTo(input: CanaryInput, stableRevision: string, canary: NginxCanaryStatus): CanaryPlan {
+  return {
+    ...planRollback({ replicas: input.replicas, stableRevision, pods: input.pods, burst: input.burst }),
+    canary,
+  };
+}
+
+/** The active pods by revision, and whether they meet a weight's counts, all available. */
+interface PodGroups {
+  /** Of the update revision. */
+  fresh: V1Pod[];
+  /** Of the stable revision. */
+  stable: V1Pod[];
+  /** Of any other revision: drained first. */
+  others: V1Pod[];
+  targetsMet: (weight: number) => boolean;
+}
+
+function groupPods(input: CanaryInput, stableRevision: string): PodGroups {
+  const { replicas, updateRevision, now } = input;
   const available = (pod: V1Pod) => isAvailable(pod, input.minReadySeconds, now);
   const active = input.pods.filter(isActive);
   const fresh = active.filter((pod) => runsRevision(pod, updateRevision, input.template));
@@ -191,108 +249,128 @@ export function planCanary(input: CanaryInput): CanaryPlan {
       [...fresh, ...stable].every(available)
     );
   };
+  return { fresh, stable, others, targetsMet };
+}
 
-  let recheckInMs: number | undefined;
-  let measure: CanaryPlan['measure'];
+/** Where the steps leave the canary now, and when to look again or what to measure. */
+interface StepWalk {
+  canary: NginxCanaryStatus;
+  recheckInMs?: number;
+  measure?: CanaryPlan['measure'];
+}
+
+/** One step's outcome: its canary, and whether the walk goes on to the next step. */
+type StepOutcome = StepWalk & { next: boolean };
+
+/** The steps from the canary's current one, each done in turn as far as they can be now. */
+function walkSteps(input: CanaryInput, start: NginxCanaryStatus, groups: PodGroups): StepWalk {
+  const steps = input.canary?.steps ?? [];
+  let canary = start;
   for (let guard = 0; guard <= steps.length + 1; guard++) {
-    if (canary.step >= steps.length) {
-      canary.weight = 100;
-      if (targetsMet(100)) {
-        canary.phase = 'Promoted';
-        delete canary.message;
-      }
-      break;
-    }
-    const step = steps[canary.step]!;
-    const label = `step ${canary.step + 1} of ${steps.length}`;
-    if (step.setWeight !== undefined) {
-      canary.weight = step.setWeight;
-      if (!targetsMet(step.setWeight)) break;
-      advance(canary.step + 1);
-    } else if (step.pause) {
-      if (step.pause.duration === undefined) {
-        canary.phase = 'Paused';
-        canary.message = `Paused at ${label} until a promote.`;
-        break;
-      }
-      const endsIn = Date.parse(canary.stepStartedAt ?? nowText) + durationMs(step.pause.duration) - now;
-      if (endsIn > 0) {
-        recheckInMs = endsIn;
-        break;
-      }
-      advance(canary.step + 1);
-    } else if (step.analysis) {
-      const { templateName } = step.analysis;
-      const template = input.analysis?.find((t) => t.name === templateName);
-      if (!template) {
-        canary.phase = 'Paused';
-        canary.message = `Paused at ${label}: spec.analysis has no entry named ${templateName}.`;
-        break;
-      }
-      const name = runName(updateRevision, canary.step, templateName);
-      const runs = canary.analysisRuns ?? [];
-      let run = runs.find((r) => r.name === name);
-      if (!run) {
-        run = {
-          name,
-          templateName,
-          step: canary.step,
-          phase: 'Running',
-          startedAt: nowText,
-          measurements: [],
-        };
-        canary.analysisRuns = [...runs, run];
-      }
-      const phase = runPhase(template, run.measurements);
-      if (phase === 'Successful') {
-        advance(canary.step + 1);
-        continue;
-      }
-      if (phase === 'Running') {
-        const due = nextMeasurementIn(template, run, now);
-        if (due === 0) measure = { run: name, template };
-        else recheckInMs = due;
-        break;
-      }
-      if (phase === 'Failed' && input.rollbackOnFailure) {
-        canary = {
-          ...canary,
-          phase: 'Aborted',
-          weight: 0,
-          abortedBy: name,
-          message: `Aborted: analysis run ${name} failed: ${failedMessage(run)}.`,
-        };
-        return {
-          ...planRollback({ replicas, stableRevision, pods: input.pods, burst: input.burst }),
-          canary,
-        };
-      }
-      canary.phase = 'Paused';
-      canary.message =
-        phase === 'Failed'
-          ? `Paused at ${label}: analysis run ${name} failed (${failedMessage(run)}); promote or abort.`
-          : `Paused at ${label}: analysis run ${name} is ${phase}: ${lastMessage(run)}`;
-      break;
-    }
+    if (canary.step >= steps.length) return { canary: fullWeight(canary, groups) };
+    const outcome = runStep(input, canary, groups);
+    if (!outcome.next) return outcome;
+    canary = outcome.canary;
   }
+  return { canary };
+}
 
-  const target = canaryTarget(canary.weight, replicas);
-  const plan = planGroups(
-    input,
-    bounds,
-    [
-      { pods: fresh, target },
-      { pods: stable, target: replicas - target },
-    ],
-    others,
-  );
-  return {
-    ...plan,
-    createStable: plan.createStable,
-    canary,
-    recheckInMs: earliest(recheckInMs, plan.availableInMs),
-    ...(measure ? { measure } : {}),
-  };
+/** Past the last step: weight 100, Promoted once every pod runs the update revision and is available. */
+function fullWeight(canary: NginxCanaryStatus, groups: PodGroups): NginxCanaryStatus {
+  if (!groups.targetsMet(100)) return { ...canary, weight: 100 };
+  const { message: _message, ...rest } = canary;
+  return { ...rest, weight: 100, phase: 'Promoted' };
+}
+
+/** The canary's current step (setWeight, pause or analysis), done as far as it can be now. */
+function runStep(input: CanaryInput, canary: NginxCanaryStatus, groups: PodGroups): StepOutcome {
+  const steps = input.canary?.steps ?? [];
+  const step = steps[canary.step]!;
+  const { now } = input;
+  if (step.setWeight !== undefined) {
+    const weighted = { ...canary, weight: step.setWeight };
+    return groups.targetsMet(step.setWeight)
+      ? { canary: advanced(weighted, canary.step + 1, now), next: true }
+      : { canary: weighted, next: false };
+  }
+  if (step.pause) {
+    if (step.pause.duration === undefined)
+      return {
+        canary: {
+          ...canary,
+          phase: 'Paused',
+          message: `Paused at ${stepLabel(canary, steps.length)} until a promote.`,
+        },
+        next: false,
+      };
+    const startedAt = Date.parse(canary.stepStartedAt ?? new Date(now).toISOString());
+    const endsIn = startedAt + durationMs(step.pause.duration) - now;
+    return endsIn > 0
+      ? { canary, recheckInMs: endsIn, next: false }
+      : { canary: advanced(canary, canary.step + 1, now), next: true };
+  }
+  if (step.analysis) return analysisStep(input, canary, step.analysis.templateName);
+  return { canary, next: true };
+}
+
+const stepLabel = (canary: NginxCanaryStatus, steps: number) => `step ${canary.step + 1} of ${steps}`;
+
+/**
+ * An analysis step: its run (started now when missing) Successful → next step; Running → measured when due;
+ * Failed → Aborted with rollbackOnFailure, else Paused; Inconclusive or Error → Paused.
+ */
+function analysisStep(input: CanaryInput, start: NginxCanaryStatus, templateName: string): StepOutcome {
+  const { updateRevision, now } = input;
+  const label = stepLabel(start, input.canary?.steps?.length ?? 0);
+  const template = input.analysis?.find((t) => t.name === templateName);
+  if (!template)
+    return {
+      canary: {
+        ...start,
+        phase: 'Paused',
+        message: `Paused at ${label}: spec.analysis has no entry named ${templateName}.`,
+      },
+      next: false,
+    };
+  const name = runName(updateRevision, start.step, templateName);
+  const runs = start.analysisRuns ?? [];
+  let canary = start;
+  let run = runs.find((r) => r.name === name);
+  if (!run) {
+    run = {
+      name,
+      templateName,
+      step: start.step,
+      phase: 'Running',
+      startedAt: new Date(now).toISOString(),
+      measurements: [],
+    };
+    canary = { ...canary, analysisRuns: [...runs, run] };
+  }
+  const phase = runPhase(template, run.measurements);
+  if (phase === 'Successful') return { canary: advanced(canary, canary.step + 1, now), next: true };
+  if (phase === 'Running') {
+    const due = nextMeasurementIn(template, run, now);
+    return due === 0
+      ? { canary, measure: { run: name, template }, next: false }
+      : { canary, recheckInMs: due, next: false };
+  }
+  if (phase === 'Failed' && input.rollbackOnFailure)
+    return {
+      canary: {
+        ...canary,
+        phase: 'Aborted',
+        weight: 0,
+        abortedBy: name,
+        message: `Aborted: analysis run ${name} failed: ${failedMessage(run)}.`,
+      },
+      next: false,
+    };
+  const message =
+    phase === 'Failed'
+      ? `Paused at ${label}: analysis run ${name} failed (${failedMessage(run)}); promote or abort.`
+      : `Paused at ${label}: analysis run ${name} is ${phase}: ${lastMessage(run)}`;
+  return { canary: { ...canary, phase: 'Paused', message }, next: false };
 }
 
 /**

@@ -28,6 +28,7 @@ import { ClusterInformers, type NginxObject, type PodObject } from '../kube/clus
 import { BY_NGINX_LABEL, byNginxLabel } from '../kube/pod-index.js';
 import { nestRuntimeLogger } from '../logging/runtime-logger.js';
 import { prometheusReflectorObserver } from '../metrics/runtime-metrics.js';
+import { keepOwnManagedFields } from './server-side-apply.js';
 
 export type QuotaObject = V1ResourceQuota & KubeObject;
 export type RevisionObject = V1ControllerRevision & KubeObject;
@@ -85,13 +86,14 @@ export class ControllerInformers implements OnApplicationBootstrap, BeforeApplic
       version: string,
       plural: string,
       kind: string,
+      transform: (object: T) => T = stripManagedFields,
     ) =>
       this.factory.informerFor<T>({
         client,
         resource: { group, version, plural, namespace },
         kind,
         labelSelector: LABEL_NGINX,
-        transform: stripManagedFields,
+        transform,
         indexers: { [BY_NGINX_LABEL]: byNginxLabel },
         logger,
         observer: prometheusReflectorObserver(registry, plural),
@@ -99,15 +101,28 @@ export class ControllerInformers implements OnApplicationBootstrap, BeforeApplic
     this.owned = {
       revisions: ownedInformer<RevisionObject>('apps', 'v1', 'controllerrevisions', 'ControllerRevision'),
       configMaps: ownedInformer<ConfigMapObject>('', 'v1', 'configmaps', 'ConfigMap'),
-      services: ownedInformer<ServiceObject>('', 'v1', 'services', 'Service'),
-      budgets: ownedInformer<BudgetObject>('policy', 'v1', 'poddisruptionbudgets', 'PodDisruptionBudget'),
+      // The applied ones keep our managedFields entries: what applyNeeded compares with.
+      services: ownedInformer<ServiceObject>('', 'v1', 'services', 'Service', keepOwnManagedFields),
+      budgets: ownedInformer<BudgetObject>(
+        'policy',
+        'v1',
+        'poddisruptionbudgets',
+        'PodDisruptionBudget',
+        keepOwnManagedFields,
+      ),
       endpointSlices: ownedInformer<EndpointSliceObject>(
         'discovery.k8s.io',
         'v1',
         'endpointslices',
         'EndpointSlice',
       ),
-      ingresses: ownedInformer<IngressObject>('networking.k8s.io', 'v1', 'ingresses', 'Ingress'),
+      ingresses: ownedInformer<IngressObject>(
+        'networking.k8s.io',
+        'v1',
+        'ingresses',
+        'Ingress',
+        keepOwnManagedFields,
+      ),
     };
   }
 

@@ -6,6 +6,7 @@ import {
   CONDITION_REPLICA_FAILURE,
   quantityValue,
   type Nginx,
+  jsonEqual,
 } from '@ngx/nginx-api';
 import type { ReconcileTrigger } from './audited-reconcile.js';
 import { disruptionBudgetStatus } from './owned-objects.js';
@@ -113,8 +114,7 @@ export function quotaFreedRoom(previous: V1ResourceQuota, current: V1ResourceQuo
   for (const resource of resources) {
     const [before, after] = [room(previous, resource), room(current, resource)];
     // A quantity we cannot read (the API server validates them, so hardly ever): any change may have freed room.
-    if (Number.isNaN(before) || Number.isNaN(after))
-      return JSON.stringify(previous.status) !== JSON.stringify(current.status);
+    if (Number.isNaN(before) || Number.isNaN(after)) return !jsonEqual(previous.status, current.status);
     if (after > before) return true;
   }
   return false;
@@ -196,6 +196,6 @@ export function budgetChangeMatters(
   return (
     previous === current ||
     previous.metadata?.generation !== current.metadata?.generation ||
-    JSON.stringify(disruptionBudgetStatus(previous)) !== JSON.stringify(disruptionBudgetStatus(current))
+    !jsonEqual(disruptionBudgetStatus(previous), disruptionBudgetStatus(current))
   );
 }

@@ -25,6 +25,7 @@ import {
   SECRET_NOT_FOUND,
   type NginxServiceStatus,
   type NginxStatus,
+  jsonEqual,
 } from '@ngx/nginx-api';
 import { isActive, isReady, unschedulableMessage } from './pod-plan.js';
 import { isAvailable, runsRevision } from './rollout-plan.js';
@@ -90,6 +91,13 @@ function madeProgress(previous: NginxStatus | undefined, next: NginxStatus): boo
   );
 }
 
+/** What the owned Service, budget and Ingress add to the Nginx's status (each absent when there is none). */
+export interface OwnedStatus {
+  service?: NginxServiceStatus;
+  disruptionBudget?: NginxDisruptionBudgetStatus;
+  ingress?: NginxIngressStatus;
+}
+
 /**
  * The status an Nginx should show for its pods: counts (updated: of the spec's revision; available: ready for
  * minReadySeconds), the revisions, the selector, a short sentence, and the Available, Progressing and (only while
@@ -112,25 +120,78 @@ export function nginxStatus(
     /** What the reconcile read of the rollout (computed from `nginx` at `now` when not given). */
     view?: RolloutView;
     /** The owned objects' status as the sync left it. */
-    owned?: {
-      service?: NginxServiceStatus;
-      disruptionBudget?: NginxDisruptionBudgetStatus;
-      ingress?: NginxIngressStatus;
-    };
+    owned?: OwnedStatus;
     /** Strategy Canary: the planner's status.canary. */
     canary?: NginxCanaryStatus;
   } = {},
 ): NginxStatus {
+  const counts = countPods(nginx, pods, view);
+  const previous = nginx.status?.conditions;
+  const failure = refusal && stableFailure(refusal, previous);
+  const status = statusFields(nginx, counts, view, owned, canary);
+  const progress = progressOf(nginx, status, counts, view, canary, now);
+  const message = progressMessage(nginx, progress, view, podsMessage(nginx, counts, view, canary, failure));
+  const generation = nginx.metadata.generation;
+  const progressing = condition(
+    CONDITION_PROGRESSING,
+    ...progressingState(counts, progress, view),
+    message,
+    generation,
+    previous,
+    now,
+  );
+  const conditions = [
+    condition(
+      CONDITION_AVAILABLE,
+      counts.available ? 'True' : 'False',
+      counts.available ? 'MinimumReplicasAvailable' : 'MinimumReplicasUnavailable',
+      `${counts.availableCount} of ${nginx.spec.replicas} available`,
+      generation,
+      previous,
+      now,
+    ),
+    counts.converged ? progressing : { ...progressing, lastUpdateTime: progress.lastProgress },
+  ];
+  if (failure)
+    conditions.push(
+      condition(
+        CONDITION_REPLICA_FAILURE,
+        'True',
+        failure.reason,
+        failure.message,
+        generation,
+        previous,
+        now,
+      ),
+    );
+  return { ...status, message: message.slice(0, 1024), conditions };
+}
+
+/** The Nginx's active pods counted against the spec and the update revision. */
+interface PodCounts {
+  active: V1Pod[];
+  ready: number;
+  /** Ready for minReadySeconds. */
+  availableCount: number;
+  /** Of the update revision. */
+  updated: V1Pod[];
+  /** At least spec.replicas available. */
+  available: boolean;
+  /** Every active pod runs the update revision. */
+  rolledOut: boolean;
+  /** spec.replicas pods, all available and rolled out. */
+  converged: boolean;
+  /** What Progressing says while nothing overrides it (see progressingState). */
+  progressingReason: string;
+}
+
+function countPods(nginx: Nginx, pods: readonly V1Pod[], view: RolloutView): PodCounts {
   const desired = nginx.spec.replicas;
   const minReadySeconds = nginx.spec.minReadySeconds ?? 0;
   const active = pods.filter(isActive);
   const ready = active.filter(isReady).length;
   const availableCount = active.filter((pod) => isAvailable(pod, minReadySeconds, view.now)).length;
   const updated = active.filter((pod) => runsRevision(pod, view.updateRevision, view.template));
-  const generation = nginx.metadata.generation;
-  const previous = nginx.status?.conditions;
-  const failure = refusal && stableFailure(refusal, previous);
-
   const available = availableCount >= desired;
   const rolledOut = updated.length === active.length;
   const converged = active.length === desired && available && rolledOut;
@@ -143,10 +204,50 @@ export function nginxStatus(
         : converged
           ? 'ReplicasReady'
           : 'WaitingForReady';
+  return { active, ready, availableCount, updated, available, rolledOut, converged, progressingReason };
+}
+
+/** The status without its message and conditions: counts, revisions, the owned objects' parts, the canary. */
+function statusFields(
+  nginx: Nginx,
+  counts: PodCounts,
+  view: RolloutView,
+  owned: OwnedStatus,
+  canary: NginxCanaryStatus | undefined,
+): NginxStatus {
+  const { active, updated, converged } = counts;
+  return {
+    replicas: active.length,
+    updatedReplicas: updated.length,
+    readyReplicas: counts.ready,
+    availableReplicas: counts.availableCount,
+    observedGeneration: nginx.metadata.generation,
+    currentRevision: converged
+      ? view.updateRevision
+      : (nginx.status?.currentRevision ?? commonRevision(active) ?? view.updateRevision),
+    updateRevision: view.updateRevision,
+    ...(owned.service ? { service: owned.service } : {}),
+    ...(owned.disruptionBudget ? { disruptionBudget: owned.disruptionBudget } : {}),
+    ...(owned.ingress ? { ingress: owned.ingress } : {}),
+    selector: selectorString(nginx.metadata.name!),
+    ...(canary ? { canary } : {}),
+  };
+}
+
+/** The sentence about the pods: how many are ready, the rollout's direction, a refusal, unschedulable pods. */
+function podsMessage(
+  nginx: Nginx,
+  counts: PodCounts,
+  view: RolloutView,
+  canary: NginxCanaryStatus | undefined,
+  failure: ReplicaFailure | undefined,
+): string {
+  const desired = nginx.spec.replicas;
+  const { active, updated, rolledOut } = counts;
   let message =
     desired === 0 && active.length === 0
       ? 'Scaled to 0 pods.'
-      : `${ready} of ${plural(desired, 'pod')} ready${active.length !== desired ? ` (${active.length} running)` : ''}.`;
+      : `${counts.ready} of ${plural(desired, 'pod')} ready${active.length !== desired ? ` (${active.length} running)` : ''}.`;
   // Aborted or rolled back, the pods go the other way: the update revision is the one being left.
   const heldBack =
     (canary?.phase === 'Aborted' && canary.revision === view.updateRevision) || rollingBack(nginx);
@@ -159,25 +260,40 @@ export function nginxStatus(
   const unschedulable = active.map(unschedulableMessage).filter((m) => m !== undefined);
   if (unschedulable.length)
     message = `${message} ${plural(unschedulable.length, 'pod')} cannot be scheduled: ${unschedulable[0]}`;
+  return message;
+}
 
-  const status: NginxStatus = {
-    replicas: active.length,
-    updatedReplicas: updated.length,
-    readyReplicas: ready,
-    availableReplicas: availableCount,
-    observedGeneration: generation,
-    currentRevision: converged
-      ? view.updateRevision
-      : (nginx.status?.currentRevision ?? commonRevision(active) ?? view.updateRevision),
-    updateRevision: view.updateRevision,
-    ...(owned.service ? { service: owned.service } : {}),
-    ...(owned.disruptionBudget ? { disruptionBudget: owned.disruptionBudget } : {}),
-    ...(owned.ingress ? { ingress: owned.ingress } : {}),
-    selector: selectorString(nginx.metadata.name!),
-    ...(canary ? { canary } : {}),
-  };
+/** Where the rollout stands against its progress deadline. */
+interface Progress {
+  /** The rollout's last progress (Progressing's lastUpdateTime). */
+  lastProgress: string;
+  /** The previous Progressing condition. */
+  before: NginxCondition | undefined;
+  deadlineSeconds: number;
+  /** spec.paused holds a rollout that has something to roll. */
+  paused: boolean;
+  /** The canary of the update revision while it is rolling out. */
+  liveCanary: NginxCanaryStatus | undefined;
+  /** spec.strategy.canary.steps' count. */
+  steps: number;
+  /** No progress for progressDeadlineSeconds, and nothing waited for. */
+  stalled: boolean;
+  /** spec.rollbackOnFailure sends (or sent) the pods back to the stable revision. */
+  rolledBack: boolean;
+  /** The stable revision (status.currentRevision). */
+  stable: string | undefined;
+}
 
-  const before = previous?.find((c) => c.type === CONDITION_PROGRESSING);
+function progressOf(
+  nginx: Nginx,
+  status: NginxStatus,
+  counts: PodCounts,
+  view: RolloutView,
+  canary: NginxCanaryStatus | undefined,
+  now: string,
+): Progress {
+  const { converged, rolledOut } = counts;
+  const before = nginx.status?.conditions?.find((c) => c.type === CONDITION_PROGRESSING);
   const lastProgress =
     madeProgress(nginx.status, status) || !before?.lastUpdateTime ? now : before.lastUpdateTime;
   const deadlineSeconds = nginx.spec.progressDeadlineSeconds ?? DEFAULT_PROGRESS_DEADLINE_SECONDS;
@@ -198,64 +314,50 @@ export function nginxStatus(
     stable !== undefined &&
     stable !== view.updateRevision &&
     (stalled || rollingBack(nginx));
-  if (paused) message = `${message} Paused.`;
+  return {
+    lastProgress,
+    before,
+    deadlineSeconds,
+    paused,
+    liveCanary,
+    steps: steps.length,
+    stalled,
+    rolledBack,
+    stable,
+  };
+}
+
+/** The status message: the pods' sentence with the rollout's state around it (paused, canary, rolled back…). */
+function progressMessage(nginx: Nginx, progress: Progress, view: RolloutView, podsSentence: string): string {
+  const { liveCanary, rolledBack, deadlineSeconds } = progress;
+  let message = podsSentence;
+  if (progress.paused) message = `${message} Paused.`;
   if (view.invalid) message = `${message} Not rolling out spec.config: ${view.invalid}`;
-  if (liveCanary && !rolledBack) message = `${canarySentence(liveCanary, steps.length)} ${message}`;
+  if (liveCanary && !rolledBack) message = `${canarySentence(liveCanary, progress.steps)} ${message}`;
   if (rolledBack) {
     const cause = rollingBack(nginx)
-      ? (before?.message.match(/^Rolled back to \S+: (.*?)\. /)?.[1] ?? 'no progress')
+      ? (progress.before?.message.match(/^Rolled back to \S+: (.*?)\. /)?.[1] ?? 'no progress')
       : `no progress for ${deadlineSeconds} s rolling out ${view.updateRevision}`;
-    message = `Rolled back to ${stable}: ${cause}. ${message}`;
-  } else if (stalled) message = `${message} No progress for ${deadlineSeconds} s.`;
-  const [progressStatus, progressReason]: [NginxCondition['status'], string] = view.invalid
-    ? ['False', REASON_INVALID_CONFIG]
-    : rolledBack
-      ? ['False', REASON_ROLLED_BACK]
-      : paused
-        ? ['Unknown', REASON_PAUSED]
-        : liveCanary?.phase === 'Aborted'
-          ? ['False', REASON_CANARY_ABORTED]
-          : liveCanary?.phase === 'Paused'
-            ? ['Unknown', REASON_CANARY_PAUSED]
-            : stalled
-              ? ['False', REASON_DEADLINE_EXCEEDED]
-              : converged
-                ? ['False', progressingReason]
-                : ['True', liveCanary ? REASON_CANARY : progressingReason];
-  const progressing = condition(
-    CONDITION_PROGRESSING,
-    progressStatus,
-    progressReason,
-    message,
-    generation,
-    previous,
-    now,
-  );
-  const conditions = [
-    condition(
-      CONDITION_AVAILABLE,
-      available ? 'True' : 'False',
-      available ? 'MinimumReplicasAvailable' : 'MinimumReplicasUnavailable',
-      `${availableCount} of ${desired} available`,
-      generation,
-      previous,
-      now,
-    ),
-    converged ? progressing : { ...progressing, lastUpdateTime: lastProgress },
-  ];
-  if (failure)
-    conditions.push(
-      condition(
-        CONDITION_REPLICA_FAILURE,
-        'True',
-        failure.reason,
-        failure.message,
-        generation,
-        previous,
-        now,
-      ),
-    );
-  return { ...status, message: message.slice(0, 1024), conditions };
+    message = `Rolled back to ${progress.stable}: ${cause}. ${message}`;
+  } else if (progress.stalled) message = `${message} No progress for ${deadlineSeconds} s.`;
+  return message;
+}
+
+/** The Progressing condition's status and reason. */
+function progressingState(
+  counts: PodCounts,
+  progress: Progress,
+  view: RolloutView,
+): [NginxCondition['status'], string] {
+  const { liveCanary } = progress;
+  if (view.invalid) return ['False', REASON_INVALID_CONFIG];
+  if (progress.rolledBack) return ['False', REASON_ROLLED_BACK];
+  if (progress.paused) return ['Unknown', REASON_PAUSED];
+  if (liveCanary?.phase === 'Aborted') return ['False', REASON_CANARY_ABORTED];
+  if (liveCanary?.phase === 'Paused') return ['Unknown', REASON_CANARY_PAUSED];
+  if (progress.stalled) return ['False', REASON_DEADLINE_EXCEEDED];
+  if (counts.converged) return ['False', counts.progressingReason];
+  return ['True', liveCanary ? REASON_CANARY : counts.progressingReason];
 }
 
 /**
@@ -324,7 +426,7 @@ function stableFailure(failure: ReplicaFailure, previous: NginxCondition[] | und
 
 /** Whether writing `next` would change anything (the controller writes status only when it does). */
 export function statusChanged(current: NginxStatus | undefined, next: NginxStatus): boolean {
-  return JSON.stringify(normalise(current ?? {})) !== JSON.stringify(normalise(next));
+  return !jsonEqual(normalise(current ?? {}), normalise(next));
 }
 
 /**

@@ -1,23 +1,14 @@
-import type {
-  V1ConfigMap,
-  V1ControllerRevision,
-  V1EndpointSlice,
-  V1Pod,
-  V1Service,
-} from '@kubernetes/client-node';
+import type { V1ConfigMap, V1ControllerRevision, V1EndpointSlice, V1Pod } from '@kubernetes/client-node';
 import { LABEL_REVISION, podTemplateOf, revisionOf, type Nginx, type NginxSpec } from '@ngx/nginx-api';
 import { describe, expect, it } from 'vitest';
 import {
   controllerRevisionFor,
   disruptionBudgetFor,
-  disruptionBudgetPatch,
   disruptionBudgetStatus,
   ingressFor,
-  ingressPatch,
   ingressStatus,
   planHistory,
   serviceFor,
-  servicePatch,
   serviceStatus,
 } from './owned-objects.js';
 import { configMapFor } from './pod-builder.js';
@@ -151,49 +142,12 @@ describe('the Service', () => {
     expect(serviceFor(nginx())).toBeUndefined();
   });
 
-  it('patches only what differs, keeping a node port the API server picked', () => {
-    const desired = serviceFor(nginx({ service: { type: 'NodePort' } }))!;
-    const existing: V1Service = structuredClone(desired);
-    existing.spec!.ports![0]!.nodePort = 31234;
-    existing.spec!.clusterIP = '10.0.0.7';
-    expect(servicePatch(existing, desired)).toBeUndefined();
-    const bigger = serviceFor(nginx({ service: { type: 'NodePort', port: 8081 } }))!;
-    expect(servicePatch(existing, bigger)).toMatchObject({
-      spec: { ports: [{ port: 8081, nodePort: 31234 }] },
-    });
-    const internal = serviceFor(nginx({ service: { type: 'ClusterIP' } }))!;
-    expect(servicePatch(existing, internal)).toEqual({
-      spec: { type: 'ClusterIP', selector: internal.spec!.selector, ports: internal.spec!.ports },
-    });
-  });
-
-  it('adds an https port 443 with spec.tls, and patches it in and out keeping picked node ports', () => {
-    const plain = serviceFor(nginx({ service: { type: 'NodePort' } }))!;
+  it('adds an https port 443 with spec.tls', () => {
     const withTls = serviceFor(nginx({ service: { type: 'NodePort' }, tls: { secretName: 'web-tls' } }))!;
     expect(withTls.spec!.ports).toEqual([
       { name: 'http', protocol: 'TCP', port: 80, targetPort: 80 },
       { name: 'https', protocol: 'TCP', port: 443, targetPort: 443 },
     ]);
-    const existing: V1Service = structuredClone(plain);
-    existing.spec!.ports![0]!.nodePort = 31234;
-    expect(servicePatch(existing, withTls)).toEqual({
-      spec: {
-        type: 'NodePort',
-        selector: withTls.spec!.selector,
-        ports: [{ ...withTls.spec!.ports![0], nodePort: 31234 }, withTls.spec!.ports![1]],
-      },
-    });
-    const both: V1Service = structuredClone(withTls);
-    both.spec!.ports![0]!.nodePort = 31234;
-    both.spec!.ports![1]!.nodePort = 31443;
-    expect(servicePatch(both, withTls)).toBeUndefined();
-    expect(servicePatch(both, plain)).toEqual({
-      spec: {
-        type: 'NodePort',
-        selector: plain.spec!.selector,
-        ports: [{ ...plain.spec!.ports![0], nodePort: 31234 }],
-      },
-    });
   });
 
   it('counts the ready addresses of its EndpointSlices', () => {
@@ -226,11 +180,9 @@ describe('the PodDisruptionBudget', () => {
       selector: { matchLabels: { 'app.kubernetes.io/name': 'nginx', 'mycompany.com/nginx': 'web' } },
       minAvailable: 1,
     });
-    const before = disruptionBudgetFor(nginx({ disruptionBudget: { minAvailable: 1 } }))!;
-    const after = disruptionBudgetFor(nginx({ disruptionBudget: { maxUnavailable: '25%' } }))!;
-    expect(disruptionBudgetPatch(before, before)).toBeUndefined();
-    expect(disruptionBudgetPatch(before, after)).toEqual({
-      spec: { selector: after.spec!.selector, minAvailable: null, maxUnavailable: '25%' },
+    expect(disruptionBudgetFor(nginx({ disruptionBudget: { maxUnavailable: '25%' } }))?.spec).toEqual({
+      selector: { matchLabels: { 'app.kubernetes.io/name': 'nginx', 'mycompany.com/nginx': 'web' } },
+      maxUnavailable: '25%',
     });
   });
 
@@ -299,26 +251,6 @@ describe('the owned Ingress', () => {
     expect(ingress.spec!.rules![0]!.http!.paths[0]!.backend.service!.port!.number).toBe(80);
     expect(ingressFor(nginx({ service: {} }))).toBeUndefined();
     expect(ingressFor(nginx({ ingress: { host: 'a.example.com' } }))).toBeUndefined();
-  });
-
-  it('patches only a drifted spec, whatever order the API server wrote the keys in', () => {
-    const desired = ingressFor(nginx(spec))!;
-    const reordered = JSON.parse(
-      JSON.stringify(desired.spec, (_k, v: unknown) =>
-        v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).reverse()) : v,
-      ),
-    );
-    expect(ingressPatch({ ...desired, spec: reordered }, desired)).toBeUndefined();
-    const drifted = ingressFor(nginx({ ...spec, ingress: { host: 'other.example.com' } }))!;
-    expect(ingressPatch(drifted, desired)).toEqual({
-      spec: {
-        ingressClassName: 'nginx',
-        defaultBackend: null,
-        rules: desired.spec!.rules,
-        tls: desired.spec!.tls,
-      },
-    });
-    expect(ingressPatch(desired, drifted)).toMatchObject({ spec: { ingressClassName: null, tls: null } });
   });
 
   it('reports its name and published addresses', () => {

@@ -6,7 +6,6 @@ import type {
   V1Pod,
   V1PodDisruptionBudget,
   V1Service,
-  V1ServicePort,
 } from '@kubernetes/client-node';
 import {
   DEFAULT_PORT,
@@ -165,34 +164,6 @@ export function serviceFor(nginx: Nginx): V1Service | undefined {
   };
 }
 
-/**
- * The merge patch that brings `existing` to `desired` (type, selector, the ports by name), or undefined when
- * nothing differs. A node port the API server picked for a port is kept unless spec.service names one.
- */
-export function servicePatch(existing: V1Service, desired: V1Service): object | undefined {
-  const [have, want] = [existing.spec ?? {}, desired.spec!];
-  const havePorts = have.ports ?? [];
-  const samePort = (wantPort: V1ServicePort, havePort: V1ServicePort | undefined) =>
-    havePort !== undefined &&
-    havePort.name === wantPort.name &&
-    havePort.port === wantPort.port &&
-    String(havePort.targetPort) === String(wantPort.targetPort) &&
-    (wantPort.nodePort === undefined || havePort.nodePort === wantPort.nodePort) &&
-    (want.type !== 'ClusterIP' || havePort.nodePort === undefined);
-  const same =
-    have.type === want.type &&
-    JSON.stringify(have.selector ?? {}) === JSON.stringify(want.selector) &&
-    havePorts.length === want.ports!.length &&
-    want.ports!.every((wantPort, i) => samePort(wantPort, havePorts[i]));
-  if (same) return undefined;
-  const ports = want.ports!.map((wantPort) => {
-    const havePort = havePorts.find((port) => port.name === wantPort.name);
-    const keepNodePort = want.type !== 'ClusterIP' && wantPort.nodePort === undefined && havePort?.nodePort;
-    return { ...wantPort, ...(keepNodePort ? { nodePort: havePort!.nodePort } : {}) };
-  });
-  return { spec: { type: want.type, selector: want.selector, ports } };
-}
-
 /** The PodDisruptionBudget spec.disruptionBudget asks for, named after the Nginx, over every revision's pods. */
 export function disruptionBudgetFor(nginx: Nginx): V1PodDisruptionBudget | undefined {
   const budget = nginx.spec.disruptionBudget;
@@ -210,27 +181,6 @@ export function disruptionBudgetFor(nginx: Nginx): V1PodDisruptionBudget | undef
       selector: { matchLabels: podSelector(nginx.metadata.name!) },
       ...(budget.minAvailable !== undefined ? { minAvailable: budget.minAvailable } : {}),
       ...(budget.maxUnavailable !== undefined ? { maxUnavailable: budget.maxUnavailable } : {}),
-    },
-  };
-}
-
-/** The merge patch that brings a budget to `desired`, or undefined when it already says the same. */
-export function disruptionBudgetPatch(
-  existing: V1PodDisruptionBudget,
-  desired: V1PodDisruptionBudget,
-): object | undefined {
-  const [have, want] = [existing.spec ?? {}, desired.spec!];
-  if (
-    String(have.minAvailable ?? '') === String(want.minAvailable ?? '') &&
-    String(have.maxUnavailable ?? '') === String(want.maxUnavailable ?? '') &&
-    JSON.stringify(have.selector?.matchLabels ?? {}) === JSON.stringify(want.selector?.matchLabels)
-  )
-    return undefined;
-  return {
-    spec: {
-      selector: want.selector,
-      minAvailable: want.minAvailable ?? null,
-      maxUnavailable: want.maxUnavailable ?? null,
     },
   };
 }
@@ -324,30 +274,6 @@ export function ingressFor(nginx: Nginx): V1Ingress | undefined {
   };
 }
 
-/**
- * The merge patch that brings an Ingress to `desired` (class, rules, TLS; anything else in its spec, such as a
- * default backend someone added, removed), or undefined when its spec already says exactly that.
- */
-export function ingressPatch(existing: V1Ingress, desired: V1Ingress): object | undefined {
-  const comparable = (spec: V1Ingress['spec']) =>
-    canonicalJson({
-      ingressClassName: spec?.ingressClassName ?? null,
-      defaultBackend: spec?.defaultBackend ?? null,
-      rules: spec?.rules ?? [],
-      tls: spec?.tls?.length ? spec.tls : null,
-    });
-  if (comparable(existing.spec) === comparable(desired.spec)) return undefined;
-  const want = desired.spec!;
-  return {
-    spec: {
-      ingressClassName: want.ingressClassName ?? null,
-      defaultBackend: null,
-      rules: want.rules,
-      tls: want.tls ?? null,
-    },
-  };
-}
-
 /** The Ingress's part of the status: its name and the addresses its controller published. */
 export function ingressStatus(ingress: V1Ingress | undefined): NginxIngressStatus | undefined {
   if (!ingress) return undefined;
@@ -355,13 +281,4 @@ export function ingressStatus(ingress: V1Ingress | undefined): NginxIngressStatu
     .map((entry) => entry.ip ?? entry.hostname)
     .filter((address): address is string => Boolean(address));
   return { name: ingress.metadata!.name!, ...(addresses.length ? { addresses } : {}) };
-}
-
-/** JSON with every object's keys sorted: equal for equal values whatever order the API server wrote keys in. */
-function canonicalJson(value: unknown): string {
-  return JSON.stringify(value, (_key, v: unknown) =>
-    v && typeof v === 'object' && !Array.isArray(v)
-      ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => a.localeCompare(b)))
-      : v,
-  );
 }

@@ -3,7 +3,6 @@ import type {
   V1ControllerRevision,
   V1EndpointSlice,
   V1Ingress,
-  V1Pod,
   V1PodDisruptionBudget,
   V1Service,
 } from '@kubernetes/client-node';
@@ -19,30 +18,25 @@ import {
   type KubeRequester,
   objectPath,
 } from '@ngx/kube-runtime';
-import type {
-  Nginx,
-  NginxDisruptionBudgetStatus,
-  NginxIngressStatus,
-  NginxServiceStatus,
-} from '@ngx/nginx-api';
+import type { Nginx } from '@ngx/nginx-api';
 import { BY_NGINX_LABEL } from '../kube/pod-index.js';
-import type { RolloutView } from './nginx-status.js';
 import {
   controlledBy,
   disruptionBudgetFor,
-  disruptionBudgetPatch,
   disruptionBudgetStatus,
   ingressFor,
-  ingressPatch,
   ingressStatus,
   planHistory,
   serviceFor,
-  servicePatch,
   serviceStatus,
 } from './owned-objects.js';
+import type { OwnedStatus } from './nginx-status.js';
 import type { ReconcileReport } from './reconcile-report.js';
+import type { SyncContext } from './sync-context.js';
+import { APPLY_PATCH, applyNeeded, FIELD_MANAGER, legacyUpdateEntry } from './server-side-apply.js';
 
 const MERGE_PATCH = 'application/merge-patch+json';
+const JSON_PATCH = 'application/json-patch+json';
 const REVISIONS = { group: 'apps', version: 'v1', plural: 'controllerrevisions' };
 const CONFIG_MAPS = { group: '', version: 'v1', plural: 'configmaps' };
 const SERVICES = { group: '', version: 'v1', plural: 'services' };
@@ -66,8 +60,6 @@ interface NamedOwned<T extends KubeObject> {
   cache: (caches: OwnedCaches) => InformerCache<T>;
   /** What the spec asks for; undefined when it asks for none. */
   desired: (nginx: Nginx) => T | undefined;
-  /** The merge patch from `existing` to `desired`, undefined when they agree. */
-  patch: (existing: T, desired: T) => object | undefined;
   reportKind: 'service' | 'budget' | 'ingress';
   removedReason: string;
 }
@@ -77,7 +69,6 @@ const OWNED_SERVICE: NamedOwned<V1Service & KubeObject> = {
   resource: SERVICES,
   cache: (caches) => caches.services,
   desired: (nginx) => serviceFor(nginx) as (V1Service & KubeObject) | undefined,
-  patch: servicePatch,
   reportKind: 'service',
   removedReason: 'service-removed',
 };
@@ -87,7 +78,6 @@ const OWNED_BUDGET: NamedOwned<V1PodDisruptionBudget & KubeObject> = {
   resource: BUDGETS,
   cache: (caches) => caches.budgets,
   desired: (nginx) => disruptionBudgetFor(nginx) as (V1PodDisruptionBudget & KubeObject) | undefined,
-  patch: disruptionBudgetPatch,
   reportKind: 'budget',
   removedReason: 'disruption-budget-removed',
 };
@@ -97,17 +87,9 @@ const OWNED_INGRESS: NamedOwned<V1Ingress & KubeObject> = {
   resource: INGRESSES,
   cache: (caches) => caches.ingresses,
   desired: (nginx) => ingressFor(nginx) as (V1Ingress & KubeObject) | undefined,
-  patch: ingressPatch,
   reportKind: 'ingress',
   removedReason: 'ingress-removed',
 };
-
-/** What the owned Service, budget and Ingress add to the Nginx's status (each absent when there is none). */
-export interface OwnedStatus {
-  service?: NginxServiceStatus;
-  disruptionBudget?: NginxDisruptionBudgetStatus;
-  ingress?: NginxIngressStatus;
-}
 
 /** A write about one owned object refused: the sync retries with the key's backoff. */
 export class OwnedObjectError extends Error {
@@ -130,14 +112,9 @@ export class OwnedSync {
     },
   ) {}
 
-  async sync(
-    key: string,
-    nginx: Nginx,
-    view: RolloutView,
-    pods: readonly V1Pod[],
-    report: ReconcileReport,
-  ): Promise<OwnedStatus> {
-    await this.syncHistory(key, nginx, view, pods, report);
+  async sync(sync: SyncContext): Promise<OwnedStatus> {
+    const { key, nginx, report } = sync;
+    await this.syncHistory(sync);
     const service = await this.syncNamed(OWNED_SERVICE, nginx, report);
     const budget = await this.syncNamed(OWNED_BUDGET, nginx, report);
     const ingress = await this.syncNamed(OWNED_INGRESS, nginx, report);
@@ -148,13 +125,7 @@ export class OwnedSync {
     };
   }
 
-  private async syncHistory(
-    key: string,
-    nginx: Nginx,
-    view: RolloutView,
-    pods: readonly V1Pod[],
-    report: ReconcileReport,
-  ): Promise<void> {
+  private async syncHistory({ key, nginx, view, pods, report }: SyncContext): Promise<void> {
     const { caches } = this.deps;
     const plan = planHistory({
       nginx,
@@ -212,10 +183,13 @@ export class OwnedSync {
   }
 
   /**
-   * One object an Nginx owns by its own name, brought to what the spec says from the cache: created when missing
-   * (a 409 is a create the cache has not seen yet), patched when it differs, deleted when the spec no longer asks
-   * for it; one of the same name that is not ours is refused when wanted, left alone otherwise. Answers the object
-   * as it stands after the sync (what was written, else what was meant; undefined when there is none).
+   * One object an Nginx owns by its own name, brought to what the spec says by server-side apply (as
+   * FIELD_MANAGER, forced: the body holds only fields the spec owns, so only those are taken back from another
+   * manager; what other managers added is kept, and a field the spec no longer sets is removed). Applied only
+   * when the cached object differs from the body in a field we manage (applyNeeded), and reported only when the
+   * apply changed the object. One missing from the cache is looked up first, so a namesake outside our label
+   * selector is never taken over; one of the same name that is not ours is refused when wanted, left alone
+   * otherwise. Deleted when the spec no longer asks for it. Answers the object as it stands after the sync.
    */
   private async syncNamed<T extends KubeObject>(
     owned: NamedOwned<T>,
@@ -225,7 +199,9 @@ export class OwnedSync {
     const desired = owned.desired(nginx);
     const name = nginx.metadata.name!;
     const namespace = nginx.metadata.namespace!;
-    const existing = owned.cache(this.deps.caches).get(`${namespace}/${name}`);
+    const path = objectPath({ ...owned.resource, namespace }, name);
+    const cached = owned.cache(this.deps.caches).get(`${namespace}/${name}`);
+    const existing = cached ?? (desired ? await this.read<T>(nginx, owned.kind, path) : undefined);
     if (existing && !controlledBy(existing, nginx)) {
       if (desired)
         throw this.refuse(
@@ -241,27 +217,56 @@ export class OwnedSync {
       }
       return undefined;
     }
-    if (!existing) {
-      const created = await this.write<T>(
-        nginx,
-        owned.kind,
-        name,
-        { method: 'POST', path: collectionPath({ ...owned.resource, namespace }), body: desired },
-        { tolerate: [409] },
-      );
-      report.record({ kind: owned.reportKind, object: name, reason: 'created' });
-      return created ?? desired;
-    }
-    const patch = owned.patch(existing, desired);
-    if (!patch) return existing;
-    const updated = await this.write<T>(nginx, owned.kind, name, {
+    if (existing && !applyNeeded(existing, desired)) return existing;
+    if (existing) await this.adoptLegacyEntry(nginx, owned.kind, path, existing);
+    const applied = await this.write<T>(nginx, owned.kind, name, {
       method: 'PATCH',
-      path: objectPath({ ...owned.resource, namespace }, name),
-      contentType: MERGE_PATCH,
-      body: patch,
+      path,
+      query: { fieldManager: FIELD_MANAGER, force: true },
+      contentType: APPLY_PATCH,
+      body: desired,
     });
-    report.record({ kind: owned.reportKind, object: name, reason: 'updated' });
-    return updated ?? existing;
+    if (applied?.metadata?.resourceVersion !== existing?.metadata?.resourceVersion)
+      report.record({ kind: owned.reportKind, object: name, reason: existing ? 'updated' : 'created' });
+    return applied ?? existing ?? desired;
+  }
+
+  /** The object at `path` read from the API server; undefined when there is none. */
+  private async read<T>(nginx: Nginx, kind: string, path: string): Promise<T | undefined> {
+    return this.write<T>(nginx, kind, path.split('/').pop()!, { path }, { tolerate: [404] });
+  }
+
+  /**
+   * Makes the managedFields entry our manager left with operation Update (legacyUpdateEntry: an object created or
+   * merge-patched before the controller applied it) its Apply entry, as client-go's csaupgrade does: so the
+   * apply that follows owns those fields, and removes the ones the spec no longer sets. Once an object; the
+   * `test`s make it fail harmlessly (and the apply go on) when the entries moved meanwhile.
+   */
+  private async adoptLegacyEntry(
+    nginx: Nginx,
+    kind: string,
+    path: string,
+    object: KubeObject,
+  ): Promise<void> {
+    const index = legacyUpdateEntry(object);
+    if (index === undefined) return;
+    const entry = `/metadata/managedFields/${index}`;
+    await this.write(
+      nginx,
+      kind,
+      object.metadata!.name!,
+      {
+        method: 'PATCH',
+        path,
+        contentType: JSON_PATCH,
+        body: [
+          { op: 'test', path: `${entry}/manager`, value: FIELD_MANAGER },
+          { op: 'test', path: `${entry}/operation`, value: 'Update' },
+          { op: 'replace', path: `${entry}/operation`, value: 'Apply' },
+        ],
+      },
+      { tolerate: [409, 422] },
+    );
   }
 
   /** One write; a refusal becomes a Warning Event and an OwnedObjectError (codes in `tolerate` are fine). */

@@ -21,11 +21,12 @@ import {
   type NginxPodTemplate,
   type NginxRevisionData,
   SECRET_NOT_FOUND,
+  jsonEqual,
 } from '@ngx/nginx-api';
 import type { AnalysisMeasurer } from '../analysis/analysis-run.js';
 import { canaryMove } from './canary-audit.js';
 import { planCanary, planRollback, withMeasurement, type CanaryPlan } from './canary-plan.js';
-import { OwnedSync, type OwnedCaches, type OwnedStatus } from './owned-sync.js';
+import { OwnedSync, type OwnedCaches } from './owned-sync.js';
 import {
   deadlineIn,
   isSettled,
@@ -34,6 +35,7 @@ import {
   rolloutView,
   rollingBack,
   statusChanged,
+  type OwnedStatus,
   type ReplicaFailure,
   type RolloutView,
 } from './nginx-status.js';
@@ -44,6 +46,7 @@ import { PodWrites, type PodWriteMetrics } from './pod-writes.js';
 import { ProgressPacing } from './progress-pacing.js';
 import { planRollout, type RolloutPlan } from './rollout-plan.js';
 import { ReconcileReport } from './reconcile-report.js';
+import type { SyncContext } from './sync-context.js';
 import { writeStatus, type StatusWrite } from './status-write.js';
 import type { StrayPods } from './stray-pods.js';
 import {
@@ -165,12 +168,12 @@ export class NginxReconciler {
 
     const now = this.now();
     const view = rolloutView(nginx, now);
+    const sync: SyncContext = { key, nginx, pods: owned, view, report, signal };
     let failure: ReplicaFailure | undefined;
     let recheckInMs: number | undefined;
     let canary: NginxCanaryStatus | undefined = nginx.status?.canary;
-    if (expectationsMet)
-      ({ failure, recheckInMs, canary } = await this.managePods(key, nginx, owned, view, report, signal));
-    if (expectationsMet && !failure) failure = await this.recheckSecret(key, nginx, owned, view, now, signal);
+    if (expectationsMet) ({ failure, recheckInMs, canary } = await this.managePods(sync));
+    if (expectationsMet && !failure) failure = await this.recheckSecret(sync, now);
     signal.throwIfAborted();
     // When the sync fails, the status keeps what it said about the Service and budget until one succeeds.
     let ownedStatus: OwnedStatus = {
@@ -180,7 +183,7 @@ export class NginxReconciler {
     };
     let ownedFailure: Error | undefined;
     try {
-      ownedStatus = await this.ownedSync.sync(key, nginx, view, owned, report);
+      ownedStatus = await this.ownedSync.sync(sync);
     } catch (error) {
       if (endedWithTerm(error)) throw error;
       ownedFailure = error instanceof Error ? error : new Error(String(error));
@@ -215,13 +218,13 @@ export class NginxReconciler {
       throw new ReconcileError((failure ?? ownedFailure)!.message);
     }
     // A pod turning available (minReadySeconds) and the progress deadline are moments no event announces.
-    const due = earliest(recheckInMs, deadlineIn(nginx, status, now), this.secretRecheckIn(key, view, now));
+    const due = earliest(recheckInMs, deadlineIn(nginx, status, now), this.secretRecheckIn(sync, now));
     const later = due === undefined ? undefined : { requeueAfterMs: Math.max(1, due) };
     const settled = isSettled(status);
     if (settled) this.pacing.settled(key);
     if (!statusChanged(nginx.status, status)) return later;
     // A canary's step is its only state: written at once, never left to a paced write a later sync would redo.
-    const canaryMoved = JSON.stringify(nginx.status?.canary) !== JSON.stringify(status.canary);
+    const canaryMoved = !jsonEqual(nginx.status?.canary, status.canary);
     const wait = settled || canaryMoved ? 0 : this.pacing.wait(key, podCounts(status));
     if (wait > 0) return { requeueAfterMs: earliest(wait, due)! };
     const written = await this.writeStatus(key, nginx, status);
@@ -245,14 +248,8 @@ export class NginxReconciler {
    * SecretNotFound failure while it is missing (the pods are left as they are), else undefined. An answer other
    * than found or 404 is not a failure of the pods': it is looked for again a period later.
    */
-  private async recheckSecret(
-    key: string,
-    nginx: Nginx,
-    owned: V1Pod[],
-    view: RolloutView,
-    syncStart: number,
-    signal: AbortSignal,
-  ): Promise<ReplicaFailure | undefined> {
+  private async recheckSecret(sync: SyncContext, syncStart: number): Promise<ReplicaFailure | undefined> {
+    const { key, nginx, view, signal } = sync;
     const secretName = view.template.tls?.secretName;
     if (!secretName) {
       this.secretCheckedAt.delete(key);
@@ -267,7 +264,7 @@ export class NginxReconciler {
       const missing = await firstMissingSecret(this.deps.client, namespace, [secretName], signal);
       return missing === undefined
         ? undefined
-        : secretNotFound(namespace, missing, owned.filter(isActive).length);
+        : secretNotFound(namespace, missing, sync.pods.filter(isActive).length);
     } catch (error) {
       if (endedWithTerm(error)) throw error;
       this.deps.logger.warn('could not look for the spec.tls Secret', {
@@ -280,22 +277,18 @@ export class NginxReconciler {
   }
 
   /** How long until spec.tls's Secret is due to be looked for again; undefined without spec.tls. */
-  private secretRecheckIn(key: string, view: RolloutView, now: number): number | undefined {
+  private secretRecheckIn({ key, view }: SyncContext, now: number): number | undefined {
     if (!view.template.tls) return undefined;
     const checkedAt = this.secretCheckedAt.get(key) ?? now;
     return Math.max(0, checkedAt + this.tlsRecheckMs - now);
   }
 
   private async managePods(
-    key: string,
-    nginx: Nginx,
-    owned: V1Pod[],
-    view: RolloutView,
-    report: ReconcileReport,
-    signal: AbortSignal,
+    sync: SyncContext,
   ): Promise<{ failure?: ReplicaFailure; recheckInMs?: number; canary?: NginxCanaryStatus }> {
+    const { key, nginx, pods: owned, view, report } = sync;
     const { expectations } = this.deps;
-    const plan = await this.plan(key, nginx, owned, view, report, signal);
+    const plan = await this.plan(sync);
     const moved = canaryMove(nginx.status?.canary, plan.canary);
     if (moved) report.record(moved);
     let failure: ReplicaFailure | undefined;
@@ -316,12 +309,11 @@ export class NginxReconciler {
     }
 
     const running = owned.filter(isActive).length;
-    if (plan.create > 0 && !failure)
-      failure = await this.createPods(key, nginx, view, plan, running, report, signal);
+    if (plan.create > 0 && !failure) failure = await this.createPods(sync, view, plan, running);
     if (plan.createStable > 0 && !failure) {
       const stableView = plan.stableView!;
       const stablePlan = { create: plan.createStable, delete: [], createLike: plan.stableModel };
-      failure = await this.createPods(key, nginx, stableView, stablePlan, running, report, signal);
+      failure = await this.createPods(sync, stableView, stablePlan, running);
     }
     // Progress writes are paced from the burst's end: under load a burst takes longer than the interval itself.
     if (plan.delete.length > 0 || plan.create > 0 || plan.createStable > 0) this.pacing.acted(key);
@@ -334,14 +326,10 @@ export class NginxReconciler {
    * rollback, else the rolling update or recreate.
    */
   private async plan(
-    key: string,
-    nginx: Nginx,
-    owned: V1Pod[],
-    view: RolloutView,
-    report: ReconcileReport,
-    signal: AbortSignal,
+    sync: SyncContext,
   ): Promise<Omit<CanaryPlan, 'canary'> & { canary?: NginxCanaryStatus } & Partial<StableSource>> {
-    const stable = this.stableSource(key, nginx, owned, view);
+    const { nginx, pods: owned, view, report, signal } = sync;
+    const stable = this.stableSource(sync);
     const canaryStrategy = nginx.spec.strategy?.type === 'Canary';
     if (stable && rollingBack(nginx)) {
       const previous = nginx.status?.canary;
@@ -427,12 +415,7 @@ export class NginxReconciler {
    * The stable revision (status.currentRevision) when its pods can be made: from its ControllerRevision's
    * template, or like one of its pods still running. Undefined when there is none to go back to.
    */
-  private stableSource(
-    key: string,
-    nginx: Nginx,
-    owned: V1Pod[],
-    view: RolloutView,
-  ): StableSource | undefined {
+  private stableSource({ key, nginx, pods: owned, view }: SyncContext): StableSource | undefined {
     const revision = nginx.status?.currentRevision;
     if (!revision || revision === view.updateRevision) return undefined;
     const recorded = this.deps.owned.revisions
@@ -452,14 +435,12 @@ export class NginxReconciler {
    * first refused batch and expects none of the rest. Resolves with why it stopped short, if it did.
    */
   private async createPods(
-    key: string,
-    nginx: Nginx,
+    sync: SyncContext,
     view: RolloutView,
     plan: RolloutPlan,
     running: number,
-    report: ReconcileReport,
-    signal: AbortSignal,
   ): Promise<ReplicaFailure | undefined> {
+    const { key, nginx, report, signal } = sync;
     const { expectations } = this.deps;
     try {
       const namespace = nginx.metadata.namespace!;

@@ -1,5 +1,5 @@
 import { isConflict, isNotFound, type KubeRequester, METADATA_ONLY, objectPath } from '@ngx/kube-runtime';
-import { NGINX_GROUP, NGINX_PLURAL, NGINX_VERSION, type Nginx } from '@ngx/nginx-api';
+import { jsonEqual, NGINX_GROUP, NGINX_PLURAL, NGINX_VERSION, type Nginx } from '@ngx/nginx-api';
 
 const NGINXES = { group: NGINX_GROUP, version: NGINX_VERSION, plural: NGINX_PLURAL };
 
@@ -44,7 +44,7 @@ export async function writeStatus(
     const sameSpec =
       fresh?.metadata?.uid === nginx.metadata.uid &&
       fresh.metadata.generation === nginx.metadata.generation &&
-      JSON.stringify(fresh.status?.canary) === JSON.stringify(nginx.status?.canary);
+      jsonEqual(fresh.status?.canary, nginx.status?.canary);
     return sameSpec ? await put(fresh) : 'conflict';
   } catch (error) {
     return settle(error);
