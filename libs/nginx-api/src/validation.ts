@@ -2,8 +2,8 @@ import { DNS_LABEL, DNS_SUBDOMAIN } from './dns-names.js';
 import { NGINX_API_VERSION, NGINX_KIND } from './names.js';
 import { nginxSchema, type JsonSchema } from './schema.js';
 import type { FieldError, ValidateOptions } from './field-error.js';
-import { specRuleErrors } from './spec-rules.js';
-import { twinRuleErrors } from './item-rules.js';
+import { specTextErrors } from './spec-rules.js';
+import { celRuleErrors } from './cel-rules.js';
 import type { NginxSpec } from './types.js';
 
 export type { FieldError, ValidateOptions } from './field-error.js';
@@ -75,7 +75,7 @@ function matchesType(schema: JsonSchema, value: unknown): boolean {
  * Checks `value` against a structural schema the way the API server does for a custom resource, collecting one
  * error per field: wrong type, bounds, lengths, patterns, enums, missing required fields and fields the schema
  * does not declare (which the API server reports under strict field validation); a map's values against
- * `additionalProperties`, its size against `maxProperties` (its keys are a CEL rule's: see twinRuleErrors).
+ * `additionalProperties`, its size against `maxProperties` (its keys are a CEL rule's: see celRuleErrors).
  */
 export function validateAgainst(
   schema: JsonSchema,
@@ -261,8 +261,8 @@ export function validateNginx(object: unknown, options: ValidateOptions = {}): F
     // missing or of the wrong kind (see rulesSkipped).
     if (!rulesSkipped(errors.slice(before)))
       errors.push(
-        ...twinRuleErrors(schema.spec!, spec, 'spec'),
-        ...specRuleErrors(spec as Partial<NginxSpec>, options),
+        ...celRuleErrors(schema.spec!, spec, 'spec', options),
+        ...specTextErrors(spec as Partial<NginxSpec>),
       );
   }
   for (const key of Object.keys(object))
