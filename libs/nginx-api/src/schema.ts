@@ -73,11 +73,16 @@ export const ConditionShape = object(
 const intOrPercent = (description: string, maxPercent?: 100) =>
   IntOrString({ minimum: 0, pattern: maxPercent ? '^(100|[1-9]?[0-9])%$' : '^[0-9]+%$', description });
 
-/** A non-negative Kubernetes quantity: `50m`, `64Mi`, `1.5`, `2e3`, or a whole number. */
+/**
+ * A non-negative Kubernetes quantity: `50m`, `64Mi`, `1.5`, `2e3`, or a whole number. The exponent has at most two
+ * digits: kube-apiserver's CEL quantity() spends minutes of CPU on one like `1e615202562826`.
+ */
 export const QUANTITY_PATTERN =
-  '^(\\d+(\\.\\d*)?|\\.\\d+)([eE][+-]?\\d+|Ki|Mi|Gi|Ti|Pi|Ei|n|u|m|k|M|G|T|P|E)?$';
+  '^(\\d+(\\.\\d*)?|\\.\\d+)([eE][+-]?\\d{1,2}|Ki|Mi|Gi|Ti|Pi|Ei|n|u|m|k|M|G|T|P|E)?$';
 
-const quantity = (description: string) => IntOrString({ minimum: 0, pattern: QUANTITY_PATTERN, description });
+/** At most 64 characters: kube-apiserver prices the CEL rule on quantities by their longest length. */
+const quantity = (description: string) =>
+  IntOrString({ minimum: 0, maxLength: 64, pattern: QUANTITY_PATTERN, description });
 
 const resourceList = (description: string) =>
   object(
@@ -89,9 +94,15 @@ const resourceList = (description: string) =>
     { description },
   );
 
-/** Whether `a >= b` for two quantities (CEL's quantity library), or true when either is absent. */
+/** The CEL literal of QUANTITY_PATTERN (its backslashes escaped). */
+const QUANTITY_LITERAL = `'${QUANTITY_PATTERN.replaceAll('\\', '\\\\')}'`;
+
+/**
+ * Whether `a >= b` for two quantities (CEL's quantity library), or true when either is absent or not a quantity
+ * (its pattern's error says so): quantity() only ever sees text that matches QUANTITY_PATTERN.
+ */
 const notBelow = (a: string, b: string) =>
-  `!has(self.${a}) || !has(self.${b}) || quantity(string(self.${a})).compareTo(quantity(string(self.${b}))) >= 0`;
+  `!has(self.${a}) || !has(self.${b}) || !string(self.${a}).matches(${QUANTITY_LITERAL}) || !string(self.${b}).matches(${QUANTITY_LITERAL}) || quantity(string(self.${a})).compareTo(quantity(string(self.${b}))) >= 0`;
 
 const port = (description: string) => int32({ minimum: 1, maximum: 65535, description });
 
