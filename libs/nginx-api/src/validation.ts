@@ -120,7 +120,15 @@ export function validateAgainst(
   if (Array.isArray(value) && mapKeys) {
     const seen = new Set<string>();
     value.forEach((item, index) => {
-      if (typeof item !== 'object' || item === null) return;
+      if (item === null) return; // a type error only, as the API server says
+      if (typeof item !== 'object' || Array.isArray(item)) {
+        errors.push({
+          field: `${path}[${index}]`,
+          reason: 'FieldValueInvalid',
+          message: `Invalid value: ${shown(item)}: must be an object for an array of list-type map`,
+        });
+        return;
+      }
       const key = Object.fromEntries(mapKeys.map((name) => [name, (item as Record<string, unknown>)[name]]));
       const text = JSON.stringify(key);
       if (seen.has(text))
