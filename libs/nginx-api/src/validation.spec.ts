@@ -313,6 +313,18 @@ describe('validateNginx and the scheduling fields', () => {
     expect(fields(object)).toEqual([error]);
   });
 
+  it('says an item of a list-type map must be an object, and does not count it a duplicate (as the API server)', () => {
+    // Found by test/nginx-validation-property.test.ts.
+    const constraint = { maxSkew: 1, topologyKey: 'k', whenUnsatisfiable: 'ScheduleAnyway' };
+    expect(fields(spec({ topologySpreadConstraints: [[], constraint, 'x', null] }))).toEqual([
+      'FieldValueInvalid spec.topologySpreadConstraints[0]',
+      'FieldValueInvalid spec.topologySpreadConstraints[2]',
+      'FieldValueTypeInvalid spec.topologySpreadConstraints[0]',
+      'FieldValueTypeInvalid spec.topologySpreadConstraints[2]',
+      'FieldValueTypeInvalid spec.topologySpreadConstraints[3]',
+    ]);
+  });
+
   it('names the broken rule as the API server does', () => {
     expect(validateNginx(toleration({ key: 'a', operator: 'Exists', value: 'b' }))).toEqual([
       {

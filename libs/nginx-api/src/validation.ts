@@ -2,8 +2,8 @@ import { DNS_LABEL, DNS_SUBDOMAIN } from './dns-names.js';
 import { NGINX_API_VERSION, NGINX_KIND } from './names.js';
 import { nginxSchema, type JsonSchema } from './schema.js';
 import type { FieldError, ValidateOptions } from './field-error.js';
-import { specRuleErrors } from './spec-rules.js';
-import { twinRuleErrors } from './item-rules.js';
+import { specTextErrors } from './spec-rules.js';
+import { celRuleErrors } from './cel-rules.js';
 import type { NginxSpec } from './types.js';
 
 export type { FieldError, ValidateOptions } from './field-error.js';
@@ -75,7 +75,7 @@ function matchesType(schema: JsonSchema, value: unknown): boolean {
  * Checks `value` against a structural schema the way the API server does for a custom resource, collecting one
  * error per field: wrong type, bounds, lengths, patterns, enums, missing required fields and fields the schema
  * does not declare (which the API server reports under strict field validation); a map's values against
- * `additionalProperties`, its size against `maxProperties` (its keys are a CEL rule's: see twinRuleErrors).
+ * `additionalProperties`, its size against `maxProperties` (its keys are a CEL rule's: see celRuleErrors).
  */
 export function validateAgainst(
   schema: JsonSchema,
@@ -120,7 +120,15 @@ export function validateAgainst(
   if (Array.isArray(value) && mapKeys) {
     const seen = new Set<string>();
     value.forEach((item, index) => {
-      if (typeof item !== 'object' || item === null) return;
+      if (item === null) return; // a type error only, as the API server says
+      if (typeof item !== 'object' || Array.isArray(item)) {
+        errors.push({
+          field: `${path}[${index}]`,
+          reason: 'FieldValueInvalid',
+          message: `Invalid value: ${shown(item)}: must be an object for an array of list-type map`,
+        });
+        return;
+      }
       const key = Object.fromEntries(mapKeys.map((name) => [name, (item as Record<string, unknown>)[name]]));
       const text = JSON.stringify(key);
       if (seen.has(text))
@@ -261,8 +269,8 @@ export function validateNginx(object: unknown, options: ValidateOptions = {}): F
     // missing or of the wrong kind (see rulesSkipped).
     if (!rulesSkipped(errors.slice(before)))
       errors.push(
-        ...twinRuleErrors(schema.spec!, spec, 'spec'),
-        ...specRuleErrors(spec as Partial<NginxSpec>, options),
+        ...celRuleErrors(schema.spec!, spec, 'spec', options),
+        ...specTextErrors(spec as Partial<NginxSpec>),
       );
   }
   for (const key of Object.keys(object))

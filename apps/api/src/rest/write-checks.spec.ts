@@ -40,6 +40,20 @@ describe('checkNginx', () => {
     expect(error.message).toMatch(/^Nginx.mycompany.com "web" is invalid: spec.replicas: Invalid value: -1/);
   });
 
+  it('names .spec.replicas too when spec is not an object, as the scale path cannot read it', () => {
+    const error = refusal(() => checkNginx(nginx([1, 'a']), { namespace: 'default' }));
+    expect(error.details?.causes).toEqual([
+      expect.objectContaining({ field: 'spec', reason: 'FieldValueTypeInvalid' }),
+      {
+        field: '.spec.replicas',
+        reason: 'FieldValueInvalid',
+        message:
+          'Invalid value: 0: .spec.replicas accessor error: [1 a] is of the type []interface {}, expected map[string]interface{}',
+      },
+      expect.objectContaining({ field: '<nil>' }),
+    ]);
+  });
+
   it('refuses unknown fields with 400 under strict validation only (Warn, the default, lets them through)', () => {
     const strict = refusal(() =>
       checkNginx(nginx({ replicas: 1, size: 2 }), { namespace: 'default', fieldValidation: 'Strict' }),

@@ -135,6 +135,14 @@ function checkTypeMeta(object: unknown, name: string | undefined): void {
  * `.spec.replicas`), on top of the schema's: an integer, not negative. Its field keeps the path's leading dot.
  */
 function scaleReplicasErrors(spec: unknown): FieldError[] {
+  if (spec !== undefined && spec !== null && !isObject(spec))
+    return [
+      {
+        field: '.spec.replicas',
+        reason: 'FieldValueInvalid',
+        message: `Invalid value: 0: .spec.replicas accessor error: ${goValue(spec)} is of the type ${goType(spec)}, expected map[string]interface{}`,
+      },
+    ];
   if (!isObject(spec) || !Object.hasOwn(spec, 'replicas') || spec.replicas === null) return [];
   const replicas = spec.replicas;
   if (typeof replicas !== 'number' || !Number.isInteger(replicas))
@@ -162,6 +170,11 @@ function goType(value: unknown): string {
   if (typeof value === 'string') return 'string';
   if (typeof value === 'boolean') return 'bool';
   return Array.isArray(value) ? '[]interface {}' : 'map[string]interface {}';
+}
+
+/** A JSON value as Go's %v prints it decoded (`[a b]` for an array), as the API server's accessor errors show it. */
+function goValue(value: unknown): string {
+  return Array.isArray(value) ? `[${value.map(goValue).join(' ')}]` : String(value);
 }
 
 /** A whole Nginx for create or replace (or a status update, whose spec the API server ignores). */
