@@ -1,3 +1,4 @@
+// Runs alone: installs the CRD with CEL rules on spec.image and without its default, which every file's Nginxes would meet.
 // The image policy against the local cluster: the controller's pods pass the `restricted` Pod Security Standard
 // (kube-apiserver's PodSecurity admission enforces it) and carry no ServiceAccount token; IMAGE_ALLOWLIST is
 // enforced by the control plane's REST API on every verb before anything is relayed, and, in the CRD the app
