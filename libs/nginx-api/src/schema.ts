@@ -18,7 +18,7 @@ import {
   SPREAD_RULES,
   TOLERATION_RULES,
 } from './item-rules.js';
-import { ANALYSIS_NAMED_RULE, TLS_INGRESS_RULES } from './spec-rules.js';
+import { ANALYSIS_NAMED_RULE, TLS_INGRESS_RULES } from './spec-cel-rules.js';
 import { DNS_LABEL, DNS_SUBDOMAIN, INGRESS_HOST } from './dns-names.js';
 import { SECRET_NOT_FOUND, TLS_MOUNT_PATH, TLS_PORT } from './tls.js';
 import type { JsonSchema } from './json-schema.js';
