@@ -1,18 +1,19 @@
-// Runs alone: its controller watches every namespace, and would act on other files' Nginxes.
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runAppToExit, startApp, type AppProcess } from './support/app-process.js';
+import { runAppToExit, startApp as startAppAnywhere, type AppProcess } from './support/app-process.js';
 import { tlsFetch } from './support/control-plane.js';
 import { migrate } from './support/database.js';
+import { createNamedNamespace, deleteNamespace } from './support/operations.js';
+import { runtimeClient } from './support/runtime.js';
 import { errorLines } from './support/log-lines.js';
 import { CONNECTION_LIMITS } from '../apps/api/src/transport/connection-limits.js';
 import type { PublicReadiness, Readiness } from '../apps/api/src/health/readiness.js';
 import { API_SERVER, KUBECONFIG_PATH } from './support/paths.js';
-import { sleep, waitFor } from './support/wait.js';
+import { sleep, uniqueName, waitFor } from './support/wait.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'ngx-api-'));
 const databaseUrl = `file:${join(scratch, 'audit.db')}`;
@@ -21,6 +22,17 @@ const API_PORT = new URL(API_SERVER).port;
 // The audit database every app of this file shares, migrated: the apps write their audit, and a test that finds no
 // error logged must not meet "table does not exist" from an empty file.
 beforeAll(() => migrate(databaseUrl), 120_000);
+
+// A namespace of its own, the only one its apps' controllers watch (their Lease lives there too): other files run
+// side by side.
+const NS = uniqueName('api-app');
+const client = runtimeClient();
+beforeAll(() => createNamedNamespace(client, NS, {}));
+afterAll(async () => {
+  await deleteNamespace(client, NS);
+  client.close();
+});
+const startApp = (env: Record<string, string>) => startAppAnywhere({ WATCH_NAMESPACE: NS, ...env });
 const VIEWER_TOKEN = 'api-app-viewer-token-0123456789';
 
 const portOf = (api: AppProcess) => Number(new URL(api.url).port);

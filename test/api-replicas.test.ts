@@ -1,4 +1,3 @@
-// Runs alone: its OpenID provider takes the one port kube-apiserver trusts for ID tokens (5556).
 // The product installed as a platform team runs it (issue 43), on one machine: three API processes (ROLE=api)
 // behind Debian's nginx as a round-robin load balancer with no stickiness, two controller processes (ROLE=controller,
 // leader election), one PostgreSQL audit database, the project's real OpenID provider and Chromium. A person signs in
@@ -33,6 +32,11 @@ import { CLUSTER_DIR } from './support/paths.js';
 import { runtimeClient } from './support/runtime.js';
 import { startTcpProxy, type TcpProxy } from './support/tcp-proxy.js';
 import { sleep, staysTrue, uniqueName, waitFor } from './support/wait.js';
+import { holdExclusiveForFile } from './support/exclusive.js';
+
+// Its OpenID provider takes the one port kube-apiserver trusts ID tokens from (5556), which test/oidc-sign-in.test.ts
+// and test/api-replicas.test.ts take in turn.
+holdExclusiveForFile('oidc-issuer-port');
 
 const NS = uniqueName('replicas');
 const AUTH = '/controlplane/v1/auth';

@@ -1,6 +1,5 @@
-// Runs alone: its controllers watch every namespace, and would act on other files' Nginxes.
 import type { V1Pod } from '@kubernetes/client-node';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { databaseTarget } from '../apps/api/src/config/database-target.js';
 import { AuditDatabase } from '../apps/api/src/audit/audit-database.js';
 import type { ReconcileAction } from '../apps/api/src/audit/reconcile-record.js';
@@ -21,13 +20,18 @@ import {
   sqliteDatabase,
   type TestDatabase,
 } from './support/database.js';
-import { active, nginxesIn } from './support/operations.js';
+import { active, createNamedNamespace, deleteNamespace, nginxesIn } from './support/operations.js';
 import { runtimeClient } from './support/runtime.js';
 import { uniqueName, waitFor } from './support/wait.js';
 
 const client = runtimeClient();
-const ops = nginxesIn(client, 'default');
-const nginxes = '/apis/mycompany.com/v1/namespaces/default/nginxes';
+// A namespace of its own, the only one its controllers watch: other files run side by side.
+const NS = uniqueName('nginx-audit');
+const ops = nginxesIn(client, NS);
+const nginxes = `/apis/mycompany.com/v1/namespaces/${NS}/nginxes`;
+
+beforeAll(() => createNamedNamespace(client, NS, {}));
+afterAll(() => deleteNamespace(client, NS));
 const cleanups: (() => Promise<unknown>)[] = [];
 
 afterEach(async () => {
@@ -35,7 +39,7 @@ afterEach(async () => {
 });
 
 async function started(env: Record<string, string>): Promise<AppProcess> {
-  const api = await startApp({ LEADER_ELECTION: 'false', WEB_MODE: 'off', ...env });
+  const api = await startApp({ LEADER_ELECTION: 'false', WEB_MODE: 'off', WATCH_NAMESPACE: NS, ...env });
   cleanups.push(() => api.stop());
   return api;
 }
@@ -56,7 +60,7 @@ async function createNginx(name: string, replicas: number): Promise<Nginx> {
 async function watchPods(name: string) {
   const informer = new SharedInformer<V1Pod & KubeObject>({
     client,
-    resource: { group: '', version: 'v1', plural: 'pods', namespace: 'default' },
+    resource: { group: '', version: 'v1', plural: 'pods', namespace: NS },
     kind: 'Pod',
     labelSelector: `mycompany.com/nginx=${name}`,
     transform: stripManagedFields,
@@ -97,7 +101,7 @@ describe('the audit trail of the controller', () => {
     const [survivor] = active(pods());
     await client.request({
       method: 'DELETE',
-      path: `/api/v1/namespaces/default/pods/${survivor!.metadata!.name}`,
+      path: `/api/v1/namespaces/${NS}/pods/${survivor!.metadata!.name}`,
     });
     await waitFor('a replacement pod', () => seen.added.size === 4);
     await settled(name, 1, pods);
@@ -120,7 +124,7 @@ describe('the audit trail of the controller', () => {
       expect(deleted.every((a) => a.reason === 'scale-down')).toBe(true);
       expect(actions.some((a) => a.kind === 'status')).toBe(true);
       for (const row of rows) {
-        expect(row).toMatchObject({ namespace: 'default', uid: nginx.metadata.uid });
+        expect(row).toMatchObject({ namespace: NS, uid: nginx.metadata.uid });
         // 'requeued': pods were created or deleted and the progress status waits for its second (status pacing).
         expect(['success', 'requeued']).toContain(row.result);
         expect(['nginx-added', 'nginx-updated', 'pod-event', 'owned-changed', 'resync', 'requeue']).toContain(
@@ -129,7 +133,7 @@ describe('the audit trail of the controller', () => {
         expect(row.finishedAt.getTime()).toBeGreaterThanOrEqual(row.startedAt.getTime());
       }
       const noops = await prisma.reconcileNoop.findUnique({
-        where: { namespace_name: { namespace: 'default', name } },
+        where: { namespace_name: { namespace: NS, name } },
       });
       expect(noops?.count).toBeGreaterThan(0);
     } finally {
@@ -143,7 +147,7 @@ describe('the audit trail of the controller', () => {
       .map((line) => JSON.parse(line) as Record<string, unknown>)
       .filter((entry) => entry.message === 'reconciled');
     expect(reconcileLines.every((entry) => typeof entry.key === 'string')).toBe(true);
-    expect(reconcileLines.filter((entry) => entry.key === `default/${name}`).length).toBeGreaterThan(0);
+    expect(reconcileLines.filter((entry) => entry.key === `${NS}/${name}`).length).toBeGreaterThan(0);
   });
 
   it.skipIf(!POSTGRES_URL)(
@@ -158,7 +162,6 @@ describe('the audit trail of the controller', () => {
         DATABASE_URL: db.url,
         AUDIT_QUEUE_LIMIT: '2',
         AUDIT_TIMELINE: 'false',
-        WATCH_NAMESPACE: 'default',
       });
 
       await postgresAdmin(`ALTER DATABASE "${db.name}" ALLOW_CONNECTIONS false`);
@@ -211,7 +214,7 @@ describe('the audit trail of the controller', () => {
         const gaps = await prisma.timelineEntry.findMany({ where: { kind: 'gap', nginx: name } });
         expect(gaps.length).toBeGreaterThan(0);
         for (const gap of gaps)
-          expect(gap).toMatchObject({ what: 'audit-queue-overflow', namespace: 'default', type: 'Warning' });
+          expect(gap).toMatchObject({ what: 'audit-queue-overflow', namespace: NS, type: 'Warning' });
         expect(gaps.reduce((sum, gap) => sum + gap.count!, 0)).toBeGreaterThan(0);
       } finally {
         await audit.close();
@@ -252,7 +255,7 @@ describe('the change audit on PostgreSQL', () => {
       };
       const changes = await waitFor('both creates in the change audit', async () => {
         const list = (await (
-          await cp.as('viewer')(`/controlplane/v1/audit/changes?namespace=default&verb=create&since=${since}`)
+          await cp.as('viewer')(`/controlplane/v1/audit/changes?namespace=${NS}&verb=create&since=${since}`)
         ).json()) as { items?: Change[] };
         const ours = (list.items ?? []).filter((c) => c.name.startsWith(prefix) || c.name === name);
         return ours.length === 2 && ours;

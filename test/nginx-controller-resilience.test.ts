@@ -1,12 +1,21 @@
-// Runs alone: its controllers watch every namespace, and would act on other files' Nginxes.
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { HEADLESS, metric, startApp, type AppProcess } from './support/app-process.js';
-import { active, nginxesIn, podRecorder } from './support/operations.js';
+import {
+  active,
+  createNamedNamespace,
+  deleteNamespace,
+  nginxesIn,
+  podRecorder,
+} from './support/operations.js';
 import { runtimeClient } from './support/runtime.js';
 import { uniqueName, waitFor } from './support/wait.js';
 
 const client = runtimeClient();
-const nginx = nginxesIn(client, 'default');
+// A namespace of its own, the only one its controllers watch (their Lease lives there too): other files run
+// side by side.
+const NS = uniqueName('resilience');
+const nginx = nginxesIn(client, NS);
+const WATCHED = { WATCH_NAMESPACE: NS } as const;
 const apis: AppProcess[] = [];
 const created: string[] = [];
 const stops: (() => Promise<void>)[] = [];
@@ -27,6 +36,9 @@ async function exactly(name: string, count: number, timeoutMs = 30_000) {
   await nginx.staysPastMarker(name, count);
 }
 
+beforeAll(() => createNamedNamespace(client, NS, {}));
+afterAll(() => deleteNamespace(client, NS));
+
 afterEach(async () => {
   for (const stop of stops.splice(0)) await stop();
   for (const api of apis.splice(0)) await api.stop();
@@ -36,12 +48,12 @@ afterEach(async () => {
 describe('the controller across crashes and instances', () => {
   it('ends with exactly the desired pods after a kill -9 in the middle of scaling 20 → 0 → 20', async () => {
     // Pod writes paced at 5 a second, so the scale-down takes seconds and the kill can land inside it.
-    const env = { ...HEADLESS, LEADER_ELECTION: 'false', KUBE_API_QPS: '5', KUBE_API_BURST: '1' };
+    const env = { ...HEADLESS, ...WATCHED, LEADER_ELECTION: 'false', KUBE_API_QPS: '5', KUBE_API_BURST: '1' };
     const first = await startApp(env);
     apis.push(first);
     const name = await createNginx(20);
     await exactly(name, 20);
-    const recorder = await podRecorder(client, 'default', `mycompany.com/nginx=${name}`);
+    const recorder = await podRecorder(client, NS, `mycompany.com/nginx=${name}`);
     stops.push(recorder.stop);
     expect(recorder.seen.size).toBe(20);
 
@@ -65,7 +77,7 @@ describe('the controller across crashes and instances', () => {
   }, 120_000);
 
   it('lets only the leader act, and the other instance takes over when the leader dies', async () => {
-    const env = HEADLESS;
+    const env = { ...HEADLESS, ...WATCHED };
     const a = await startApp(env);
     const b = await startApp(env);
     apis.push(a, b);

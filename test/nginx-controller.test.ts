@@ -1,14 +1,14 @@
-// Runs alone: its controller watches every namespace, and would act on other files' Nginxes.
 import type { V1Pod } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApp, type AppProcess } from './support/app-process.js';
 import { migrate, sqliteDatabase } from './support/database.js';
-import { active, nginxesIn, running } from './support/operations.js';
+import { active, createNamedNamespace, deleteNamespace, nginxesIn, running } from './support/operations.js';
 import { runtimeClient } from './support/runtime.js';
 import { uniqueName, waitFor } from './support/wait.js';
 
 const client = runtimeClient();
-const nginxes = nginxesIn(client, 'default');
+// A namespace of its own, the only one its controller watches: other files run side by side.
+const nginxes = nginxesIn(client, uniqueName('nginx-controller'));
 const podsPath = `/api/v1/namespaces/${nginxes.namespace}/pods`;
 const { converged, scale, pods: podsOf, get: getNginx } = nginxes;
 
@@ -19,11 +19,18 @@ describe('the Nginx controller on the local cluster', () => {
   beforeAll(async () => {
     const db = await sqliteDatabase();
     await migrate(db.url);
-    api = await startApp({ WEB_MODE: 'off', DATABASE_URL: db.url, LEADER_ELECTION: 'false' });
+    await createNamedNamespace(client, nginxes.namespace, {});
+    api = await startApp({
+      WEB_MODE: 'off',
+      DATABASE_URL: db.url,
+      LEADER_ELECTION: 'false',
+      WATCH_NAMESPACE: nginxes.namespace,
+    });
   });
   afterAll(async () => {
     await nginxes.delete(name);
     await api?.stop();
+    await deleteNamespace(client, nginxes.namespace);
     client.close();
   });
 

@@ -1,4 +1,3 @@
-// Runs alone: its OpenID provider takes the one port kube-apiserver trusts for ID tokens (5556).
 // Signing in with a real OpenID provider (node-oidc-provider over TLS, test/support/oidc-provider.ts) at the
 // issuer kube-apiserver also trusts: kubectl with an ID token against both APIs, the UI's sign-in (authorization
 // code with PKCE) and its browser session as the API sees it, and every bad sign-in answered with a Status and
@@ -21,6 +20,11 @@ import {
   type TestProvider,
 } from './support/oidc-provider.js';
 import { staysTrue, uniqueName, waitFor } from './support/wait.js';
+import { holdExclusiveForFile } from './support/exclusive.js';
+
+// Its OpenID provider takes the one port kube-apiserver trusts ID tokens from (5556), which test/oidc-sign-in.test.ts
+// and test/api-replicas.test.ts take in turn.
+holdExclusiveForFile('oidc-issuer-port');
 
 const NS = uniqueName('oidc');
 const OTHER_NS = uniqueName('oidc-other');

@@ -1,4 +1,3 @@
-// Runs alone: its controller watches every namespace (startWebControlPlane), and would act on other files' Nginxes.
 // The create form's inputs for issue 34's fields, in a real browser (Debian's Chromium against the built app with
 // its controller on, on the local cluster): a Canary Nginx with ordered steps, rollbackOnFailure, a node selector, a
 // priority class, TLS and an Ingress made through the form lands in kube-apiserver as the spec those inputs say,

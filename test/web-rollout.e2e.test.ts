@@ -1,4 +1,3 @@
-// Runs alone: its controller watches every namespace (the UI lists several), and would act on other files' Nginxes.
 // Rollouts in the web UI, in a real browser (Debian's Chromium against the built app with its controller on, on the
 // local cluster), as issue 16 lists them: an image changed with kubectl rolls out on an open detail page (two
 // revision groups at once, progress moving, then complete) without a reload; a rollback from the revision history
@@ -205,7 +204,7 @@ const recordListMarker = (page: Page) =>
 beforeAll(async () => {
   await kubectl('create', 'namespace', NS);
   await kubectl('create', 'namespace', OTHER_NS);
-  cp = await startWebControlPlane(NS, LIMITED);
+  cp = await startWebControlPlane([NS, OTHER_NS], LIMITED);
   // Created through the API as the editor, so that revision 1 names who introduced it.
   const created = await cp.as('editor')(`/apis/mycompany.com/v1/namespaces/${NS}/nginxes`, {
     method: 'POST',

@@ -1,4 +1,3 @@
-// Runs alone: its controller watches every namespace (the UI lists several), and would act on other files' Nginxes.
 // The web UI in a real browser: Debian's Chromium (playwright-core) against the built app (apps/api/dist serving
 // apps/web/.next on one origin) with its controller on, on the local cluster. A user signs in, creates an Nginx
 // with the form, watches its pods appear and turn Running, scales it 2 → 5 → 1, sees a pod deleted with kubectl
@@ -109,7 +108,7 @@ async function settledLiveConnections(): Promise<number> {
 
 beforeAll(async () => {
   await kubectl('create', 'namespace', NS);
-  cp = await startWebControlPlane(NS, LIMITED);
+  cp = await startWebControlPlane([NS, BULK_NS], LIMITED);
   browser = await launchBrowser();
   await reportCspViolations(browser, cspViolations);
   editor = await newTab(browser, pageErrors);

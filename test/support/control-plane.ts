@@ -70,21 +70,28 @@ export async function startControlPlane(
 }
 
 /**
- * The control plane with the web UI and its controller leading, its Lease in `namespace` (so it does not fight
- * other test files' controllers), and one more editor token limited to `namespace` (from a token file).
- * Resolves once the controller leads with synced caches.
+ * The control plane with the web UI and its controller leading, watching only `namespaces` (WATCH_NAMESPACE, so
+ * that other test files' Nginxes are not its business) with its Lease in the first, and one more editor token
+ * limited to the first (from a token file). Resolves once the controller leads with synced caches.
  */
 export async function startWebControlPlane(
-  namespace: string,
+  namespaces: string | readonly string[],
   limited: { name: string; token: string },
 ): Promise<ControlPlane> {
+  const watched = typeof namespaces === 'string' ? [namespaces] : namespaces;
+  const namespace = watched[0]!;
   const tokens = join(mkdtempSync(join(tmpdir(), 'ngx-web-')), 'tokens.yaml');
   writeFileSync(
     tokens,
     `tokens:\n  - { name: ${limited.name}, role: editor, token: ${limited.token}, namespaces: [${namespace}] }\n`,
   );
   const cp = await startControlPlane(
-    { CONTROLLER: 'true', LEADER_ELECTION: 'true', LEASE_NAMESPACE: namespace, AUTH_TOKENS_FILE: tokens },
+    {
+      CONTROLLER: 'true',
+      LEADER_ELECTION: 'true',
+      WATCH_NAMESPACE: watched.join(','),
+      AUTH_TOKENS_FILE: tokens,
+    },
     { web: true },
   );
   await waitFor(

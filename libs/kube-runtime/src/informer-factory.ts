@@ -13,7 +13,9 @@ export class InformerFactory {
 
   informerFor<T extends KubeObject>(options: InformerOptions<T>): SharedInformer<T> {
     const key = [
-      collectionPath(options.resource),
+      options.namespaces?.length
+        ? `${collectionPath(options.resource)}@${options.namespaces.join(',')}`
+        : collectionPath(options.resource),
       options.labelSelector ?? '',
       options.fieldSelector ?? '',
     ].join('?');

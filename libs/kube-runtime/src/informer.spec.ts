@@ -10,22 +10,44 @@ import { FakeClock } from './testing/fake-clock.js';
 type Pod = KubeObject & {
   metadata: { name: string; namespace: string; resourceVersion: string; labels?: Record<string, string> };
 };
-const pod = (name: string, rv: string, labels?: Record<string, string>): Pod => ({
+const pod = (name: string, rv: string, labels?: Record<string, string>, namespace = 'd'): Pod => ({
   kind: 'Pod',
-  metadata: { name, namespace: 'd', resourceVersion: rv, ...(labels ? { labels } : {}) },
+  metadata: { name, namespace, resourceVersion: rv, ...(labels ? { labels } : {}) },
 });
 
-function informerWithSink(clock = new FakeClock(), resyncPeriodMs?: number) {
+/** What the informer keeps of each list/watch: its sink is what the reflector would call. */
+interface PartitionInternals {
+  resource: { namespace?: string };
+  reflector?: { relist(): void };
+}
+type InformerInternals = {
+  partitions: PartitionInternals[];
+  sink(partition: PartitionInternals): ReflectorSink<Pod>;
+};
+
+function informerWithSinks(
+  options: { clock?: FakeClock; resyncPeriodMs?: number; namespaces?: string[] } = {},
+) {
+  const clock = options.clock ?? new FakeClock();
   const informer = new SharedInformer<Pod>({
     client: {} as KubeClient,
     resource: { group: '', version: 'v1', plural: 'pods' },
+    namespaces: options.namespaces,
     kind: 'Pod',
-    resyncPeriodMs,
+    resyncPeriodMs: options.resyncPeriodMs,
     clock,
   });
-  // The sink is what the reflector would call; reach it without a server.
-  const sink = (informer as unknown as { sink(): ReflectorSink<Pod> }).sink();
-  return { informer, sink, clock };
+  // Reach the sinks without a server.
+  const internals = informer as unknown as InformerInternals;
+  const sinks = internals.partitions.map((partition) => internals.sink(partition));
+  const relists = { count: 0 };
+  for (const partition of internals.partitions) partition.reflector = { relist: () => (relists.count += 1) };
+  return { informer, sinks, relists, clock };
+}
+
+function informerWithSink(clock = new FakeClock(), resyncPeriodMs?: number) {
+  const { informer, sinks, relists } = informerWithSinks({ clock, resyncPeriodMs });
+  return { informer, sink: sinks[0]!, relists, clock };
 }
 
 function recorder() {
@@ -168,9 +190,7 @@ describe('SharedInformer', () => {
 
   it('catches up through its watch when that gets there within the patience, and relists otherwise', async () => {
     const clock = new FakeClock();
-    const { informer, sink } = informerWithSink(clock);
-    let relists = 0;
-    (informer as unknown as { reflector: { relist(): void } }).reflector = { relist: () => (relists += 1) };
+    const { informer, sink, relists } = informerWithSink(clock);
     sink.replace([pod('a', '5')], '5');
     sink.progressed!('5');
     const signal = new AbortController().signal;
@@ -183,10 +203,10 @@ describe('SharedInformer', () => {
     const byRelist = informer.catchUp('20', { patienceMs: 1000, signal });
     clock.advance(999);
     await Promise.resolve();
-    expect(relists).toBe(0);
+    expect(relists.count).toBe(0);
     clock.advance(1);
     await new Promise((resolve) => setImmediate(resolve));
-    expect(relists).toBe(1);
+    expect(relists.count).toBe(1);
     sink.replace([pod('a', '5'), pod('b', '21')], '22');
     sink.progressed!('22');
     expect(await byRelist).toBe('relist');
@@ -196,12 +216,62 @@ describe('SharedInformer', () => {
   it('gives up catching up when its signal aborts', async () => {
     const clock = new FakeClock();
     const { informer } = informerWithSink(clock);
-    (informer as unknown as { reflector: { relist(): void } }).reflector = { relist: () => {} };
     const abort = new AbortController();
     const catching = informer.catchUp('8', { patienceMs: 1000, signal: abort.signal });
     clock.advance(1000);
     await new Promise((resolve) => setImmediate(resolve));
     abort.abort();
     expect(await catching).toBe(false);
+  });
+});
+
+describe('SharedInformer over several namespaces', () => {
+  it('lists and watches each namespace into one cache, synced once every namespace has listed', async () => {
+    const { informer, sinks } = informerWithSinks({ namespaces: ['a', 'b', 'a'] });
+    expect(sinks).toHaveLength(2);
+    expect(informer.resource.namespace).toBe('a');
+    const synced = informer.waitForCacheSync();
+    sinks[0]!.replace([pod('x', '3', undefined, 'a')], '3');
+    expect(informer.hasSynced()).toBe(false);
+    sinks[1]!.replace([pod('y', '4', undefined, 'b')], '4');
+    expect(await synced).toBe(true);
+    expect(informer.cache.keys().sort()).toEqual(['a/x', 'b/y']);
+    expect(informer.cache.byIndex('namespace', 'b').map((o) => o.metadata.name)).toEqual(['y']);
+  });
+
+  it("relists one namespace without touching the other's objects", () => {
+    const { informer, sinks } = informerWithSinks({ namespaces: ['a', 'b'] });
+    const { calls, handlers } = recorder();
+    sinks[0]!.replace([pod('x', '3', undefined, 'a')], '3');
+    sinks[1]!.replace([pod('y', '4', undefined, 'b')], '4');
+    informer.addEventHandler(handlers);
+    sinks[1]!.replace([], '9');
+    expect(calls.sort()).toEqual(['add x@3 (list)', 'add y@4 (list)', 'delete tombstone b/y']);
+    expect(informer.cache.keys()).toEqual(['a/x']);
+  });
+
+  it('reflects a resourceVersion once every namespace has passed it, and relists them all to catch up', async () => {
+    const clock = new FakeClock();
+    const { informer, sinks, relists } = informerWithSinks({ clock, namespaces: ['a', 'b'] });
+    sinks[0]!.progressed!('10');
+    expect(informer.lastSyncResourceVersion).toBe('');
+    sinks[1]!.progressed!('7');
+    expect(informer.lastSyncResourceVersion).toBe('7');
+    const waiting = informer.waitForResourceVersion('9');
+    let settled = false;
+    void waiting.then(() => (settled = true));
+    await Promise.resolve();
+    expect(settled).toBe(false);
+    sinks[1]!.progressed!('12');
+    expect(await waiting).toBe(true);
+    expect(informer.lastSyncResourceVersion).toBe('10');
+
+    const catching = informer.catchUp('20', { patienceMs: 100, signal: new AbortController().signal });
+    clock.advance(100);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(relists.count).toBe(2);
+    sinks[0]!.progressed!('21');
+    sinks[1]!.progressed!('21');
+    expect(await catching).toBe('relist');
   });
 });

@@ -34,6 +34,11 @@ export interface InformerOptions<T extends KubeObject> extends Pick<
 > {
   client: KubeClient;
   resource: ResourceRef;
+  /**
+   * Several namespaces in one cache: one list/watch of `resource` in each of them (its own `namespace` is then
+   * ignored), as a controller limited to a few namespaces needs without the right to list the whole cluster.
+   */
+  namespaces?: readonly string[];
   kind: string;
   labelSelector?: string;
   fieldSelector?: string;
@@ -52,40 +57,71 @@ export type InformerCache<T extends KubeObject> = Pick<
   'get' | 'has' | 'list' | 'keys' | 'byIndex' | 'indexKeys' | 'size'
 >;
 
+/** One list/watch feeding the cache: the whole collection, or one namespace's share of it. */
+interface Partition<T extends KubeObject> {
+  resource: ResourceRef;
+  /** Selects the cached objects this partition's lists cover (undefined: all of them). */
+  scope: ((object: T) => boolean) | undefined;
+  synced: boolean;
+  /** The resourceVersion of its last list, event or bookmark. */
+  version: string;
+  reflector?: Reflector<T>;
+}
+
 /**
- * One list/watch of one collection, shared by any number of handlers, with an indexed cache.
- * Handlers run in event order; one that throws is logged and does not affect the others or the informer.
+ * One list/watch of one collection (or one per namespace, with `namespaces`), shared by any number of handlers,
+ * with an indexed cache. Handlers run in event order; one that throws is logged and does not affect the others or
+ * the informer.
  */
 export class SharedInformer<T extends KubeObject> {
   private readonly store: Store<T>;
   private readonly handlers = new Set<EventHandlers<T>>();
   private readonly logger: RuntimeLogger;
   private readonly clock: Clock;
+  private readonly partitions: Partition<T>[];
   private synced = false;
   private syncWaiters: (() => void)[] = [];
   private running: Promise<void> | undefined;
-  private reflector: Reflector<T> | undefined;
-  private syncedVersion = '';
   private versionWaiters: { version: string; resolve: (reached: boolean) => void }[] = [];
 
   constructor(private readonly options: InformerOptions<T>) {
     this.store = new Store<T>({ indexers: options.indexers, transform: options.transform });
     this.logger = options.logger ?? silentLogger;
     this.clock = options.clock ?? realClock;
+    const namespaces = options.namespaces?.length ? [...new Set(options.namespaces)] : undefined;
+    this.partitions = namespaces
+      ? namespaces.map((namespace) => ({
+          resource: { ...options.resource, namespace },
+          scope: (object: T) => object.metadata?.namespace === namespace,
+          synced: false,
+          version: '',
+        }))
+      : [{ resource: options.resource, scope: undefined, synced: false, version: '' }];
   }
 
   get cache(): InformerCache<T> {
     return this.store;
   }
 
-  /** The collection it lists and watches. */
+  /**
+   * The collection it lists and watches; with `namespaces`, the first namespace's share (any of them answers a
+   * consistent read with the cluster's current resourceVersion).
+   */
   get resource(): ResourceRef {
-    return this.options.resource;
+    return this.partitions[0]!.resource;
   }
 
-  /** The resourceVersion the cache reflects: of the last list, event or bookmark. */
+  /**
+   * The resourceVersion the cache reflects: of the last list, event or bookmark; with `namespaces`, the oldest of
+   * their lists/watches' ('' until each has listed).
+   */
   get lastSyncResourceVersion(): string {
-    return this.syncedVersion;
+    let oldest = this.partitions[0]!.version;
+    for (const { version } of this.partitions) {
+      if (version === '') return '';
+      if (resourceVersionAtLeast(oldest, version) === true) oldest = version;
+    }
+    return oldest;
   }
 
   /**
@@ -162,34 +198,42 @@ export class SharedInformer<T extends KubeObject> {
       patience.dispose();
     }
     if (signal.aborted) return false;
-    this.reflector?.relist();
+    for (const partition of this.partitions) partition.reflector?.relist();
     return (await this.waitForResourceVersion(resourceVersion, signal)) ? 'relist' : false;
   }
 
   private reached(resourceVersion: string): boolean {
-    const current = this.lastSyncResourceVersion;
-    // Not comparable: nothing to order by, so the first list is all there is to wait for.
-    return resourceVersionAtLeast(current, resourceVersion) ?? current !== '';
+    return this.partitions.every(
+      // Not comparable: nothing to order by, so the first list is all there is to wait for.
+      ({ version }) => resourceVersionAtLeast(version, resourceVersion) ?? version !== '',
+    );
   }
 
   /** Starts listing and watching until `signal` aborts; the promise settles once everything has stopped. */
   run(signal: AbortSignal): Promise<void> {
     if (this.running) return this.running;
-    this.reflector = new Reflector<T>({
-      ...this.options,
-      sink: this.sink(),
-      logger: this.logger,
-      clock: this.clock,
+    const runs = this.partitions.map((partition) => {
+      partition.reflector = new Reflector<T>({
+        ...this.options,
+        resource: partition.resource,
+        sink: this.sink(partition),
+        logger: this.logger,
+        clock: this.clock,
+      });
+      return partition.reflector.run(signal);
     });
     const resync = this.startResync(signal);
-    this.running = this.reflector.run(signal).finally(() => resync?.cancel());
+    this.running = Promise.all(runs)
+      .then(() => undefined)
+      .finally(() => resync?.cancel());
     return this.running;
   }
 
-  private sink(): ReflectorSink<T> {
+  private sink(partition: Partition<T>): ReflectorSink<T> {
     return {
       replace: (objects, _resourceVersion) => {
-        const changes = this.store.replace(objects.map((object) => this.store.accept(object)));
+        const accepted = objects.map((object) => this.store.accept(object));
+        const changes = this.store.replace(accepted, partition.scope);
         for (const change of changes) {
           if (change.type === 'added') this.dispatch('add', (h) => h.add?.(change.object, true));
           else if (change.type === 'updated')
@@ -199,7 +243,8 @@ export class SharedInformer<T extends KubeObject> {
             this.dispatch('delete', (h) => h.delete?.(tombstone));
           }
         }
-        if (!this.synced) {
+        partition.synced = true;
+        if (!this.synced && this.partitions.every((each) => each.synced)) {
           this.synced = true;
           const waiters = this.syncWaiters;
           this.syncWaiters = [];
@@ -218,7 +263,7 @@ export class SharedInformer<T extends KubeObject> {
         else this.dispatch('add', (h) => h.add?.(change.object, false));
       },
       progressed: (resourceVersion) => {
-        this.syncedVersion = resourceVersion;
+        partition.version = resourceVersion;
         if (this.versionWaiters.length === 0) return;
         const waiting = this.versionWaiters;
         this.versionWaiters = [];

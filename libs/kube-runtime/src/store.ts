@@ -74,9 +74,10 @@ export class Store<T extends KubeObject> {
 
   /**
    * Makes the store hold exactly `objects` (accepted), as after a relist, and returns the differences:
-   * additions, updates (resourceVersion changed) and deletions of objects that vanished.
+   * additions, updates (resourceVersion changed) and deletions of objects that vanished. With `scope`, the list
+   * covers only the objects it selects (one namespace's, when one store caches several): others are kept.
    */
-  replace(objects: readonly T[]): Change<T>[] {
+  replace(objects: readonly T[], scope?: (object: T) => boolean): Change<T>[] {
     const changes: Change<T>[] = [];
     const incoming = new Map<string, T>();
     for (const object of objects) incoming.set(objectKey(object), object);
@@ -86,7 +87,7 @@ export class Store<T extends KubeObject> {
       changes.push(this.upsert(object));
     }
     for (const [key, previous] of [...this.items]) {
-      if (incoming.has(key)) continue;
+      if (incoming.has(key) || (scope && !scope(previous))) continue;
       this.remove(key);
       changes.push({ type: 'deleted', key, object: previous });
     }

@@ -176,8 +176,10 @@ export interface Identity {
   role: 'viewer' | 'editor' | 'admin';
   /** The namespaces the token can see here; null for all of them. */
   namespaces: string[] | null;
-  /** The one namespace this process watches (WATCH_NAMESPACE), or null. */
+  /** The namespace this process watches (WATCH_NAMESPACE; the first, when it watches several), or null. */
   watchNamespace: string | null;
+  /** Every namespace this process watches (WATCH_NAMESPACE), or null for all. Older servers omit it. */
+  watchNamespaces?: string[] | null;
   /** The normalised prefixes spec.image must fall under (IMAGE_ALLOWLIST); null: any image. Older servers omit it. */
   imageAllowlist?: string[] | null;
   /**

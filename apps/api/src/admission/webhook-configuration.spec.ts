@@ -42,11 +42,11 @@ describe('webhookConfiguration', () => {
   });
 
   it('judges only its namespace under a name of its own with WATCH_NAMESPACE', () => {
-    expect(webhookConfigurationName('team-a')).toBe('team-a.nginxes.mycompany.com');
+    expect(webhookConfigurationName(['team-a'])).toBe('team-a.nginxes.mycompany.com');
     const config = webhookConfiguration({
       endpoint: { url: 'https://127.0.0.1:1' },
       caBundlePem: PEM,
-      namespace: 'team-a',
+      namespaces: ['team-a'],
     });
     expect(config.metadata.name).toBe('team-a.nginxes.mycompany.com');
     expect(config.webhooks[0]).toMatchObject({
@@ -55,5 +55,18 @@ describe('webhookConfiguration', () => {
         matchExpressions: [{ key: 'kubernetes.io/metadata.name', operator: 'In', values: ['team-a'] }],
       },
     });
+  });
+
+  it('judges several namespaces under one name of their own', () => {
+    const config = webhookConfiguration({
+      endpoint: { url: 'https://127.0.0.1:1' },
+      caBundlePem: PEM,
+      namespaces: ['team-a', 'team-b'],
+    });
+    expect(config.metadata.name).toBe('team-a.team-b.nginxes.mycompany.com');
+    expect(config.webhooks[0]?.namespaceSelector?.matchExpressions[0]?.values).toEqual(['team-a', 'team-b']);
+    const many = Array.from({ length: 20 }, (_, i) => `team-with-a-long-name-${i}`);
+    expect(webhookConfigurationName(many)).toMatch(/^[0-9a-f]{16}\.nginxes\.mycompany\.com$/);
+    expect(webhookConfigurationName(many)).toBe(webhookConfigurationName([...many]));
   });
 });

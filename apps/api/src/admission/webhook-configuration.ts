@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { NGINX_CRD_NAME, NGINX_GROUP, NGINX_PLURAL, NGINX_VERSION } from '@ngx/nginx-api';
 
 /** The operations the webhook judges (admission-review.ts); the configuration registers only these. */
@@ -20,17 +21,23 @@ export interface WebhookConfigurationInput {
   endpoint: WebhookEndpoint;
   /** PEM of the CA that signed the app's serving certificate. */
   caBundlePem: string;
-  /** WATCH_NAMESPACE: judge only that namespace's Nginxes, under a configuration of its own. */
-  namespace?: string;
+  /** WATCH_NAMESPACE: judge only these namespaces' Nginxes, under a configuration of their own. */
+  namespaces?: readonly string[];
 }
+
+/** The longest object name kube-apiserver takes (a DNS subdomain). */
+const MAX_NAME_LENGTH = 253;
 
 /**
  * The ValidatingWebhookConfiguration's name: `nginxes.mycompany.com`, or `<namespace>.nginxes.mycompany.com` for an
- * app that manages one namespace (WATCH_NAMESPACE), so that apps of different namespaces never replace each
- * other's registration.
+ * app that manages one namespace (WATCH_NAMESPACE; `<a>.<b>.nginxes.mycompany.com` for several), so that apps of
+ * different namespaces never replace each other's registration. A list too long for a name is named by its digest.
  */
-export function webhookConfigurationName(namespace?: string): string {
-  return namespace ? `${namespace}.${NGINX_CRD_NAME}` : NGINX_CRD_NAME;
+export function webhookConfigurationName(namespaces?: readonly string[]): string {
+  if (!namespaces?.length) return NGINX_CRD_NAME;
+  const joined = namespaces.join('.');
+  if (joined.length + 1 + NGINX_CRD_NAME.length <= MAX_NAME_LENGTH) return `${joined}.${NGINX_CRD_NAME}`;
+  return `${createHash('sha256').update(joined).digest('hex').slice(0, 16)}.${NGINX_CRD_NAME}`;
 }
 
 /**
@@ -42,7 +49,7 @@ export function webhookConfigurationName(namespace?: string): string {
  * the HPA's, whenever the app is away. `sideEffects: None`: judging changes nothing, so dry runs are judged too.
  */
 export function webhookConfiguration(input: WebhookConfigurationInput) {
-  const name = webhookConfigurationName(input.namespace);
+  const name = webhookConfigurationName(input.namespaces);
   const clientConfig = {
     ...('url' in input.endpoint
       ? { url: `${input.endpoint.url.replace(/\/+$/, '')}${ADMISSION_PATH}` }
@@ -66,11 +73,11 @@ export function webhookConfiguration(input: WebhookConfigurationInput) {
             scope: 'Namespaced',
           },
         ],
-        ...(input.namespace
+        ...(input.namespaces?.length
           ? {
               namespaceSelector: {
                 matchExpressions: [
-                  { key: 'kubernetes.io/metadata.name', operator: 'In', values: [input.namespace] },
+                  { key: 'kubernetes.io/metadata.name', operator: 'In', values: [...input.namespaces] },
                 ],
               },
             }

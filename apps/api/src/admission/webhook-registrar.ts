@@ -51,7 +51,7 @@ export class WebhookRegistrar implements OnApplicationShutdown {
     const body = webhookConfiguration({
       endpoint,
       caBundlePem: readFileSync(settings.caFile, 'utf8'),
-      namespace: this.config.watchNamespace,
+      namespaces: this.config.watchNamespaces,
     });
     void this.applyUntilDone(body);
   }
@@ -61,7 +61,7 @@ export class WebhookRegistrar implements OnApplicationShutdown {
   }
 
   private async applyUntilDone(body: ReturnType<typeof webhookConfiguration>): Promise<void> {
-    const name = webhookConfigurationName(this.config.watchNamespace);
+    const name = webhookConfigurationName(this.config.watchNamespaces);
     const backoff = new Backoff(1000, 30_000);
     const { signal } = this.stopping;
     while (!signal.aborted) {

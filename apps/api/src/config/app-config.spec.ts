@@ -117,14 +117,18 @@ describe('loadAppConfig', () => {
     expect(loadAppConfig({ KUBE_API_HTTP2: 'false' }, emptyDir()).kube.http2).toBe(false);
   });
 
-  it('watches the whole cluster unless WATCH_NAMESPACE names one, where the Lease then lives too', () => {
+  it('watches the whole cluster unless WATCH_NAMESPACE names some, where the Lease then lives too', () => {
     expect(loadAppConfig({}, emptyDir())).toMatchObject({
-      watchNamespace: undefined,
+      watchNamespaces: undefined,
       controller: { leaseNamespace: 'default' },
     });
     expect(loadAppConfig({ WATCH_NAMESPACE: 'team-a' }, emptyDir())).toMatchObject({
-      watchNamespace: 'team-a',
+      watchNamespaces: ['team-a'],
       controller: { leaseNamespace: 'team-a' },
+    });
+    expect(loadAppConfig({ WATCH_NAMESPACE: ' team-b, team-a,,team-b ' }, emptyDir())).toMatchObject({
+      watchNamespaces: ['team-b', 'team-a'],
+      controller: { leaseNamespace: 'team-b' },
     });
     expect(
       loadAppConfig({ WATCH_NAMESPACE: 'team-a', LEASE_NAMESPACE: 'ops' }, emptyDir()).controller
@@ -295,6 +299,7 @@ describe('loadAppConfig', () => {
     [{ AUDIT_QUEUE_LIMIT: 'none' }, /AUDIT_QUEUE_LIMIT must be a positive number/],
     [{ LOG_FORMAT: 'xml' }, /LOG_FORMAT must be json or text/],
     [{ WATCH_NAMESPACE: 'Team_A' }, /WATCH_NAMESPACE must be a namespace name/],
+    [{ WATCH_NAMESPACE: 'team-a,Team_B' }, /WATCH_NAMESPACE must be a namespace name \(got "Team_B"\)/],
     [{ RATE_LIMIT_RPS: '0' }, /RATE_LIMIT_RPS must be a positive number/],
     [{ TLS_CERT_FILE: '/nonexistent.crt' }, /TLS_CERT_FILE and TLS_KEY_FILE must be set together/],
     [{ TLS_CERT_FILE: '/nonexistent.crt', TLS_KEY_FILE: '/nonexistent.key' }, /TLS file does not exist/],

@@ -115,10 +115,11 @@ export interface AppConfig {
     installCrd: boolean;
   };
   /**
-   * The one namespace this process watches and manages (informers, controller, cached reads, live updates);
-   * undefined for the whole cluster. Lets a deployment run with a namespaced Role, and tests run side by side.
+   * The namespaces this process watches and manages (informers, controller, cached reads, live updates), from
+   * WATCH_NAMESPACE (one, or several separated by commas); undefined for the whole cluster. Lets a deployment run
+   * with namespaced Roles, and tests run side by side.
    */
-  watchNamespace: string | undefined;
+  watchNamespaces: readonly string[] | undefined;
   /**
    * The images an Nginx may run (IMAGE_ALLOWLIST), checked on every write and, with INSTALL_CRD, by the CRD's CEL
    * rules; undefined: any image.
@@ -380,12 +381,18 @@ function kubeconfigPath(env: Environment, cwd: string): string | undefined {
   return existsSync(local) ? local : undefined;
 }
 
-function parseNamespace(name: string, raw: string | undefined): string | undefined {
-  const value = raw?.trim();
-  if (!value) return undefined;
-  const problem = namespaceError(value);
-  if (problem) throw new ConfigError(`${name} must be a namespace name (got "${value}"): ${problem}`);
-  return value;
+/** One namespace name, or several separated by commas: the distinct names in order, or undefined for none. */
+function parseNamespaces(name: string, raw: string | undefined): readonly string[] | undefined {
+  const values = (raw ?? '')
+    .split(',')
+    .map((value) => value.trim())
+    .filter(Boolean);
+  if (values.length === 0) return undefined;
+  for (const value of values) {
+    const problem = namespaceError(value);
+    if (problem) throw new ConfigError(`${name} must be a namespace name (got "${value}"): ${problem}`);
+  }
+  return [...new Set(values)];
 }
 
 /** A positive duration in seconds, at most `max` (timers cannot wait longer than about 24 days); in ms. */
@@ -454,6 +461,7 @@ export function loadAppConfig(
   checkDurableAudit(database, env, cwd, mountinfo);
   const tls = tlsFiles(env, cwd);
   const role = parseRole(env.ROLE);
+  const watchNamespaces = parseNamespaces('WATCH_NAMESPACE', env.WATCH_NAMESPACE);
   return {
     role,
     host: env.HOST?.trim() || '127.0.0.1',
@@ -517,14 +525,14 @@ export function loadAppConfig(
       installCrd: parseBoolean('INSTALL_CRD', env.INSTALL_CRD, true),
       http2: parseBoolean('KUBE_API_HTTP2', env.KUBE_API_HTTP2, false),
     },
-    watchNamespace: parseNamespace('WATCH_NAMESPACE', env.WATCH_NAMESPACE),
+    watchNamespaces,
     imageAllowlist: imageAllowlist(env.IMAGE_ALLOWLIST),
     controller: {
       enabled: controllerEnabled(env, role),
       workers: Math.ceil(parsePositive('CONTROLLER_WORKERS', env.CONTROLLER_WORKERS, 4)),
       burst: Math.ceil(parsePositive('BURST_REPLICAS', env.BURST_REPLICAS, 500)),
       leaderElection: parseBoolean('LEADER_ELECTION', env.LEADER_ELECTION, true),
-      leaseNamespace: env.LEASE_NAMESPACE?.trim() || env.WATCH_NAMESPACE?.trim() || 'default',
+      leaseNamespace: env.LEASE_NAMESPACE?.trim() || watchNamespaces?.[0] || 'default',
       lease: leaseTimings(env),
       resyncPeriodMs: parseSeconds(
         'RESYNC_PERIOD_SECONDS',

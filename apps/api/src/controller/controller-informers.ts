@@ -72,10 +72,11 @@ export class ControllerInformers implements OnApplicationBootstrap, BeforeApplic
     this.nginxes = shared.nginxes;
     this.pods = shared.pods;
     const logger = nestRuntimeLogger(new Logger('Informers'));
-    const namespace = config.watchNamespace;
+    const namespaces = config.watchNamespaces;
     this.quotas = this.factory.informerFor<QuotaObject>({
       client,
-      resource: { group: '', version: 'v1', plural: 'resourcequotas', namespace },
+      resource: { group: '', version: 'v1', plural: 'resourcequotas' },
+      namespaces,
       kind: 'ResourceQuota',
       transform: stripManagedFields,
       logger,
@@ -90,7 +91,8 @@ export class ControllerInformers implements OnApplicationBootstrap, BeforeApplic
     ) =>
       this.factory.informerFor<T>({
         client,
-        resource: { group, version, plural, namespace },
+        resource: { group, version, plural },
+        namespaces,
         kind,
         labelSelector: LABEL_NGINX,
         transform,

@@ -7,6 +7,7 @@ import { notFound, StatusException } from '../http/kube-status.js';
 import { nameParam, namespaceParam } from '../http/path-params.js';
 import { byCreation, podView } from './pod-view.js';
 import { CONTROLPLANE_API_VERSION } from '../http/controlplane-api.js';
+import { onlyWatchedMessage } from '../config/watched-namespaces.js';
 
 /**
  * `/controlplane/v1/namespaces/{ns}/nginxes/{name}/pods`: the pods of one Nginx as the UI shows them, from the
@@ -21,10 +22,7 @@ export class PodsController {
   pods(@Param('namespace') namespace: string, @Param('name') name: string) {
     const key = `${namespaceParam(namespace)}/${nameParam(name)}`;
     if (!this.informers.watches(namespace))
-      throw new StatusException(
-        400,
-        `this control plane watches only the namespace ${this.informers.namespace}`,
-      );
+      throw new StatusException(400, onlyWatchedMessage(this.informers.namespaces));
     if (!this.informers.hasSynced())
       throw new StatusException(503, 'the pod cache is still syncing; retry shortly', {
         retryAfterSeconds: 1,

@@ -30,9 +30,9 @@ export class WhoAmIController {
   async whoami(@Req() req: Request) {
     const caller = callerOf(req)!;
     if (caller.rbac) return this.clusterIdentity(caller);
-    const watched = this.informers.namespace;
+    const watched = this.informers.namespaces;
     const namespaces = watched
-      ? (caller.namespaces ?? [watched]).filter((ns) => ns === watched)
+      ? (caller.namespaces ?? watched).filter((ns) => watched.includes(ns))
       : (caller.namespaces ?? null);
     return {
       apiVersion: CONTROLPLANE_API_VERSION,
@@ -40,24 +40,25 @@ export class WhoAmIController {
       name: caller.name,
       role: caller.role,
       namespaces: namespaces ? [...namespaces] : null,
-      watchNamespace: watched ?? null,
+      ...watchedFields(watched),
       imageAllowlist: this.config.imageAllowlist ? [...this.config.imageAllowlist.prefixes] : null,
     };
   }
 
   private async clusterIdentity(caller: Caller) {
     const kubernetes = this.authorization.kubernetes!;
-    const watched = this.informers.namespace;
+    const watched = this.informers.namespaces;
     const known = watched
-      ? [watched]
+      ? [...watched]
       : this.informers.nginxes.cache.list().map((nginx) => nginx.metadata.namespace ?? '');
     try {
       const permissions = await clusterPermissions(
         async (access) => (await kubernetes.answer(caller, access)).allowed,
         known.filter(Boolean),
       );
-      // Watching one namespace, "everywhere" is that one: the UI then offers no other.
-      const here = (namespaces: string[] | null) => (watched && namespaces === null ? [watched] : namespaces);
+      // Watching some namespaces, "everywhere" is those: the UI then offers no other.
+      const here = (namespaces: string[] | null) =>
+        watched && namespaces === null ? [...watched] : namespaces;
       return {
         apiVersion: CONTROLPLANE_API_VERSION,
         kind: 'Identity',
@@ -66,11 +67,16 @@ export class WhoAmIController {
         namespaces: here(permissions.namespaces),
         writableNamespaces: here(permissions.writableNamespaces),
         authorization: 'kubernetes',
-        watchNamespace: watched ?? null,
+        ...watchedFields(watched),
         imageAllowlist: this.config.imageAllowlist ? [...this.config.imageAllowlist.prefixes] : null,
       };
     } catch (error) {
       throw new StatusException(503, unavailable(error).message);
     }
   }
+}
+
+/** Identity's watchNamespace (the first watched, kept for older clients) and watchNamespaces. */
+function watchedFields(watched: readonly string[] | undefined) {
+  return { watchNamespace: watched?.[0] ?? null, watchNamespaces: watched ? [...watched] : null };
 }

@@ -102,7 +102,7 @@ export class KubeAuditIngest implements OnApplicationBootstrap, BeforeApplicatio
     const context: EventContext = {
       source,
       self,
-      watchNamespace: this.config.watchNamespace,
+      watchNamespaces: this.config.watchNamespaces,
       specBefore: (uid, version) => {
         const spec = this.history.specBefore(uid, version);
         if (spec === undefined) missed.push(version);
@@ -120,7 +120,7 @@ export class KubeAuditIngest implements OnApplicationBootstrap, BeforeApplicatio
     const podWrites = events.flatMap((event) => {
       const entry = podWriteEntry(event, {
         self,
-        watchNamespace: this.config.watchNamespace,
+        watchNamespaces: this.config.watchNamespaces,
         podOwner: (namespace, pod) => this.pods.ownerOf(namespace, pod),
       });
       return entry ? [entry] : [];

@@ -7,7 +7,7 @@ const UID = '6d1f0c52-0000-4000-8000-000000000001';
 const context = (overrides: Partial<EventContext> = {}): EventContext => ({
   source: 'audit-webhook',
   self: 'control-plane',
-  watchNamespace: undefined,
+  watchNamespaces: undefined,
   specBefore: (uid, version) =>
     uid === UID && version === '12' ? { replicas: 1, image: 'nginx:1' } : undefined,
   deletedSpec: (uid) => (uid === UID ? { replicas: 4, image: 'nginx:2' } : undefined),
@@ -239,7 +239,7 @@ describe('nginxChanges', () => {
       { stage: 'ResponseStarted' },
     ];
     for (const overrides of ignored) expect(nginxChanges(event(overrides), context())).toEqual([]);
-    expect(nginxChanges(event(), context({ watchNamespace: 'other' }))).toEqual([]);
+    expect(nginxChanges(event(), context({ watchNamespaces: ['other'] }))).toEqual([]);
     expect(nginxChanges(event({ stage: 'Panic', responseStatus: { code: 500 } }), context())).toHaveLength(1);
   });
 

@@ -11,6 +11,7 @@ import {
 import { auditIdOrigin } from '../audit/request-audit-id.js';
 import { fieldManagerFor } from '../rest/field-manager.js';
 import type { AuditEvent } from './audit-event.js';
+import { isWatched } from '../config/watched-namespaces.js';
 
 const WRITE_VERBS: ReadonlySet<string> = new Set(['create', 'update', 'patch', 'delete', 'deletecollection']);
 /** Stages after which the request's outcome is known. */
@@ -20,8 +21,8 @@ export interface EventContext {
   source: Extract<ChangeSource, 'audit-webhook' | 'audit-log'>;
   /** The control plane's own user as kube-apiserver knows it; undefined while unknown. */
   self: string | undefined;
-  /** Only changes in this namespace are kept (the process watches no other); undefined: all. */
-  watchNamespace: string | undefined;
+  /** Only changes in these namespaces are kept (the process watches no other); undefined: all. */
+  watchNamespaces: readonly string[] | undefined;
   /**
    * The spec the Nginx `uid` had just before the write that left it at `resourceVersion`, as the informer saw
    * it; undefined when not known.
@@ -43,7 +44,7 @@ export function nginxChanges(event: AuditEvent, context: EventContext): ChangeRe
   const ref = event.objectRef;
   if (ref?.apiGroup !== NGINX_GROUP || ref.resource !== NGINX_PLURAL) return [];
   if (!WRITE_VERBS.has(event.verb) || !FINAL_STAGES.has(event.stage) || isDryRun(event.requestURI)) return [];
-  if (context.watchNamespace !== undefined && ref.namespace !== context.watchNamespace) return [];
+  if (!isWatched(context.watchNamespaces, ref.namespace)) return [];
   const byControlPlane = context.self !== undefined && event.user.username === context.self;
   const origin = byControlPlane ? auditIdOrigin(event.auditID) : undefined;
   if (origin === 'controller') return [];

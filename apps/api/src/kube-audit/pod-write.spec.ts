@@ -4,7 +4,7 @@ import { podWriteEntry, type PodWriteContext } from './pod-write.js';
 
 const context: PodWriteContext = {
   self: 'control-plane',
-  watchNamespace: undefined,
+  watchNamespaces: undefined,
   podOwner: (namespace, pod) => (pod === 'web-1' ? { nginx: 'web', nginxUid: 'n1' } : undefined),
 };
 const event = (overrides: Partial<AuditEvent> = {}): AuditEvent => ({
@@ -64,6 +64,6 @@ describe('podWriteEntry', () => {
     expect(
       podWriteEntry(event({ requestURI: '/api/v1/namespaces/shop/pods/web-1?dryRun=All' }), context),
     ).toBeUndefined();
-    expect(podWriteEntry(event(), { ...context, watchNamespace: 'other' })).toBeUndefined();
+    expect(podWriteEntry(event(), { ...context, watchNamespaces: ['other'] })).toBeUndefined();
   });
 });

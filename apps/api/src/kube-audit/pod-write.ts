@@ -2,13 +2,15 @@ import type { TimelineEntryRow } from '../audit/timeline-entry.js';
 import { auditIdOrigin } from '../audit/request-audit-id.js';
 import type { AuditEvent } from './audit-event.js';
 import { dedupeKey, isDryRun } from './nginx-change.js';
+import { isWatched } from '../config/watched-namespaces.js';
 
 const POD_WRITES: ReadonlySet<string> = new Set(['create', 'update', 'patch', 'delete']);
 
 export interface PodWriteContext {
   /** The control plane's own user as kube-apiserver knows it. */
   self: string;
-  watchNamespace: string | undefined;
+  /** Only writes in these namespaces are kept (the process watches no other); undefined: all. */
+  watchNamespaces: readonly string[] | undefined;
   /** The Nginx a pod belongs to (or belonged to, shortly after it was deleted). */
   podOwner(namespace: string, pod: string): { nginx: string; nginxUid?: string } | undefined;
 }
@@ -26,7 +28,7 @@ export function podWriteEntry(event: AuditEvent, context: PodWriteContext): Time
   const eviction = ref.subresource === 'eviction' && event.verb === 'create';
   if (!eviction && (ref.subresource || !POD_WRITES.has(event.verb))) return undefined;
   if (event.stage !== 'ResponseComplete' || isDryRun(event.requestURI)) return undefined;
-  if (context.watchNamespace !== undefined && ref.namespace !== context.watchNamespace) return undefined;
+  if (!isWatched(context.watchNamespaces, ref.namespace)) return undefined;
   if (event.user.username === context.self && auditIdOrigin(event.auditID) === 'controller') return undefined;
   const owner = context.podOwner(ref.namespace, ref.name);
   if (!owner) return undefined;

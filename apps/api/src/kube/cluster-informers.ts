@@ -43,8 +43,8 @@ export class ClusterInformers implements OnApplicationBootstrap, BeforeApplicati
   private readonly factory = new InformerFactory();
   private readonly stopping = new AbortController();
 
-  /** The one namespace watched, or undefined for the whole cluster (WATCH_NAMESPACE). */
-  readonly namespace: string | undefined;
+  /** The namespaces watched, or undefined for the whole cluster (WATCH_NAMESPACE). */
+  readonly namespaces: readonly string[] | undefined;
 
   constructor(
     @Inject(KubeClient) client: KubeClient,
@@ -52,10 +52,11 @@ export class ClusterInformers implements OnApplicationBootstrap, BeforeApplicati
     @Inject(appConfig.KEY) config: AppConfig,
   ) {
     const logger = nestRuntimeLogger(new Logger('Informers'));
-    const namespace = (this.namespace = config.watchNamespace);
+    const namespaces = (this.namespaces = config.watchNamespaces);
     this.nginxes = this.factory.informerFor<NginxObject>({
       client,
-      resource: { group: NGINX_GROUP, version: NGINX_VERSION, plural: NGINX_PLURAL, namespace },
+      resource: { group: NGINX_GROUP, version: NGINX_VERSION, plural: NGINX_PLURAL },
+      namespaces,
       kind: NGINX_KIND,
       transform: stripManagedFieldsKeepingLastWriter,
       logger,
@@ -63,7 +64,8 @@ export class ClusterInformers implements OnApplicationBootstrap, BeforeApplicati
     });
     this.pods = this.factory.informerFor<PodObject>({
       client,
-      resource: { group: '', version: 'v1', plural: 'pods', namespace },
+      resource: { group: '', version: 'v1', plural: 'pods' },
+      namespaces,
       kind: 'Pod',
       labelSelector: LABEL_NGINX,
       transform: stripManagedFields,
@@ -81,7 +83,7 @@ export class ClusterInformers implements OnApplicationBootstrap, BeforeApplicati
 
   /** Whether the caches hold `namespace` (undefined: every namespace at once). */
   watches(namespace: string | undefined): boolean {
-    return this.namespace === undefined || namespace === this.namespace;
+    return this.namespaces === undefined || (namespace !== undefined && this.namespaces.includes(namespace));
   }
 
   hasSynced(): boolean {

@@ -35,6 +35,7 @@ import { ClusterInformers } from '../kube/cluster-informers.js';
 import { liveParser } from './change-encoder.js';
 import { corkFlushes } from './cork-writes.js';
 import { LiveSession, PodChange } from './live-session.js';
+import { onlyWatchedMessage } from '../config/watched-namespaces.js';
 
 /** Packets engine.io may hold for one client before changes wait (coalesced) instead of queueing behind them. */
 const MAX_BUFFERED_PACKETS = 256;
@@ -206,11 +207,7 @@ export class LiveGateway implements OnGatewayInit, OnGatewayConnection, OnGatewa
     if (denied) return denied;
     if (!this.sessions.has(session)) return refusal(401, 'Unauthorized', 'the connection closed');
     if (!this.informers.watches(request.namespace))
-      return refusal(
-        400,
-        'BadRequest',
-        `this control plane watches only the namespace ${this.informers.namespace}`,
-      );
+      return refusal(400, 'BadRequest', onlyWatchedMessage(this.informers.namespaces));
     if (!this.informers.hasSynced())
       return refusal(503, 'ServiceUnavailable', 'the caches are still syncing');
     if (session.size >= MAX_SUBSCRIPTIONS)

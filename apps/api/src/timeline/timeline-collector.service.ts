@@ -71,7 +71,8 @@ export class TimelineCollector implements OnApplicationBootstrap, BeforeApplicat
     );
     this.events = new SharedInformer<EventObject>({
       client: this.client,
-      resource: { group: '', version: 'v1', plural: 'events', namespace: this.config.watchNamespace },
+      resource: { group: '', version: 'v1', plural: 'events' },
+      namespaces: this.config.watchNamespaces,
       kind: 'Event',
       // Our controller's own Events are kept where it runs, as they are written (OwnEventsTimeline), not read back.
       fieldSelector: `reportingComponent!=${MANAGED_BY}`,
