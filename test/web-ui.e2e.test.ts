@@ -473,14 +473,15 @@ describe('the web UI in a real browser', () => {
     await editor.getByRole('button', { name: 'Create', exact: true }).click();
     expect(await editor.getByTestId('form-alert').innerText()).toMatch(/already exists/);
 
-    // In the form, refusals that concern a field land next to it: a taken name, a namespace that does not exist.
+    // In the form, refusals that concern a field land next to it: a taken name, a namespace that does not exist
+    // (the bulk test's, which the control plane watches but nobody has created yet).
     await editor.getByRole('button', { name: 'Form' }).click();
     await editor.getByRole('button', { name: 'Create', exact: true }).click();
     expect(await editor.getByTestId('error-metadata-name').innerText()).toMatch(/already exists/);
-    await editor.getByLabel('Namespace', { exact: true }).fill('no-such-namespace');
+    await editor.getByLabel('Namespace', { exact: true }).selectOption(BULK_NS);
     await editor.getByRole('button', { name: 'Create', exact: true }).click();
     expect(await editor.getByTestId('error-metadata-namespace').innerText()).toMatch(
-      /namespace "no-such-namespace" does not exist/i,
+      new RegExp(`namespace "${BULK_NS}" does not exist`, 'i'),
     );
 
     expect((await cp.as('admin')(nginxPath(bad))).status).toBe(404);
