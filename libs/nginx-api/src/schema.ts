@@ -22,6 +22,8 @@ import { ANALYSIS_NAMED_RULE, TLS_INGRESS_RULES } from './spec-cel-rules.js';
 import { DNS_LABEL, DNS_SUBDOMAIN, INGRESS_HOST } from './dns-names.js';
 import { SECRET_NOT_FOUND, TLS_MOUNT_PATH, TLS_PORT } from './tls.js';
 import type { JsonSchema } from './json-schema.js';
+import { nonEmptyObject, nonEmptyResources } from './empty-values.js';
+import { template } from './template-declaration.js';
 import {
   IntOrString,
   MapOf,
@@ -538,6 +540,11 @@ export const IngressShape = object(
 );
 // --- end TLS and Ingress ---
 
+/**
+ * The spec. A property marked with template(…) is a field of the pod template (what every pod of one revision runs),
+ * its row saying how (see TemplateRow): template-fields.ts reads the rows off this declaration, in this order, which
+ * is the template's key order. A new template field is its declaration here and its use in the pod builder.
+ */
 export const NginxSpecShape = object(
   {
     replicas: int32({
@@ -546,54 +553,133 @@ export const NginxSpecShape = object(
       description: `Number of nginx pods to run, from ${MIN_REPLICAS} to ${MAX_REPLICAS}.`,
     }),
     image: Optional(
-      Type.String({
-        minLength: 1,
-        maxLength: 512,
-        default: DEFAULT_IMAGE,
-        description: `Container image of every pod; defaults to ${DEFAULT_IMAGE}.`,
-      }),
-    ),
-    port: Optional(
-      port(`The port nginx listens on in every pod (the container port); defaults to ${DEFAULT_PORT}.`),
-    ),
-    config: Optional(
-      Type.String({
-        maxLength: MAX_CONFIG_BYTES,
-        description:
-          'nginx server configuration (the http context: `server { … }` blocks), mounted as /etc/nginx/conf.d/default.conf; at most 256 KiB, and syntactically valid nginx. Without it, nginx serves its welcome page on spec.port.',
-      }),
-    ),
-    healthCheckPath: Optional(
-      Type.String({
-        maxLength: 1024,
-        pattern: '^/[^\\s]*$',
-        description:
-          'A path, from /: when set, each pod is ready once GET of it on spec.port answers 2xx or 3xx (a readiness probe).',
-      }),
-    ),
-    resources: Optional(ResourcesShape),
-    priorityClassName: Optional(
-      Type.String({
-        maxLength: 253,
-        pattern: DNS_SUBDOMAIN,
-        description:
-          "The PriorityClass every pod runs with (a scheduling.k8s.io/v1 PriorityClass's name): the scheduler's order and preemption. Unset: the cluster's default priority. A class that does not exist is the API server's refusal, reported as ReplicaFailure.",
-      }),
-    ),
-    nodeSelector: Optional(
-      labelMap(
-        'Node labels every pod needs to run on a node (a pod nodeSelector). Keys are qualified names, values label values.',
+      template(
+        Type.String({
+          minLength: 1,
+          maxLength: 512,
+          default: DEFAULT_IMAGE,
+          description: `Container image of every pod; defaults to ${DEFAULT_IMAGE}.`,
+        }),
+        {
+          of: (image) => image || undefined,
+          default: DEFAULT_IMAGE,
+          example: 'nginx:1.27',
+          inputs: ['image'],
+          section: 'basic',
+        },
       ),
     ),
-    tolerations: Optional(list(TolerationShape, 64, { description: 'Taints every pod tolerates.' })),
-    affinity: Optional(AffinityShape),
-    topologySpreadConstraints: Optional(
-      list(TopologySpreadConstraintShape, 16, {
-        description:
-          "How pods spread over topology domains. Unset: soft spreading over nodes (topologyKey kubernetes.io/hostname, maxSkew 1, ScheduleAnyway, over this Nginx's pods of one revision); [] for none.",
-        'x-kubernetes-list-type': 'map',
-        'x-kubernetes-list-map-keys': ['topologyKey', 'whenUnsatisfiable'],
+    port: Optional(
+      template(
+        port(`The port nginx listens on in every pod (the container port); defaults to ${DEFAULT_PORT}.`),
+        { default: DEFAULT_PORT, example: 8080, inputs: ['port'], section: 'container' },
+      ),
+    ),
+    config: Optional(
+      template(
+        Type.String({
+          maxLength: MAX_CONFIG_BYTES,
+          description:
+            'nginx server configuration (the http context: `server { … }` blocks), mounted as /etc/nginx/conf.d/default.conf; at most 256 KiB, and syntactically valid nginx. Without it, nginx serves its welcome page on spec.port.',
+        }),
+        { example: 'server { listen 80; }\n', inputs: ['config'], section: 'config' },
+      ),
+    ),
+    healthCheckPath: Optional(
+      template(
+        Type.String({
+          maxLength: 1024,
+          pattern: '^/[^\\s]*$',
+          description:
+            'A path, from /: when set, each pod is ready once GET of it on spec.port answers 2xx or 3xx (a readiness probe).',
+        }),
+        { example: '/healthz', inputs: ['healthCheckPath'], section: 'container' },
+      ),
+    ),
+    resources: Optional(
+      template(ResourcesShape, {
+        of: nonEmptyResources,
+        example: { requests: { cpu: '50m' }, limits: { memory: '64Mi' } },
+        inputs: [
+          'resources.requests.cpu',
+          'resources.requests.memory',
+          'resources.limits.cpu',
+          'resources.limits.memory',
+        ],
+        section: 'container',
       }),
+    ),
+    priorityClassName: Optional(
+      template(
+        Type.String({
+          maxLength: 253,
+          pattern: DNS_SUBDOMAIN,
+          description:
+            "The PriorityClass every pod runs with (a scheduling.k8s.io/v1 PriorityClass's name): the scheduler's order and preemption. Unset: the cluster's default priority. A class that does not exist is the API server's refusal, reported as ReplicaFailure.",
+        }),
+        {
+          of: (name) => name || undefined,
+          example: 'high-priority',
+          inputs: ['priorityClassName'],
+          section: 'placement',
+        },
+      ),
+    ),
+    nodeSelector: Optional(
+      template(
+        labelMap(
+          'Node labels every pod needs to run on a node (a pod nodeSelector). Keys are qualified names, values label values.',
+        ),
+        {
+          of: nonEmptyObject,
+          example: { disktype: 'ssd' },
+          inputs: ['nodeSelector'],
+          section: 'placement',
+        },
+      ),
+    ),
+    tolerations: Optional(
+      template(list(TolerationShape, 64, { description: 'Taints every pod tolerates.' }), {
+        of: (tolerations) => (tolerations?.length ? tolerations : undefined),
+        example: [{ key: 'dedicated', operator: 'Equal', value: 'web', effect: 'NoSchedule' }],
+        inputs: [],
+      }),
+    ),
+    affinity: Optional(
+      template(AffinityShape, {
+        of: nonEmptyObject,
+        example: {
+          podAntiAffinity: {
+            preferredDuringSchedulingIgnoredDuringExecution: [
+              {
+                weight: 100,
+                podAffinityTerm: {
+                  labelSelector: { matchLabels: { app: 'web' } },
+                  topologyKey: 'topology.kubernetes.io/zone',
+                },
+              },
+            ],
+          },
+        },
+        inputs: [],
+      }),
+    ),
+    // No `of`: [] (no spread at all) is not the same template as unset (the default spread, see podFor).
+    topologySpreadConstraints: Optional(
+      template(
+        list(TopologySpreadConstraintShape, 16, {
+          description:
+            "How pods spread over topology domains. Unset: soft spreading over nodes (topologyKey kubernetes.io/hostname, maxSkew 1, ScheduleAnyway, over this Nginx's pods of one revision); [] for none.",
+          'x-kubernetes-list-type': 'map',
+          'x-kubernetes-list-map-keys': ['topologyKey', 'whenUnsatisfiable'],
+        }),
+        {
+          example: [
+            { maxSkew: 2, topologyKey: 'topology.kubernetes.io/zone', whenUnsatisfiable: 'DoNotSchedule' },
+          ],
+          inputs: [],
+        },
+      ),
     ),
     service: Optional(ServiceShape),
     strategy: Optional(StrategyShape),
@@ -638,7 +724,14 @@ export const NginxSpecShape = object(
       }),
     ),
     // --- TLS and Ingress (issue 34) ---
-    tls: Optional(TlsShape),
+    tls: Optional(
+      template(TlsShape, {
+        of: (tls) => (tls?.secretName ? { secretName: tls.secretName } : undefined),
+        example: { secretName: 'web-tls' },
+        inputs: ['tls.secretName'],
+        section: 'tls',
+      }),
+    ),
     ingress: Optional(IngressShape),
     // --- end TLS and Ingress ---
   },
