@@ -61,10 +61,10 @@ const pods = fakeInformer<{ metadata: { namespace?: string; name?: string } }>()
 const informers = {
   nginxes,
   pods,
-  namespace: undefined as string | undefined,
+  namespaces: undefined as string[] | undefined,
   synced: true,
   watches(namespace: string | undefined) {
-    return this.namespace === undefined || namespace === this.namespace;
+    return this.namespaces === undefined || (namespace !== undefined && this.namespaces.includes(namespace));
   },
   hasSynced() {
     return this.synced;
@@ -122,7 +122,7 @@ afterAll(async () => {
 });
 beforeEach(() => {
   informers.synced = true;
-  informers.namespace = undefined;
+  informers.namespaces = undefined;
 });
 afterEach(async () => {
   for (const socket of sockets.splice(0)) socket.close();
@@ -264,7 +264,7 @@ describe('LiveGateway', () => {
   });
 
   it('refuses a namespace the control plane does not watch, and one the token may not see', async () => {
-    informers.namespace = 'team-a';
+    informers.namespaces = ['team-a'];
     const socket = await open();
     expect(await subscribe(socket, { scope: 'namespace', namespace: 'team-b' })).toMatchObject({
       ok: false,
