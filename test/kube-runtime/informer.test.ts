@@ -128,7 +128,10 @@ describe('SharedInformer against the local cluster', () => {
       await client.request({ method: 'POST', path: podsPath, body: pod(before) });
       await waitFor('first pod cached', () => informer.cache.has(`${NAMESPACE}/${before}`));
       // Make the next watch start from an ancient resourceVersion, as after a long disconnection.
-      (informer as unknown as { reflector: { resourceVersion: string } }).reflector.resourceVersion = '2';
+      const [partition] = (
+        informer as unknown as { partitions: { reflector: { resourceVersion: string } }[] }
+      ).partitions;
+      partition!.reflector.resourceVersion = '2';
       const after = uniqueName('gone');
       await client.request({ method: 'POST', path: podsPath, body: pod(after) });
       await deleteQuietly(before);

@@ -313,15 +313,22 @@ describe('validateNginx and the scheduling fields', () => {
     expect(fields(object)).toEqual([error]);
   });
 
-  it('says an item of a list-type map must be an object, and does not count it a duplicate (as the API server)', () => {
+  it('says the first item of a list-type map that is no object must be one, and then compares no keys (as the API server)', () => {
     // Found by test/nginx-validation-property.test.ts.
     const constraint = { maxSkew: 1, topologyKey: 'k', whenUnsatisfiable: 'ScheduleAnyway' };
     expect(fields(spec({ topologySpreadConstraints: [[], constraint, 'x', null] }))).toEqual([
       'FieldValueInvalid spec.topologySpreadConstraints[0]',
-      'FieldValueInvalid spec.topologySpreadConstraints[2]',
       'FieldValueTypeInvalid spec.topologySpreadConstraints[0]',
       'FieldValueTypeInvalid spec.topologySpreadConstraints[2]',
       'FieldValueTypeInvalid spec.topologySpreadConstraints[3]',
+    ]);
+    // Two items without the key are duplicates, unless an item that is no object stopped the comparison.
+    const fieldsOf = (analysis: unknown[]) =>
+      fields(spec({ analysis })).filter((field) => /analysis\[\d\]$/.test(field));
+    expect(fieldsOf([{}, {}])).toEqual(['FieldValueDuplicate spec.analysis[1]']);
+    expect(fieldsOf([{}, 'x', {}])).toEqual([
+      'FieldValueInvalid spec.analysis[1]',
+      'FieldValueTypeInvalid spec.analysis[1]',
     ]);
   });
 

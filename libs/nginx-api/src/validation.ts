@@ -117,29 +117,7 @@ export function validateAgainst(
       message: `Too many: ${value.length}: must have at most ${schema.maxItems} items`,
     });
   const mapKeys = schema['x-kubernetes-list-map-keys'];
-  if (Array.isArray(value) && mapKeys) {
-    const seen = new Set<string>();
-    value.forEach((item, index) => {
-      if (item === null) return; // a type error only, as the API server says
-      if (typeof item !== 'object' || Array.isArray(item)) {
-        errors.push({
-          field: `${path}[${index}]`,
-          reason: 'FieldValueInvalid',
-          message: `Invalid value: ${shown(item)}: must be an object for an array of list-type map`,
-        });
-        return;
-      }
-      const key = Object.fromEntries(mapKeys.map((name) => [name, (item as Record<string, unknown>)[name]]));
-      const text = JSON.stringify(key);
-      if (seen.has(text))
-        errors.push({
-          field: `${path}[${index}]`,
-          reason: 'FieldValueDuplicate',
-          message: `Duplicate value: ${text}`,
-        });
-      seen.add(text);
-    });
-  }
+  if (Array.isArray(value) && mapKeys) validateListMap(value, mapKeys, path, errors);
   if (Array.isArray(value) && schema.items)
     value.forEach((item, index) =>
       validateAgainst(schema.items!, item, `${path}[${index}]`, options, errors),
@@ -284,4 +262,36 @@ export function describeFieldErrors(errors: readonly FieldError[]): string {
   return errors
     .map((e) => (e.message.startsWith(e.field) || !e.field ? e.message : `${e.field}: ${e.message}`))
     .join(', ');
+}
+
+/**
+ * A list-type map's items: objects with distinct keys. As the API server checks it, the first item that is not an
+ * object is the only error (no keys are compared then); null items are type errors only; a key field left out is a
+ * key too, so two items without one are duplicates.
+ */
+function validateListMap(items: unknown[], mapKeys: string[], path: string, errors: FieldError[]): void {
+  const notObject = items.findIndex(
+    (item) => item !== null && (typeof item !== 'object' || Array.isArray(item)),
+  );
+  if (notObject >= 0) {
+    errors.push({
+      field: `${path}[${notObject}]`,
+      reason: 'FieldValueInvalid',
+      message: `Invalid value: ${shown(items[notObject])}: must be an object for an array of list-type map`,
+    });
+    return;
+  }
+  const seen = new Set<string>();
+  items.forEach((item, index) => {
+    if (item === null) return;
+    const key = Object.fromEntries(mapKeys.map((name) => [name, (item as Record<string, unknown>)[name]]));
+    const text = JSON.stringify(key);
+    if (seen.has(text))
+      errors.push({
+        field: `${path}[${index}]`,
+        reason: 'FieldValueDuplicate',
+        message: `Duplicate value: ${text}`,
+      });
+    seen.add(text);
+  });
 }
