@@ -111,7 +111,6 @@ export const appEnv = (cwd: string) =>
         .string()
         .default('nginx-control-plane')
         .transform((audience) => (audience === '-' ? undefined : audience)),
-      '',
     ),
     AUTHORIZATION: oneOf(AUTHORIZATION_MODES, 'roles', AUTHORIZATION_MODES.join(' or ')),
     AUTHORIZATION_CACHE_SECONDS: secondsUpTo(10, MAX_AUTHORIZATION_CACHE_SECONDS),
@@ -207,7 +206,7 @@ export const oidcEnv = (cwd: string) =>
         .string()
         .optional()
         .transform((prefix) => (prefix?.trim() === '-' ? '' : prefix?.trim())),
-      '',
+      undefined,
       { trim: false },
     ),
     OIDC_SIGNING_ALGS: setting(
@@ -234,7 +233,6 @@ export const oidcEnv = (cwd: string) =>
         .string()
         .default('openid profile email groups offline_access')
         .transform((scopes) => scopes.split(/[\s,]+/)),
-      '',
     ),
     OIDC_GROUPS_CLAIM: text(),
     OIDC_GROUPS_PREFIX: text(''),

@@ -22,9 +22,14 @@ type Setting<T> = (name: string) => z.ZodType<T, string | undefined>;
 /**
  * One environment variable: `type` reads its value, trimmed with blank counting as unset (untrimmed with
  * `{ trim: false }`). When `type` refuses it, the ConfigError says `<NAME> <expected> (got "<raw>")`, `expected`
- * being the refusal's own message when the check gave one; a function `message` words it otherwise.
+ * being the refusal's own message when the check gave one; a function `message` words it otherwise (a `type`
+ * that refuses nothing needs neither).
  */
-export function setting<T>(type: z.ZodType<T>, message: string | Message, { trim = true } = {}): Setting<T> {
+export function setting<T>(
+  type: z.ZodType<T>,
+  message: string | Message = '',
+  { trim = true } = {},
+): Setting<T> {
   return (name) =>
     z
       .string()
@@ -91,7 +96,6 @@ export const text = <F extends string | undefined = undefined>(fallback?: F) =>
       .string()
       .optional()
       .transform((value) => value ?? (fallback as F)),
-    '',
   );
 
 /** A file or folder, resolved against `cwd`; `fallback` when unset. */
@@ -107,7 +111,7 @@ export const resolvedPath = <F extends string | undefined = undefined>(cwd: stri
     });
 
 export const path = <F extends string | undefined = undefined>(cwd: string, fallback?: F) =>
-  setting(resolvedPath(cwd, fallback), '');
+  setting(resolvedPath(cwd, fallback));
 
 /** true/1 or false/0, in any case; `fallback` when unset (undefined: no fallback). */
 export const flag = <F extends boolean | undefined = undefined>(fallback?: F) =>
@@ -151,7 +155,7 @@ export const oneOf = <const V extends readonly [string, ...string[]]>(
   values: V,
   fallback: V[number],
   listed = values.join(', '),
-) => setting(z.enum(values).default(fallback as never), `must be ${listed}`);
+) => setting(z.enum(values).default(fallback), `must be ${listed}`);
 
 /** Comma-separated entries, trimmed, blanks dropped; `fallback` only when the variable is not set at all. */
 export const commaSeparated = (fallback = '') =>
@@ -165,7 +169,7 @@ export const commaSeparated = (fallback = '') =>
         .filter(Boolean),
     );
 
-export const list = () => setting(commaSeparated(), '', { trim: false });
+export const list = () => setting(commaSeparated(), undefined, { trim: false });
 
 /** A number of seconds from 0 to `max`; `fallback` when unset. */
 export const secondsUpTo = (
