@@ -1,5 +1,3 @@
-import { ConfigError } from './config-error.js';
-
 /**
  * Which part of the product one process runs (ROLE):
  * - `all` (the default, what `npm start` runs): everything in one process.
@@ -20,11 +18,4 @@ export interface RoleParts {
 
 export function roleParts(role: AppRole): RoleParts {
   return { controller: role !== 'api', api: role !== 'controller' };
-}
-
-/** ROLE, checked: one of APP_ROLES (`all` when unset). */
-export function parseRole(raw: string | undefined): AppRole {
-  const role = raw?.trim() || 'all';
-  if ((APP_ROLES as readonly string[]).includes(role)) return role as AppRole;
-  throw new ConfigError(`ROLE must be ${APP_ROLES.join(', ')} (got "${raw}")`);
 }

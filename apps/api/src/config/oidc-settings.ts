@@ -1,20 +1,7 @@
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
-import { ConfigError } from './config-error.js';
+import { oidcEnv, type SigningAlgorithm } from './app-env.js';
+import { readEnv, type Environment } from './env-readers.js';
 
-/** The JWS algorithms a token may be signed with, as kube-apiserver's `--oidc-signing-algs` accepts them. */
-export const SIGNING_ALGORITHMS = [
-  'RS256',
-  'RS384',
-  'RS512',
-  'ES256',
-  'ES384',
-  'ES512',
-  'PS256',
-  'PS384',
-  'PS512',
-] as const;
-export type SigningAlgorithm = (typeof SIGNING_ALGORITHMS)[number];
+export { SIGNING_ALGORITHMS, type SigningAlgorithm } from './app-env.js';
 
 /**
  * One OpenID provider, configured as kube-apiserver's `--oidc-*` flags configure one (so one provider's tokens
@@ -50,82 +37,27 @@ export interface OidcSettings {
   sessionMaxAgeSeconds: number;
 }
 
-type Environment = Record<string, string | undefined>;
-
 /** The provider configured by OIDC_* variables, or undefined when OIDC_ISSUER_URL is not set. */
 export function oidcSettings(env: Environment, cwd = process.cwd()): OidcSettings | undefined {
-  const issuerUrl = env.OIDC_ISSUER_URL?.trim();
-  if (!issuerUrl) return undefined;
-  let issuer: URL;
-  try {
-    issuer = new URL(issuerUrl);
-  } catch {
-    throw new ConfigError(`OIDC_ISSUER_URL is not a URL: ${issuerUrl}`);
-  }
-  if (issuer.protocol !== 'https:')
-    throw new ConfigError(`OIDC_ISSUER_URL must be https (as kube-apiserver requires): ${issuerUrl}`);
-  const clientId = env.OIDC_CLIENT_ID?.trim();
-  if (!clientId) throw new ConfigError('OIDC_CLIENT_ID is required with OIDC_ISSUER_URL');
-  const usernameClaim = env.OIDC_USERNAME_CLAIM?.trim() || 'sub';
-  const prefix = env.OIDC_USERNAME_PREFIX?.trim();
-  const usernamePrefix = prefix === '-' ? '' : (prefix ?? (usernameClaim === 'email' ? '' : `${issuerUrl}#`));
-  const algorithms = (env.OIDC_SIGNING_ALGS?.trim() || 'RS256').split(',').map((alg) => alg.trim());
-  const unknown = algorithms.filter((alg) => !(SIGNING_ALGORITHMS as readonly string[]).includes(alg));
-  if (unknown.length > 0)
-    throw new ConfigError(
-      `OIDC_SIGNING_ALGS: ${unknown.join(', ')} not accepted (one of ${SIGNING_ALGORITHMS.join(', ')})`,
-    );
+  if (!env.OIDC_ISSUER_URL?.trim()) return undefined;
+  const oidc = readEnv(oidcEnv(cwd), env);
+  const issuerUrl = oidc.OIDC_ISSUER_URL!;
+  const usernameClaim = oidc.OIDC_USERNAME_CLAIM;
+  const redirectUrl = oidc.OIDC_REDIRECT_URL;
   return {
     issuerUrl,
-    clientId,
-    clientSecret: readSecret('OIDC_CLIENT_SECRET_FILE', env.OIDC_CLIENT_SECRET_FILE, cwd),
-    scopes: (env.OIDC_SCOPES?.trim() || 'openid profile email groups offline_access').split(/[\s,]+/),
+    clientId: oidc.OIDC_CLIENT_ID,
+    clientSecret: oidc.OIDC_CLIENT_SECRET_FILE,
+    scopes: oidc.OIDC_SCOPES,
     usernameClaim,
-    usernamePrefix,
-    groupsClaim: env.OIDC_GROUPS_CLAIM?.trim() || undefined,
-    groupsPrefix: env.OIDC_GROUPS_PREFIX?.trim() ?? '',
-    signingAlgorithms: algorithms as SigningAlgorithm[],
-    caPem: readSecret('OIDC_CA_FILE', env.OIDC_CA_FILE, cwd),
-    clockSkewSeconds: seconds('OIDC_CLOCK_SKEW_SECONDS', env.OIDC_CLOCK_SKEW_SECONDS, 30, 300),
-    jwksCacheSeconds: seconds('OIDC_JWKS_CACHE_SECONDS', env.OIDC_JWKS_CACHE_SECONDS, 300, 86_400),
-    ...redirectUrl(env.OIDC_REDIRECT_URL),
-    sessionMaxAgeSeconds: seconds(
-      'SESSION_MAX_AGE_SECONDS',
-      env.SESSION_MAX_AGE_SECONDS,
-      8 * 3600,
-      7 * 86_400,
-    ),
+    usernamePrefix: oidc.OIDC_USERNAME_PREFIX ?? (usernameClaim === 'email' ? '' : `${issuerUrl}#`),
+    groupsClaim: oidc.OIDC_GROUPS_CLAIM,
+    groupsPrefix: oidc.OIDC_GROUPS_PREFIX,
+    signingAlgorithms: oidc.OIDC_SIGNING_ALGS,
+    caPem: oidc.OIDC_CA_FILE,
+    clockSkewSeconds: oidc.OIDC_CLOCK_SKEW_SECONDS,
+    jwksCacheSeconds: oidc.OIDC_JWKS_CACHE_SECONDS,
+    ...(redirectUrl && { redirectUrl: new URL(redirectUrl).href }),
+    sessionMaxAgeSeconds: oidc.SESSION_MAX_AGE_SECONDS,
   };
-}
-
-function redirectUrl(raw: string | undefined): { redirectUrl?: string } {
-  const value = raw?.trim();
-  if (!value) return {};
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    throw new ConfigError(`OIDC_REDIRECT_URL is not a URL: ${value}`);
-  }
-  if (url.protocol !== 'https:' && url.hostname !== 'localhost' && url.hostname !== '127.0.0.1')
-    throw new ConfigError(`OIDC_REDIRECT_URL must be https (or on localhost): ${value}`);
-  return { redirectUrl: url.href };
-}
-
-function readSecret(name: string, raw: string | undefined, cwd: string): string | undefined {
-  const path = raw?.trim();
-  if (!path) return undefined;
-  try {
-    return readFileSync(resolve(cwd, path), 'utf8').trim();
-  } catch (error) {
-    throw new ConfigError(`${name}: cannot read ${path}: ${(error as Error).message}`);
-  }
-}
-
-function seconds(name: string, raw: string | undefined, fallback: number, max: number): number {
-  if (raw === undefined || raw.trim() === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isFinite(value) || value < 0 || value > max)
-    throw new ConfigError(`${name} must be a number of seconds from 0 to ${max}: ${raw}`);
-  return value;
 }
