@@ -24,6 +24,7 @@ import {
 import { stripManagedFieldsKeepingLastWriter } from './last-writer.js';
 import { Registry } from 'prom-client';
 import { appConfig, type AppConfig } from '../config/app-config.js';
+import { isWatched } from '../config/watched-namespaces.js';
 import { prometheusReflectorObserver } from '../metrics/runtime-metrics.js';
 import { nestRuntimeLogger } from '../logging/runtime-logger.js';
 import { PODS_BY_NGINX, podsByNginx } from './pod-index.js';
@@ -83,7 +84,7 @@ export class ClusterInformers implements OnApplicationBootstrap, BeforeApplicati
 
   /** Whether the caches hold `namespace` (undefined: every namespace at once). */
   watches(namespace: string | undefined): boolean {
-    return this.namespaces === undefined || (namespace !== undefined && this.namespaces.includes(namespace));
+    return isWatched(this.namespaces, namespace);
   }
 
   hasSynced(): boolean {
