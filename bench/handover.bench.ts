@@ -1,7 +1,7 @@
 // npm run bench:handover [-- --quick] — reports, never asserts. Needs the local cluster.
 // The leader's hand-over, tried as the CI stress test does (test/support/handover-trials.ts) but 200 times: two
 // instances, the leader sent SIGTERM or kill -9 at a random moment of a scale-up or a scale-down of up to 400 pods,
-// a neighbour process keeping one core busy; ours with the standby's watches held back up to 3 s. Then, like for
+// a neighbour process taking any idle core; ours with the standby's watches held back up to 3 s. Then, like for
 // like (60 trials each, SIGTERM, nothing held back): ours next to kube-controller-manager's ReplicaSet controller
 // handed over the same way: two kube-controller-managers with leader
 // election (the cluster's own one stopped meanwhile), with its default SIGTERM (the process exits and leaves the
@@ -187,7 +187,7 @@ async function main(): Promise<void> {
     `Run ${stamp.date} on this repository at ${stamp.commit}: Kubernetes ${stamp.kubernetes} (local control plane, ` +
       `kwok nodes), Node.js ${process.version}, seed ${SEED}. Each trial changes the replicas (scale-ups and ` +
       `scale-downs of 30 to ${MAX_REPLICAS} pods in turn) and sends the leader its signal at a random moment ` +
-      'before the change would be done; a neighbour process keeps one core busy throughout. Lease timings ' +
+      'before the change would be done; a neighbour process takes any idle core throughout. Lease timings ' +
       `${LEASE.durationSeconds} s / ${LEASE.renewDeadlineSeconds} s / ${LEASE.retryPeriodSeconds} s (duration, ` +
       'renew deadline, retry period) for both. In the first run our standby’s watches are held back by a random ' +
       '0–3 s (each instance reaches kube-apiserver through the test’s proxy), so that it takes over with a cache ' +
@@ -196,7 +196,7 @@ async function main(): Promise<void> {
       'to hold back anyway).',
     '',
     'Extra pods: created or deleted beyond what the change asked for, counted by a watch of the namespace (and ' +
-      'checked against kube-apiserver: its request counters for creations, its audit log for deletions). ' +
+      'checked against kube-apiserver’s audit log of the namespace). ' +
       '"Converged": from the signal until exactly the wanted pods run and the object’s status says so.',
     '',
     '| controller | stop | trials | not exact | extra pods: trials | converged p50 (ms) | p90 (ms) | max (ms) |',

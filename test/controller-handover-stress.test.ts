@@ -1,27 +1,25 @@
-// Runs alone: restarts kube-apiserver with an audit log and keeps a core busy, and its hand-overs are timed.
+// Starts first: the longest file, it runs beside the others (its controllers, Lease and counts are its namespace's).
 // The hand-over under stress: two controllers with leader election, and 24 trials (HANDOVER_TRIALS) in which the
-// leader gets SIGTERM or kill -9 at a random moment of a scale-up or a scale-down, while a neighbour process keeps
-// a core busy and the standby's watches lag up to 3 s behind (each controller reaches kube-apiserver through a
-// proxy of the test's that holds watch streams back): the new leader's cache is behind the old leader's writes
-// when it takes over, as on the loaded machine where one hand-over in 22 created 432 pods for 400. Every trial must create and delete exactly the pods the change asked for, counted by a watch and by
-// kube-apiserver itself: its request counters for creations, its audit log for deletions (kube-apiserver is
-// restarted with one for this file when it runs without). The seed is printed; HANDOVER_SEED replays a run.
-import { join } from 'node:path';
+// leader gets SIGTERM or kill -9 at a random moment of a scale-up or a scale-down, on a loaded machine (the other
+// files, and a neighbour process that takes any idle core) while the standby's watches lag up to 3 s behind (each
+// controller reaches kube-apiserver through a proxy of the test's that holds watch streams back): the new leader's
+// cache is behind the old leader's writes when it takes over, as on the loaded machine where one hand-over in 22
+// created 432 pods for 400. Every trial must create and delete exactly the pods the change asked for, counted by a
+// watch and by kube-apiserver itself: its audit log of the namespace, which the integration projects' global
+// setup has it write. The seed is printed; HANDOVER_SEED replays a run.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { withAuditLog } from './support/apiserver-audit-log.js';
+import { requireAuditLog } from './support/apiserver-audit-log.js';
 import {
   cpuHog,
   describeTrial,
   leaderOf,
   nginxSubject,
-  quietCluster,
   runTrial,
   trialPlans,
   type TrialResult,
 } from './support/handover-trials.js';
 import { applyNginxCrd } from './support/kubectl.js';
 import { createNamespace, nginxesIn, podRecorder } from './support/operations.js';
-import { ROOT } from './support/paths.js';
 import { runtimeClient } from './support/runtime.js';
 
 const client = runtimeClient();
@@ -35,15 +33,14 @@ const LEASE = {
   LEASE_RETRY_PERIOD_SECONDS: '1',
 };
 
-let auditLog: Awaited<ReturnType<typeof withAuditLog>>;
+let auditLog: string;
 
 beforeAll(async () => {
-  auditLog = await withAuditLog(client, join(ROOT, '.data', 'handover-audit.log'));
+  auditLog = requireAuditLog();
   await applyNginxCrd();
 });
 afterAll(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup().catch(() => {});
-  await auditLog?.restore();
   client.close();
 });
 
@@ -71,8 +68,7 @@ describe('the hand-over under stress', () => {
     const results: TrialResult[] = [];
     try {
       for (const [index, plan] of plans.entries()) {
-        await quietCluster(client);
-        const { result, next } = await runTrial(subject, pair, plan, recorder, auditLog.path);
+        const { result, next } = await runTrial(subject, pair, plan, recorder, auditLog);
         console.log(describeTrial(index, result));
         if (!result.exact || result.convergedMs > 20_000)
           console.log(

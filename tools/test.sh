@@ -9,6 +9,9 @@ log() { printf '[test] %s\n' "$*" >&2; }
 mkdir -p .data
 
 [ -d node_modules ] || { log "dependencies are missing: run 'npm run setup' first"; exit 1; }
+# kube-apiserver writes its audit log for the whole run, so that no file restarts it to read who sent a write
+# (test/support/cluster-audit-log.setup.ts restarts it once if the cluster was started without one).
+export CLUSTER_AUDIT_LOG="${CLUSTER_AUDIT_LOG:-$PWD/.cluster/apiserver-audit.log}"
 bash tools/cluster/up.sh || { log "the local cluster did not start"; echo "0 passed, 1 failed"; exit 1; }
 # Helm for test/deploy-helm.test.ts: built by npm run setup, so a no-op unless its module changed since.
 bash tools/helm/build.sh >/dev/null || log "Helm did not build: test/deploy-helm.test.ts will fail"

@@ -1,5 +1,5 @@
-import { closeSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
-import { readPid } from './cluster-processes.js';
+import { closeSync, openSync, readSync, statSync } from 'node:fs';
+import { runningAuditLog } from './cluster-processes.js';
 import type { V1Pod } from '@kubernetes/client-node';
 import type { KubeClient } from '../../libs/kube-runtime/src/index.js';
 import { restartKubeApiServer } from './operations.js';
@@ -120,12 +120,6 @@ export function writesBySender(
   return [...bySender.values()].sort((a, b) => b.total - a.total || a.sender.localeCompare(b.sender));
 }
 
-/** The audit log the running kube-apiserver writes (its --audit-log-path), if it writes one. */
-export function runningAuditLog(): string | undefined {
-  const args = readFileSync(`/proc/${readPid('kube-apiserver')}/cmdline`, 'utf8').split('\0');
-  return args.find((arg) => arg.startsWith('--audit-log-path='))?.slice('--audit-log-path='.length);
-}
-
 /**
  * Makes kube-apiserver write its audit log: restarts it with one at `path` (CLUSTER_AUDIT_LOG) unless it already
  * writes one. Resolves with the log being written and a function that puts kube-apiserver back as it was; each
@@ -142,17 +136,32 @@ export async function withAuditLog(
   return {
     path,
     restore: async () => {
-      await restartKubeApiServer();
+      await restartKubeApiServer({ CLUSTER_AUDIT_LOG: '' });
       await podsRunAgain(client);
     },
   };
 }
 
 /**
+ * The audit log the running kube-apiserver writes, for a file that runs side by side with others and so must not
+ * restart kube-apiserver itself: the integration projects' global setup (cluster-audit-log.setup.ts) starts it
+ * with one.
+ */
+export function requireAuditLog(): string {
+  const running = runningAuditLog();
+  if (!running)
+    throw new Error(
+      'kube-apiserver writes no audit log: run this file through `npm test` or vitest’s integration projects, ' +
+        'whose global setup restarts it with one (or start the cluster with CLUSTER_AUDIT_LOG)',
+    );
+  return running;
+}
+
+/**
  * After kube-apiserver restarted, waits until a probe pod runs: kube-scheduler's and kwok's watches back off for a
  * while after the restart (tens of seconds were seen), and pods created meanwhile wait for them.
  */
-async function podsRunAgain(client: KubeClient): Promise<void> {
+export async function podsRunAgain(client: KubeClient): Promise<void> {
   const pods = '/api/v1/namespaces/default/pods';
   const probe = await client.request<V1Pod>({
     method: 'POST',

@@ -97,3 +97,9 @@ function logSince(path: string, offset: number): string {
     return '';
   }
 }
+
+/** The audit log the running kube-apiserver writes (its --audit-log-path), if it writes one. */
+export function runningAuditLog(): string | undefined {
+  const args = readFileSync(`/proc/${readPid('kube-apiserver')}/cmdline`, 'utf8').split('\0');
+  return args.find((arg) => arg.startsWith('--audit-log-path='))?.slice('--audit-log-path='.length);
+}

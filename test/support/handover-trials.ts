@@ -1,13 +1,12 @@
 // Hand-over trials: the leader of two controller processes gets SIGTERM or SIGKILL at a random moment of a scale-up
 // or a scale-down, and every pod created or deleted meanwhile is counted twice, by a watch of the namespace and by
-// kube-apiserver's own request counters, against what the change asked for. Used by the CI stress test
+// kube-apiserver's own audit log of that namespace, against what the change asked for. Used by the CI stress test
 // (test/controller-handover-stress.test.ts) and by bench:handover, which runs kube-controller-manager's ReplicaSet
 // controller through the same trials.
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { V1Namespace, V1Pod } from '@kubernetes/client-node';
 import type { KubeClient } from '../../libs/kube-runtime/src/index.js';
 import { auditOffset, readAuditEvents, writesBySender } from './apiserver-audit-log.js';
-import { difference, podWrites } from './apiserver-metrics.js';
 import { FaultProxy } from '../chaos/support/fault-proxy.js';
 import { HEADLESS, startApp, type AppProcess } from './app-process.js';
 import { active, nginxesIn, running, type podRecorder } from './operations.js';
@@ -74,10 +73,11 @@ export interface TrialResult {
   /** Distinct pods first seen, and pods marked for deletion or gone, by a watch of the namespace. */
   watch: PodCounts;
   /**
-   * kube-apiserver's own records: `created` is its apiserver_request_total of pod POSTs answered 201; `deleted` is
-   * its audit log's pod DELETEs answered 200, but kwok's. Its metrics cannot tell a controller's DELETE (which
-   * starts a pod's graceful deletion) from kwok's (which ends it, as a kubelet would), and kwok sometimes sends
-   * two for one pod: the audit log names the sender. `cut` counts the controller's writes answered 5xx, such as
+   * kube-apiserver's own records, from its audit log of the workload's namespace (so that other namespaces' pods,
+   * such as those of tests running meanwhile, are never counted): `created` is pod POSTs answered 201, `deleted` pod
+   * DELETEs answered 200, kwok's left out. Its metrics could not serve: they count cluster-wide, and cannot tell a
+   * controller's DELETE (which starts a pod's graceful deletion) from kwok's (which ends it, as a kubelet would;
+   * kwok sometimes sends two for one pod). `cut` counts the controller's writes answered 5xx, such as
    * those of a process killed with requests in flight: kube-apiserver answers them 504 ("context canceled") yet
    * may have stored them, so each may or may not have happened.
    */
@@ -172,7 +172,6 @@ export async function runTrial(
   timeoutMs = 180_000,
 ): Promise<{ result: TrialResult; next: [Contender, Contender] }> {
   const before = {
-    requests: await podWrites(),
     seen: recorder.seen.size,
     gone: recorder.deleted.size,
     auditOffset: auditOffset(auditLog),
@@ -200,6 +199,13 @@ export async function runTrial(
   });
   const convergedMs = Math.round(performance.now() - signalled);
   await stopped;
+  // The stopped process's replacement starts while the trial is counted, once the standby leads (a workload can
+  // converge before the signal took effect): it must find the Lease held, and only stand by.
+  const replacement = waitFor('the standby to lead', () => standby.leading(), {
+    timeoutMs: 60_000,
+    intervalMs: 100,
+  }).then(() => subject.start());
+  replacement.catch(() => {}); // awaited below
   // Terminating pods are gone (their second DELETE counted), and nothing extra arrives a moment later.
   await waitFor('no pod left terminating', () => recorder.cache.size === plan.to, { timeoutMs: 60_000 });
   await staysTrue(
@@ -209,11 +215,10 @@ export async function runTrial(
   ).catch((error: unknown) => {
     throw new Error(`${(error as Error).message} (${recorder.cache.size} pods)`);
   });
-  const requests = difference(before.requests, await podWrites());
   const audited = await auditedPodWrites(subject, auditLog, before);
   const expected = { created: Math.max(0, plan.to - plan.from), deleted: Math.max(0, plan.from - plan.to) };
   const watch = { created: recorder.seen.size - before.seen, deleted: recorder.deleted.size - before.gone };
-  const apiserver = { created: requests.get('create') ?? 0, deleted: audited.deleted, cut: audited.cut };
+  const apiserver = audited;
   const within = (answered: number, cut: number, wanted: number) =>
     answered <= wanted && wanted <= answered + cut;
   const exact =
@@ -234,8 +239,7 @@ export async function runTrial(
   };
   const result = { plan, expected, watch, apiserver, convergedMs, exact, output };
 
-  const replacement = await subject.start();
-  const next = await leaderOf(standby, replacement);
+  const next = await leaderOf(standby, await replacement);
   if (next[0] !== standby) throw new Error('the new process leads, not the standby that took over');
   return { result, next };
 }
@@ -327,11 +331,39 @@ export function describeTrial(
 }
 
 /**
- * A process that keeps one core busy, as a loaded machine's neighbour would, until the returned function stops
- * it: so that races that need a slow moment get one.
+ * The busy neighbour's loop: every 100 ms it looks at how much CPU the machine left idle over the last 100 ms,
+ * counting its own use as idle, and spins through the next 100 ms when that was at least half a core, or sleeps.
+ */
+const BUSY_NEIGHBOUR = `
+const { readFileSync } = require('node:fs');
+const { availableParallelism } = require('node:os');
+const cores = availableParallelism();
+const ticks = () => {
+  const fields = readFileSync('/proc/stat', 'utf8').split('\\n')[0].trim().split(/\\s+/).slice(1).map(Number);
+  return { idle: fields[3] + fields[4], total: fields.reduce((a, b) => a + b, 0) };
+};
+const own = () => { const u = process.cpuUsage(); return (u.user + u.system) / 1e4; };
+let last = { ...ticks(), own: own() };
+const step = () => {
+  const now = { ...ticks(), own: own() };
+  const idleCores = ((now.idle - last.idle + (now.own - last.own)) / Math.max(1, now.total - last.total)) * cores;
+  last = now;
+  if (idleCores < 0.5) return setTimeout(step, 100);
+  const until = Date.now() + 100;
+  while (Date.now() < until);
+  setImmediate(step);
+};
+step();
+`;
+
+/**
+ * A process that keeps the machine loaded, as a busy neighbour would, until the returned function stops it: so
+ * that races that need a slow moment get one. It takes a core whenever the machine would leave one idle (alone,
+ * that is all the time) and backs off while other work keeps the cores busy, such as the integration files that
+ * run beside the hand-over stress test: the load is the same, and it adds none where there is plenty.
  */
 export function cpuHog(): () => Promise<void> {
-  const child: ChildProcess = spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore' });
+  const child: ChildProcess = spawn(process.execPath, ['-e', BUSY_NEIGHBOUR], { stdio: 'ignore' });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   return async () => {
     child.kill('SIGKILL');

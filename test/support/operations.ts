@@ -8,7 +8,7 @@ import {
 } from '../../libs/kube-runtime/src/index.js';
 import type { Nginx, NginxSpec } from '../../libs/nginx-api/src/index.js';
 import { isActive } from '../../apps/api/src/controller/pod-plan.js';
-import { clusterScript, readPid, stopKubeApiServer } from './cluster-processes.js';
+import { clusterScript, readPid, runningAuditLog, stopKubeApiServer } from './cluster-processes.js';
 import { staysTrue, uniqueName, waitFor } from './wait.js';
 
 /**
@@ -22,16 +22,18 @@ export const names = (pods: readonly V1Pod[]) => pods.map((p) => p.metadata!.nam
 /**
  * Stops kube-apiserver (stopKubeApiServer: SIGTERM, SIGKILL after a grace) and starts it again with the cluster script (which
  * starts only what is not running), as test/kube-runtime/informer.test.ts does, with `env` for the script (e.g.
- * CLUSTER_AUDIT_LOG). Returns how long it was gone.
+ * CLUSTER_AUDIT_LOG). It keeps writing the audit log it wrote (the files reading it rely on one: see
+ * cluster-audit-log.setup.ts) unless `env` says otherwise. Returns how long it was gone.
  */
 export async function restartKubeApiServer(
   env: Record<string, string> = {},
 ): Promise<{ stopMs: number; downMs: number }> {
   const pid = readPid('kube-apiserver');
+  const auditLog = runningAuditLog();
   const started = performance.now();
   await stopKubeApiServer(pid);
   const stopped = performance.now();
-  await clusterScript('up', env);
+  await clusterScript('up', { ...(auditLog ? { CLUSTER_AUDIT_LOG: auditLog } : {}), ...env });
   const back = performance.now();
   if (readPid('kube-apiserver') === pid) throw new Error('kube-apiserver was not restarted');
   return { stopMs: Math.round(stopped - started), downMs: Math.round(back - stopped) };

@@ -37,10 +37,11 @@ args_for() {
       [ "$OIDC_ISSUER" = off ] || args+=(--authentication-config="$AUTHENTICATION_CONFIG")
       [ -z "$AUDIT_LOG" ] && [ "$AUDIT_WEBHOOK" = off ] || args+=(--audit-policy-file="$AUDIT_POLICY")
       # Batch mode: events are written by a background worker, not on the request's path; a large buffer so a
-      # burst of writes is not dropped; no rotation (maxsize 0), so one file holds a whole benchmark.
+      # burst of writes is not dropped; no rotation, so one file holds a whole benchmark or test run (readers keep
+      # file offsets): a maxsize of 100 GB, as 0 means the log writer's default of 100 MB.
       [ -z "$AUDIT_LOG" ] || args+=(--audit-log-path="$AUDIT_LOG" \
         --audit-log-format=json --audit-log-mode=batch --audit-log-batch-buffer-size=100000 \
-        --audit-log-maxsize=0 --audit-log-maxbackup=0 --audit-log-maxage=0)
+        --audit-log-maxsize=100000 --audit-log-maxbackup=0 --audit-log-maxage=0)
       # Batches within a second (the timeline is live); a buffer that holds a long outage of the app; a batch the
       # app does not take is retried with kube-apiserver's own backoff (10 s, then 1.5 times longer, 5 tries).
       [ "$AUDIT_WEBHOOK" = off ] || args+=(--audit-webhook-config-file="$AUDIT_WEBHOOK_CONFIG" \
