@@ -77,18 +77,27 @@ export async function freePort(): Promise<number> {
   return port;
 }
 
+/** What a TestPrometheus scrapes: ports on 127.0.0.1 by job name (an exporter's port alone: job "exporter"). */
+export type ScrapeTargets = number | Record<string, number[]>;
+
 /**
- * Debian's prometheus (tools/setup.sh) on a free port with a temporary config and storage, scraping `exporter`
- * every second as job "exporter". `start` returns once the target is up; `stop` kills its process group and
- * removes the temporary directory.
+ * Debian's prometheus (tools/setup.sh) on a free port with a temporary config and storage, scraping its targets
+ * every second (honouring their labels, as kube-state-metrics is scraped) and evaluating `ruleFiles` every second.
+ * `start` returns once every target is up; `stop` kills its process group and removes the temporary directory.
  */
 export class TestPrometheus {
   private process?: ChildProcess;
   private directory?: string;
   private output = '';
   address = '';
+  private readonly jobs: Record<string, number[]>;
 
-  constructor(private readonly exporterPort: number) {}
+  constructor(
+    targets: ScrapeTargets,
+    private readonly ruleFiles: string[] = [],
+  ) {
+    this.jobs = typeof targets === 'number' ? { exporter: [targets] } : targets;
+  }
 
   async start(): Promise<void> {
     this.directory = await mkdtemp(join(tmpdir(), 'ngx-prometheus-'));
@@ -99,9 +108,15 @@ export class TestPrometheus {
         'global:',
         '  scrape_interval: 1s',
         '  evaluation_interval: 1s',
+        ...(this.ruleFiles.length
+          ? ['rule_files:', ...this.ruleFiles.map((file) => `  - ${JSON.stringify(file)}`)]
+          : []),
         'scrape_configs:',
-        '  - job_name: exporter',
-        `    static_configs: [{ targets: ['127.0.0.1:${this.exporterPort}'] }]`,
+        ...Object.entries(this.jobs).flatMap(([job, ports]) => [
+          `  - job_name: ${JSON.stringify(job)}`,
+          '    honor_labels: true',
+          `    static_configs: [{ targets: [${ports.map((port) => `'127.0.0.1:${port}'`).join(', ')}] }]`,
+        ]),
         '',
       ].join('\n'),
     );
@@ -138,11 +153,11 @@ export class TestPrometheus {
         if (attempt >= 2 || !/address already in use/.test(this.output)) throw error;
       }
     }
-    await waitFor(
-      'the exporter target to be up',
-      async () => (await this.query('up{job="exporter"} == 1')).length === 1,
-      { timeoutMs: 60_000, intervalMs: 250 },
-    );
+    const targets = Object.values(this.jobs).flat().length;
+    await waitFor('every target to be up', async () => (await this.query('up == 1')).length === targets, {
+      timeoutMs: 60_000,
+      intervalMs: 250,
+    });
   }
 
   /** The result array of an instant query that must succeed. */
@@ -152,6 +167,16 @@ export class TestPrometheus {
     const answer = (await (await fetch(url)).json()) as { status: string; data: { result: unknown } };
     if (answer.status !== 'success') throw new Error(`query ${query} failed: ${JSON.stringify(answer)}`);
     return answer.data.result as Array<{ metric: Record<string, string>; value: [number, string] }>;
+  }
+
+  /** GET /api/v1/<path> (rules, alerts, …): its `data`, from an answer that must succeed. */
+  async api<T>(path: string): Promise<T> {
+    const answer = (await (await fetch(`${this.address}/api/v1/${path}`)).json()) as {
+      status: string;
+      data: T;
+    };
+    if (answer.status !== 'success') throw new Error(`${path} failed: ${JSON.stringify(answer)}`);
+    return answer.data;
   }
 
   private async kill(): Promise<void> {

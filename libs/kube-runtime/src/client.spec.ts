@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { KubeConfig } from '@kubernetes/client-node';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { KubeClient } from './client.js';
+import { KubeClient, type KubeClientOptions } from './client.js';
 import { FakeClock } from './testing/fake-clock.js';
 
 /** A local HTTP "API server" whose handler the test writes; requests it never answers just hang. */
@@ -21,7 +21,7 @@ async function server(
   };
 }
 
-function clientFor(url: string, requestTimeoutMs: number): KubeClient {
+function clientFor(url: string, requestTimeoutMs: number, options: KubeClientOptions = {}): KubeClient {
   const kubeConfig = new KubeConfig();
   kubeConfig.loadFromOptions({
     clusters: [{ name: 'c', server: url, skipTLSVerify: true }],
@@ -29,7 +29,7 @@ function clientFor(url: string, requestTimeoutMs: number): KubeClient {
     contexts: [{ name: 'x', cluster: 'c', user: 'u' }],
     currentContext: 'x',
   });
-  return new KubeClient(kubeConfig, { qps: 1000, burst: 1000, requestTimeoutMs });
+  return new KubeClient(kubeConfig, { qps: 1000, burst: 1000, requestTimeoutMs, ...options });
 }
 
 const cleanups: (() => void)[] = [];
@@ -77,6 +77,47 @@ describe('KubeClient request timeouts', () => {
     const client = clientFor(slow.url, 100);
     cleanups.push(() => client.close());
     await expect(client.request({ path: '/slow', timeoutMs: null })).resolves.toEqual({});
+  });
+});
+
+describe('KubeClient metrics', () => {
+  it('reports every answer by code, method and host, no answer as <error>, and the duration of each request', async () => {
+    const api = await server((req, res) => {
+      if (req.url?.startsWith('/never')) return;
+      if (req.url?.startsWith('/reset')) return void req.socket.destroy();
+      res.writeHead(req.method === 'POST' ? 409 : 200, { 'Content-Type': 'application/json' });
+      res.end(req.method === 'POST' ? '{"kind":"Status","code":409,"reason":"AlreadyExists"}' : '{}');
+    });
+    cleanups.push(api.close);
+    const results: string[] = [];
+    const latencies: string[] = [];
+    const client = clientFor(api.url, 200, {
+      metrics: {
+        requestResult: (code, method, host) => void results.push(`${code} ${method} ${host}`),
+        requestLatency: (verb, host, seconds) => {
+          expect(seconds).toBeGreaterThanOrEqual(0);
+          latencies.push(`${verb} ${host}`);
+        },
+      },
+    });
+    cleanups.push(() => client.close());
+    const host = new URL(api.url).host;
+    await client.request({ path: '/ok' });
+    await expect(client.request({ method: 'POST', path: '/taken', body: {} })).rejects.toMatchObject({
+      code: 409,
+    });
+    await expect(client.request({ path: '/reset' })).rejects.toThrow();
+    await expect(client.request({ path: '/never' })).rejects.toMatchObject({ name: 'TimeoutError' });
+    const watch = await client.stream({ path: '/watch' });
+    watch.resume();
+    expect(results).toEqual([
+      `200 GET ${host}`,
+      `409 POST ${host}`,
+      `<error> GET ${host}`,
+      `<error> GET ${host}`,
+      `200 GET ${host}`,
+    ]);
+    expect(latencies).toEqual([`GET ${host}`, `POST ${host}`, `GET ${host}`, `GET ${host}`]);
   });
 });
 

@@ -3,6 +3,7 @@ import { request as httpsRequest, type RequestOptions } from 'node:https';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { linkedSignal } from './abort-scope.js';
 import { KubeApiError } from './api-error.js';
+import type { RestClientMetrics } from './client-metrics.js';
 import { realClock, type Clock } from './clock.js';
 import { Http1Pool } from './http1-pool.js';
 import { Http2Session } from './http2-session.js';
@@ -35,6 +36,8 @@ export interface KubeClientOptions {
    * Default false.
    */
   http2?: boolean;
+  /** Where each request's outcome and duration are reported (client-go's rest_client metrics). */
+  metrics?: RestClientMetrics;
 }
 
 /**
@@ -136,6 +139,9 @@ export class KubeClient implements KubeRequester {
   /** How requests reach the server: undefined when the kubeconfig routes them via a proxy (client-node's agent). */
   private readonly transport: Http1Pool | Http2Session | undefined;
   private credentials: { options: Readonly<RequestOptions>; appliedAt: number } | undefined;
+  private readonly metrics: RestClientMetrics | undefined;
+  /** The server's host:port, the `host` of the metrics. */
+  private readonly host: string;
 
   constructor(
     private readonly kubeConfig: KubeConfig,
@@ -150,6 +156,8 @@ export class KubeClient implements KubeRequester {
     this.requestTimeoutMs = options.requestTimeoutMs ?? 30_000;
     this.credentialsTtlMs = options.credentialsTtlMs ?? 10_000;
     const origin = new URL(this.server);
+    this.host = origin.host;
+    this.metrics = options.metrics;
     if (!cluster.proxyUrl)
       this.transport =
         options.http2 && origin.protocol === 'https:'
@@ -159,16 +167,22 @@ export class KubeClient implements KubeRequester {
 
   /** Sends a request and decodes its JSON answer; a non-2xx answer throws KubeApiError with the server's Status. */
   async request<T>(req: KubeRequest): Promise<T> {
-    await this.admit(req);
-    const deadline = this.deadline(req);
+    const started = this.metrics && performance.now();
     try {
-      const response = await this.send({ ...req, signal: deadline.signal });
-      const body = await readBody(response, deadline.signal);
-      if (response.statusCode! < 200 || response.statusCode! >= 300)
-        throw KubeApiError.fromBody(response.statusCode!, body);
-      return (body ? JSON.parse(body) : undefined) as T;
+      await this.admit(req);
+      const deadline = this.deadline(req);
+      try {
+        const response = await this.send({ ...req, signal: deadline.signal });
+        const body = await readBody(response, deadline.signal);
+        if (response.statusCode! < 200 || response.statusCode! >= 300)
+          throw KubeApiError.fromBody(response.statusCode!, body);
+        return (body ? JSON.parse(body) : undefined) as T;
+      } finally {
+        deadline.clear();
+      }
     } finally {
-      deadline.clear();
+      if (started !== undefined)
+        this.metrics!.requestLatency(req.method ?? 'GET', this.host, (performance.now() - started) / 1000);
     }
   }
 
@@ -277,9 +291,19 @@ export class KubeClient implements KubeRequester {
     }
 
     const method = req.method ?? 'GET';
-    const response = this.transport
-      ? await this.transport.request({ url, method, headers, body: payload, signal: req.signal }, credentials)
-      : await this.sendViaProxy(url, { ...credentials, method, headers, signal: req.signal }, payload);
+    let response: KubeResponse;
+    try {
+      response = this.transport
+        ? await this.transport.request(
+            { url, method, headers, body: payload, signal: req.signal },
+            credentials,
+          )
+        : await this.sendViaProxy(url, { ...credentials, method, headers, signal: req.signal }, payload);
+    } catch (error) {
+      this.metrics?.requestResult('<error>', method, this.host);
+      throw error;
+    }
+    this.metrics?.requestResult(String(response.statusCode), method, this.host);
     if (response.statusCode === 401) this.credentials = undefined; // expired or rotated: apply afresh
     return response;
   }

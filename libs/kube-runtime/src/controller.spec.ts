@@ -158,6 +158,41 @@ describe('Controller', () => {
     await running;
   });
 
+  it('reports { requeueAfterMs } as requeue_after, and how many workers are busy as they take and finish keys', async () => {
+    const queue = fastQueue();
+    const results: string[] = [];
+    const busy: number[] = [];
+    let calls = 0;
+    const release: (() => void)[] = [];
+    const controller = new Controller({
+      name: 't',
+      queue,
+      workers: 2,
+      waitForSync: async () => true,
+      metrics: {
+        reconciled: (result) => void results.push(result),
+        busyWorkers: (count) => void busy.push(count),
+      },
+      reconcile: async () => {
+        calls++;
+        await new Promise<void>((resolve) => release.push(resolve));
+        return calls <= 2 ? { requeueAfterMs: 60_000 } : undefined;
+      },
+    });
+    const abort = new AbortController();
+    const running = controller.run(abort.signal);
+    queue.add('a');
+    queue.add('b');
+    await until(() => release.length === 2);
+    expect(busy).toEqual([1, 2]);
+    for (const resolve of release.splice(0)) resolve();
+    await until(() => results.length === 2);
+    expect(results).toEqual(['requeue_after', 'requeue_after']);
+    expect(busy).toEqual([1, 2, 1, 0]);
+    abort.abort();
+    await running;
+  });
+
   it('on abort takes no further key, drops the backlog, and tells the reconcile in flight through its signal', async () => {
     const queue = fastQueue();
     const seen: string[] = [];

@@ -9,8 +9,17 @@ import { RateLimitingQueue } from './workqueue/rate-limiting-queue.js';
  */
 export type ReconcileResult = void | { requeueAfterMs: number } | { requeue: true };
 
+/**
+ * How a reconcile ended, in controller-runtime's words (controller_runtime_reconcile_total's `result`), plus
+ * `aborted`: cut short because the controller stopped (controller-runtime sees that as an error).
+ */
+export type ReconcileOutcome = 'success' | 'error' | 'requeue' | 'requeue_after' | 'aborted';
+
 export interface ControllerMetrics {
-  reconciled?(result: 'success' | 'error' | 'requeue' | 'aborted', seconds: number): void;
+  /** `requeue`: `{ requeue: true }`, through the rate limiter; `requeue_after`: `{ requeueAfterMs }`. */
+  reconciled?(result: ReconcileOutcome, seconds: number): void;
+  /** Workers reconciling a key now (controller-runtime's active_workers), after each change. */
+  busyWorkers?(count: number): void;
   /** A key failed `maxRetries` times in a row and was dropped (only with a finite `maxRetries`). */
   dropped?(key: string): void;
 }
@@ -65,15 +74,19 @@ export class Controller {
     }
   }
 
+  private busy = 0;
+
   private async worker(signal: AbortSignal): Promise<void> {
-    const { queue } = this.options;
+    const { queue, metrics } = this.options;
     for (;;) {
       const next = await queue.get();
       if (next.shutdown) return;
+      metrics?.busyWorkers?.(++this.busy);
       try {
         if (!signal.aborted) await this.process(next.item, signal);
       } finally {
         queue.done(next.item);
+        metrics?.busyWorkers?.(--this.busy);
       }
     }
   }
@@ -94,7 +107,7 @@ export class Controller {
       queue.forget(key);
       if (result && result.requeueAfterMs >= 0) {
         queue.addAfter(key, result.requeueAfterMs);
-        metrics?.reconciled?.('requeue', seconds());
+        metrics?.reconciled?.('requeue_after', seconds());
       } else {
         metrics?.reconciled?.('success', seconds());
       }

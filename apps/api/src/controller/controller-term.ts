@@ -16,6 +16,7 @@ import {
   type SharedInformer,
   type KubeObject,
 } from '@ngx/kube-runtime';
+import type { ReconcileMetrics } from '../metrics/controller-runtime-metrics.js';
 import type { PrometheusWorkQueueMetrics } from '../metrics/runtime-metrics.js';
 import type { ControllerInformers } from './controller-informers.js';
 import type { OwnEvents } from '../kube/own-events.js';
@@ -58,6 +59,8 @@ export interface ControllerTermDeps {
   catchUpPatienceMs: number;
   logger: RuntimeLogger;
   metrics: ControllerMetrics;
+  /** controller-runtime's controller_runtime_* metrics of this controller (metrics/controller-runtime-metrics.ts). */
+  reconcileMetrics: ReconcileMetrics;
   /** What canary analysis steps measure with; none: each measurement is Inconclusive. */
   analysis?: AnalysisMeasurer;
   queueMetrics: PrometheusWorkQueueMetrics;
@@ -162,10 +165,14 @@ export class ControllerTerm {
       },
       logger: deps.logger,
       metrics: {
-        reconciled: (result, seconds) => {
+        reconciled: (outcome, seconds) => {
+          // nginx_reconciles_total kept its four results: a requeue after a while is a requeue there.
+          const result = outcome === 'requeue_after' ? 'requeue' : outcome;
           deps.metrics.reconciles.inc({ result });
           deps.metrics.duration.observe({ result }, seconds);
+          deps.reconcileMetrics.reconciled(outcome, seconds);
         },
+        busyWorkers: deps.reconcileMetrics.busyWorkers,
       },
     });
     const resync = setInterval(() => this.enqueueAll('resync'), deps.resyncPeriodMs);

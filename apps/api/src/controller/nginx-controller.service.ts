@@ -23,6 +23,8 @@ import {
 import { Registry } from 'prom-client';
 import { AuditTrail } from '../audit/audit-trail.service.js';
 import { appConfig, type AppConfig } from '../config/app-config.js';
+import { controllerRuntimeMetrics, type ReconcileMetrics } from '../metrics/controller-runtime-metrics.js';
+import { leaderElectionStatus } from '../metrics/leader-election-metrics.js';
 import { PrometheusWorkQueueMetrics } from '../metrics/runtime-metrics.js';
 import { ControllerInformers } from './controller-informers.js';
 import { OwnEvents } from '../kube/own-events.js';
@@ -38,8 +40,11 @@ import {
   refusedCreation,
   type ControllerEvents,
 } from './event-handlers.js';
+import { registerRolloutGauges } from './rollout-gauges.js';
 import { StrayPods } from './stray-pods.js';
 
+/** The controller's Lease (in CONTROLLER_LEASE_NAMESPACE). */
+const LEASE_NAME = 'nginx-controller';
 /** How often a standby looks again at the pods it saw leave the watch (see StrayPods.recheck). */
 const STRAY_RECHECK_MS = 60_000;
 /** How long a new term's caches may take to pass its consistent read through their watches before a relist. */
@@ -73,6 +78,9 @@ export class NginxControllerService implements OnApplicationBootstrap, OnModuleD
   private running: Promise<unknown> | undefined;
   private strayRecheck: NodeJS.Timeout | undefined;
   private readonly queueMetrics: PrometheusWorkQueueMetrics;
+  private readonly reconcileMetrics: ReconcileMetrics;
+  /** leader_election_master_status of the Lease (1 also while leading unelected: the one instance leads). */
+  private readonly leaderStatus: (leading: boolean) => void;
   private readonly metrics: ControllerMetrics;
 
   constructor(
@@ -86,6 +94,9 @@ export class NginxControllerService implements OnApplicationBootstrap, OnModuleD
   ) {
     this.queueMetrics = new PrometheusWorkQueueMetrics(registry, 'nginx');
     this.metrics = controllerMetrics(registry);
+    this.reconcileMetrics = controllerRuntimeMetrics(registry, 'nginx', this.config.controller.workers);
+    this.leaderStatus = leaderElectionStatus(registry, LEASE_NAME);
+    registerRolloutGauges(registry, () => this.informers.nginxes.cache.list());
     const events = this.events();
     this.informers.nginxes.addEventHandler(nginxEventHandlers(events));
     this.informers.pods.addEventHandler(podEventHandlers(events));
@@ -118,7 +129,7 @@ export class NginxControllerService implements OnApplicationBootstrap, OnModuleD
       ? new LeaderElector({
           client: this.client,
           namespace: controller.leaseNamespace,
-          name: 'nginx-controller',
+          name: LEASE_NAME,
           identity: this.identity,
           leaseDurationMs: controller.lease.durationMs,
           renewDeadlineMs: controller.lease.renewDeadlineMs,
@@ -170,16 +181,19 @@ export class NginxControllerService implements OnApplicationBootstrap, OnModuleD
         logger: this.runtimeLogger,
         metrics: this.metrics,
         queueMetrics: this.queueMetrics,
+        reconcileMetrics: this.reconcileMetrics,
       },
       leadership,
     );
     this.term = term;
     this.metrics.leader.set(1);
+    this.leaderStatus(true);
     try {
       await term.run();
     } finally {
       if (this.term === term) this.term = undefined;
       this.metrics.leader.set(0);
+      this.leaderStatus(false);
     }
   }
 

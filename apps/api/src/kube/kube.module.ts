@@ -1,7 +1,9 @@
 import { Global, Inject, Injectable, Module, type OnApplicationShutdown } from '@nestjs/common';
 import { KubeClient } from '@ngx/kube-runtime';
 import { KubeConfig } from '@ngx/kube-runtime/kubeconfig';
+import { Registry } from 'prom-client';
 import { appConfig, type AppConfig } from '../config/app-config.js';
+import { prometheusRestClientMetrics } from '../metrics/rest-client-metrics.js';
 import { ClusterInformers } from './cluster-informers.js';
 import { OwnEvents } from './own-events.js';
 
@@ -34,14 +36,15 @@ class KubeClientCloser implements OnApplicationShutdown {
     },
     {
       provide: KubeClient,
-      inject: [KubeConfig, appConfig.KEY],
-      useFactory: (kubeConfig: KubeConfig, config: AppConfig) =>
+      inject: [KubeConfig, appConfig.KEY, Registry],
+      useFactory: (kubeConfig: KubeConfig, config: AppConfig, registry: Registry) =>
         new KubeClient(kubeConfig, {
           qps: config.kube.qps,
           burst: config.kube.burst,
           requestTimeoutMs: config.kube.requestTimeoutMs,
           http2: config.kube.http2,
           userAgent: 'nginx-control-plane',
+          metrics: prometheusRestClientMetrics(registry),
         }),
     },
     KubeClientCloser,

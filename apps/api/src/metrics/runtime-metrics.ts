@@ -1,5 +1,5 @@
 import type { ReflectorObserver, WorkQueue, WorkQueueMetrics } from '@ngx/kube-runtime';
-import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
+import { Counter, Gauge, Histogram, exponentialBuckets, type Registry } from 'prom-client';
 
 // kube-runtime only reports through hooks (WorkQueueMetrics, ReflectorObserver); binding them to prom-client
 // happens here, at the edge, as client-go leaves its metrics providers to the binary.
@@ -7,7 +7,12 @@ import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 /** What the time-based gauges read from a queue when scraped. */
 type QueueClock = Pick<WorkQueue<unknown>, 'unfinishedWorkSeconds' | 'longestRunningProcessorSeconds'>;
 
-const DURATION_BUCKETS = [1e-6, 1e-5, 1e-4, 1e-3, 0.01, 0.1, 1, 10, 100, 1000];
+/**
+ * client-go's (k8s.io/component-base workqueue metrics): ExponentialBuckets(10e-9, 10, 10), 10 ns to 10 s, made
+ * the same way (each bound the last times 10 in floating point, as prom-client's helper does too), so the `le`
+ * labels are the same text (9.999999999999999e-06, not 1e-05).
+ */
+export const WORKQUEUE_DURATION_BUCKETS = exponentialBuckets(10e-9, 10, 10);
 
 interface QueueCollectors {
   depth: Gauge;
@@ -47,19 +52,19 @@ function collectorsFor(registry: Registry): QueueCollectors {
       name: 'workqueue_queue_duration_seconds',
       help: 'Seconds an item waits in the workqueue before a worker takes it.',
       labelNames,
-      buckets: DURATION_BUCKETS,
+      buckets: WORKQUEUE_DURATION_BUCKETS,
       registers,
     }),
     workDuration: new Histogram({
       name: 'workqueue_work_duration_seconds',
       help: 'Seconds a worker spends on an item.',
       labelNames,
-      buckets: DURATION_BUCKETS,
+      buckets: WORKQUEUE_DURATION_BUCKETS,
       registers,
     }),
     retries: new Counter({
       name: 'workqueue_retries_total',
-      help: 'Items re-added by the rate limiter.',
+      help: 'Items added after a delay: rate-limited retries and requeues after a while (client-go counts every AddAfter).',
       labelNames,
       registers,
     }),

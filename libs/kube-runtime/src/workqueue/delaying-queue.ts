@@ -26,8 +26,10 @@ export class DelayingQueue<T> extends WorkQueue<T> {
     super(options);
   }
 
+  /** Adds `item` once `delayMs` has passed (at once when it is not positive); counted as a retry, as client-go counts every AddAfter. */
   addAfter(item: T, delayMs: number): void {
     if (this.isShuttingDown()) return;
+    this.metrics.retried();
     if (!(delayMs > 0)) {
       this.add(item);
       return;

@@ -11,7 +11,7 @@ export interface WorkQueueMetrics {
   queueLatency(seconds: number): void;
   /** Seconds a worker held an item, from get to done (work_duration_seconds). */
   workDuration(seconds: number): void;
-  /** An item was re-added through the rate limiter (retries_total). */
+  /** An item was added after a delay, through the rate limiter or `addAfter` (retries_total, as client-go counts). */
   retried(): void;
 }
 

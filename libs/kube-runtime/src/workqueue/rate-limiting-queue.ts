@@ -18,7 +18,6 @@ export class RateLimitingQueue<T> extends DelayingQueue<T> {
   /** Adds the item once the rate limiter allows, counting one more failure for it. */
   addRateLimited(item: T): void {
     if (this.isShuttingDown()) return;
-    this.metrics.retried();
     this.addAfter(item, this.rateLimiter.when(item));
   }
 
