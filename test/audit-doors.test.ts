@@ -548,6 +548,11 @@ describe('the causal timeline', () => {
     const reporter = byId.get(refusal.causes[0]!);
     expect(reporter?.kind).toBe('reconcile');
     expect(reporter?.causes).toContain(`change/${scaleChange.id}`);
+    // Our own Event is placed at the millisecond it happened: after the change that caused it, never before it
+    // for its whole-second timestamp.
+    expect(Date.parse(refusal.at)).toBeGreaterThanOrEqual(
+      Date.parse(byId.get(`change/${scaleChange.id}`)!.at),
+    );
 
     // One order, every kind, no entry twice; the kind filter keeps only what it names.
     expect(new Set(all.map((item) => item.id)).size).toBe(all.length);

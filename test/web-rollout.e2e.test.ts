@@ -356,6 +356,16 @@ describe('rollouts in the web UI, in a real browser', () => {
       ),
     );
     expect(await notReloaded(editor)).toBe(true);
+    // Causes are said in words, linked: the reconcile that made the pod, the scale that asked for it.
+    await waitFor('causes in words', async () => {
+      const causes = await editor.getByTestId('timeline-causes').allInnerTexts();
+      return (
+        causes.some((text) => text.includes("the controller's reconcile (create")) &&
+        causes.some(
+          (text) => text.includes(`${TOKEN_NAMES.editor} scaled`) && text.includes('→ 5 via controlplane'),
+        )
+      );
+    });
 
     // The kind filter keeps only what it names.
     await editor.getByTestId('timeline-filters').getByLabel('Changes').check();

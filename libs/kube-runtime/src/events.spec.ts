@@ -88,14 +88,23 @@ describe('EventRecorder', () => {
       },
     } as unknown as KubeClient;
     const written: unknown[] = [];
+    const happened: Date[] = [];
     const recorder = new EventRecorder({
       client,
       component: 'c',
       instance: 'i',
-      onWritten: (event) => written.push(event),
+      onWritten: (event, happenedAt) => {
+        written.push(event);
+        happened.push(happenedAt);
+      },
     });
+    const before = Date.now();
     for (let i = 0; i < 3; i++) recorder.event(pod(1), 'Warning', 'FailedCreate', 'quota');
+    const after = Date.now();
+    await new Promise((resolve) => setTimeout(resolve, 20));
     await recorder.flush();
+    // When each was emitted, to the millisecond, not when it was written.
+    for (const at of happened) expect([at.getTime() >= before, at.getTime() <= after]).toEqual([true, true]);
     expect(requests.map((req) => req.method)).toEqual(['POST', 'PATCH', 'PATCH']);
     expect(written).toEqual([
       expect.objectContaining({

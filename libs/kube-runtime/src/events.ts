@@ -31,9 +31,11 @@ export interface EventRecorderOptions {
   clock?: Clock;
   /**
    * Called with the API server's answer to each Event write that succeeded (a new Event, or one whose count was
-   * raised), so what the recorder wrote can be kept without reading it back through a watch. Must not throw.
+   * raised), so what the recorder wrote can be kept without reading it back through a watch, and with when it
+   * happened: the moment `event()` was called, to the millisecond (the Event's own timestamps are whole seconds,
+   * and it may be written a while later). Must not throw.
    */
-  onWritten?: (event: KubeObject) => void;
+  onWritten?: (event: KubeObject, happenedAt: Date) => void;
 }
 
 interface Recorded {
@@ -88,7 +90,10 @@ export class EventRecorder {
     this.queued += 1;
     const key = [meta.uid, type, reason, message].join('\u0000');
     const previous = this.chains.get(key) ?? Promise.resolve();
-    const next = previous.then(() => this.inSlot(() => this.write(key, object, type, reason, message)));
+    const happenedAt = new Date(); // wall time, not the clock's: it dates a record
+    const next = previous.then(() =>
+      this.inSlot(() => this.write(key, object, type, reason, message, happenedAt)),
+    );
     this.chains.set(key, next);
     void next.finally(() => {
       this.queued -= 1;
@@ -134,6 +139,7 @@ export class EventRecorder {
     type: EventType,
     reason: string,
     message: string,
+    happenedAt: Date,
   ): Promise<void> {
     const meta = object.metadata!;
     const namespace = meta.namespace || 'default';
@@ -150,7 +156,7 @@ export class EventRecorder {
             priority: 'low',
           });
           seen.count += 1;
-          this.options.onWritten?.(patched);
+          this.options.onWritten?.(patched, happenedAt);
           return;
         } catch (error) {
           ignoreNotFound(error);
@@ -187,7 +193,7 @@ export class EventRecorder {
         },
       });
       this.recorded.set(key, { name, namespace, count: 1 });
-      this.options.onWritten?.(created);
+      this.options.onWritten?.(created, happenedAt);
       if (this.recorded.size > (this.options.cacheSize ?? 4096))
         this.recorded.delete(this.recorded.keys().next().value!);
     } catch (error) {

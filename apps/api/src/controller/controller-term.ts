@@ -100,7 +100,7 @@ export class ControllerTerm {
       component: MANAGED_BY,
       instance: deps.identity,
       logger: deps.logger,
-      onWritten: (event) => deps.ownEvents.written(event),
+      onWritten: (event, happenedAt) => deps.ownEvents.written(event, happenedAt),
     });
   }
 

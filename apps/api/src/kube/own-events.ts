@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import type { KubeObject } from '@ngx/kube-runtime';
 
-type Listener = (event: KubeObject) => void;
+/** An Event this process wrote, and when what it reports happened (to the millisecond). */
+type Listener = (event: KubeObject, happenedAt: Date) => void;
 
 /**
  * The Kubernetes Events this process wrote (its controller's Event recorder), as kube-apiserver answered each
@@ -18,10 +19,10 @@ export class OwnEvents {
     return () => this.listeners.delete(listener);
   }
 
-  written(event: KubeObject): void {
+  written(event: KubeObject, happenedAt: Date): void {
     for (const listener of this.listeners)
       try {
-        listener(event);
+        listener(event, happenedAt);
       } catch {
         // a listener's failure is its own; the recorder must not see it
       }

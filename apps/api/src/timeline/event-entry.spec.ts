@@ -49,6 +49,15 @@ describe('eventEntry', () => {
     expect(series).toMatchObject({ count: 7, dedupeKey: 'event:e1:7', at: new Date('2026-11-26T10:05:00Z') });
   });
 
+  it('places our own Event at the millisecond it happened, not its whole-second timestamp', () => {
+    // The scale-up that caused the refusal came at 10:00:03.345; the Event says 10:00:03.
+    const happenedAt = new Date('2026-11-26T10:00:03.412Z');
+    expect(eventEntry(event({}), owners, happenedAt)).toMatchObject({
+      at: happenedAt,
+      dedupeKey: 'event:e1:3',
+    });
+  });
+
   it("keeps an Event about one of an Nginx's pods, and nothing about other objects", () => {
     const about = { kind: 'Pod', apiVersion: 'v1', name: 'web-1', namespace: 'shop', uid: 'p1' };
     expect(eventEntry(event({ involvedObject: about, reason: 'Scheduled' }), owners)).toMatchObject({

@@ -11,7 +11,12 @@ export type PodOwner = (namespace: string, pod: string) => { nginx: string; ngin
  * or an events.k8s.io series) is one entry per count seen, keyed by the Event's uid and count, so the timeline
  * keeps each repetition's time and the latest count once, however often the informer sees it. Pure.
  */
-export function eventEntry(event: CoreV1Event, podOwner: PodOwner): TimelineEntryRow | undefined {
+export function eventEntry(
+  event: CoreV1Event,
+  podOwner: PodOwner,
+  /** When it happened, if known more precisely than its timestamps (our own Events: to the millisecond). */
+  happenedAt?: Date,
+): TimelineEntryRow | undefined {
   const involved = event.involvedObject;
   const namespace = involved?.namespace ?? event.metadata?.namespace;
   const uid = event.metadata?.uid;
@@ -26,6 +31,7 @@ export function eventEntry(event: CoreV1Event, podOwner: PodOwner): TimelineEntr
   if (!about) return undefined;
   const count = event.series?.count ?? event.count ?? 1;
   const at =
+    happenedAt ??
     time(event.series?.lastObservedTime) ??
     time(event.lastTimestamp) ??
     time(event.eventTime) ??

@@ -13,7 +13,8 @@ import { PodDirectory } from './pod-directory.js';
 
 /**
  * Keeps the Events this process's controller writes in the timeline, as kube-apiserver answered each write
- * (OwnEvents): where the controller runs. The API's Events watch leaves them out (TimelineCollector), so none is
+ * (OwnEvents), at the millisecond they happened (an Event's own timestamps are whole seconds: a quota refusal
+ * would sort before the scale-up that caused it): where the controller runs. The API's Events watch leaves them out (TimelineCollector), so none is
  * written by one process and parsed back by another: a rollout's hundreds of Events cost a watch nothing.
  */
 @Injectable()
@@ -29,8 +30,12 @@ export class OwnEventsTimeline implements OnApplicationBootstrap, BeforeApplicat
 
   onApplicationBootstrap(): void {
     if (!this.config.audit.enabled || !this.config.audit.timeline) return;
-    this.stop = this.ownEvents.listen((event) => {
-      const entry = eventEntry(event as CoreV1Event, (namespace, pod) => this.pods.ownerOf(namespace, pod));
+    this.stop = this.ownEvents.listen((event, happenedAt) => {
+      const entry = eventEntry(
+        event as CoreV1Event,
+        (namespace, pod) => this.pods.ownerOf(namespace, pod),
+        happenedAt,
+      );
       if (entry) this.trail.entry(entry);
     });
   }

@@ -23,7 +23,9 @@ const KIND_LABELS: Record<TimelineKind, string> = {
 
 /**
  * An Nginx's causal timeline, live: its changes (any door), reconciles, Events, pod transitions, condition changes,
- * pod writes and the audit's known gaps in one order, newest first, bursts folded ("7 pods created"), each row linking to what caused it.
+ * pod writes and the audit's known gaps in one order, newest first, read at a glance (timelineRows: like entries
+ * and reconciles that changed nothing folded, bookkeeping deletes under the deletion they finish), each row naming
+ * in words, and linking to, what caused it.
  * Refetched (debounced) whenever `revision` moves — the object's resourceVersion and its pods' — as the Events
  * panel is. Filters by kind and actor.
  */
@@ -109,9 +111,11 @@ function TimelineLine({ row, rowOf }: { row: TimelineRow; rowOf: ReadonlyMap<str
             <span key={cause}>
               {index > 0 ? ', ' : ''}
               {rowOf.has(cause) ? (
-                <a href={`#${anchor(rowOf.get(cause)!)}`}>{cause}</a>
+                <a href={`#${anchor(rowOf.get(cause)!)}`} data-cause={cause}>
+                  {row.causeTexts[index]}
+                </a>
               ) : (
-                <span>{cause}</span>
+                <span data-cause={cause}>{row.causeTexts[index]}</span>
               )}
             </span>
           ))}

@@ -1,6 +1,6 @@
 import type { TimelineItem } from '@ngx/nginx-api';
 import { describe, expect, it } from 'vitest';
-import { entryText, timelineRows } from './timeline-view';
+import { causeText, entryText, timelineRows } from './timeline-view';
 
 const evidence = (
   id: string,
@@ -77,6 +77,135 @@ describe('timelineRows', () => {
       ['change/1', 'eve (editor): patch', 1, []],
     ]);
     expect(rows[0]!.tone).toBe('warning');
+  });
+
+  it('folds reconciles that changed nothing into one row with a count, across the refusals between them', () => {
+    const noop = (n: number, at: string): TimelineItem => ({
+      id: `reconcile/${n}`,
+      kind: 'reconcile',
+      at,
+      nginxUid: 'n1',
+      causes: [],
+      reconcile: {
+        trigger: 'retry',
+        actions: [],
+        result: 'error',
+        error: 'exceeded quota',
+      } as unknown as TimelineItem['reconcile'],
+    });
+    const refused = (n: number, at: string) =>
+      evidence(`event/${n}`, 'event', at, {
+        what: 'FailedCreate',
+        type: 'Warning',
+        message: 'exceeded quota',
+      });
+    const items = [
+      noop(9, '2026-11-26T10:02:00.000Z'),
+      refused(8, '2026-11-26T10:01:59.900Z'),
+      noop(7, '2026-11-26T10:01:00.000Z'),
+      refused(6, '2026-11-26T10:00:59.900Z'),
+      noop(5, '2026-11-26T10:00:30.000Z'),
+      change,
+      noop(3, '2026-11-26T09:59:00.000Z'),
+    ];
+    expect(
+      timelineRows(items, { kinds: [], actor: '' }).map((row) => [row.id, row.text, row.ids.length]),
+    ).toEqual([
+      ['reconcile/9', '3 reconciles that changed nothing — error: exceeded quota', 3],
+      ['event/8', 'FailedCreate: exceeded quota', 1], // a minute apart: not one burst
+      ['event/6', 'FailedCreate: exceeded quota', 1],
+      ['change/1', 'eve (editor): patch', 1], // a change ends every fold
+      ['reconcile/3', 'reconcile (retry): nothing — error: exceeded quota', 1],
+    ]);
+  });
+
+  it("folds a kubelet's or kwok's finishing delete under the row showing that pod going", () => {
+    const items = [
+      evidence('pod-write/9', 'pod-write', '2026-11-26T10:00:05.000Z', {
+        what: 'delete',
+        pod: 'web-1',
+        actor: 'kwok-controller',
+      }),
+      evidence('pod-write/8', 'pod-write', '2026-11-26T10:00:04.000Z', {
+        what: 'delete',
+        pod: 'web-2',
+        actor: 'system:node:node-1',
+      }),
+      evidence('pod/7', 'pod', '2026-11-26T10:00:03.000Z', { what: 'terminating', pod: 'web-1' }),
+      evidence('pod-write/6', 'pod-write', '2026-11-26T10:00:02.000Z', {
+        what: 'delete',
+        pod: 'web-3',
+        actor: 'kwok-controller',
+      }),
+      evidence('pod-write/5', 'pod-write', '2026-11-26T10:00:01.000Z', {
+        what: 'delete',
+        pod: 'web-2',
+        actor: 'erin',
+      }),
+    ];
+    expect(timelineRows(items, { kinds: [], actor: '' }).map((row) => [row.id, row.text, row.ids])).toEqual([
+      ['pod/7', 'pod web-1 terminating (deletion finished by kwok-controller)', ['pod/7', 'pod-write/9']],
+      // Nothing on the page shows web-3 going: its finishing delete stands alone, at its place.
+      ['pod-write/6', 'kwok-controller: delete pod web-3', ['pod-write/6']],
+      [
+        'pod-write/5',
+        'erin: delete pod web-2 (deletion finished by system:node:node-1)',
+        ['pod-write/5', 'pod-write/8'],
+      ],
+    ]);
+  });
+
+  it('says each cause in words where the page holds it', () => {
+    const scale: TimelineItem = {
+      ...change,
+      id: 'change/2',
+      change: {
+        ...change.change!,
+        actor: 'erin',
+        role: null,
+        door: 'kube-apiserver',
+        subresource: 'scale',
+        specBefore: { replicas: 2 },
+        specAfter: { replicas: 4 },
+      },
+    };
+    expect(causeText(scale)).toBe('erin scaled 2 → 4 via kube-apiserver');
+    expect(
+      causeText({
+        ...scale,
+        change: {
+          ...scale.change!,
+          subresource: null,
+          specBefore: { image: 'nginx:1.27' },
+          specAfter: { image: 'nginx:1.28' },
+        },
+      }),
+    ).toBe('erin set the image nginx:1.27 → nginx:1.28 via kube-apiserver');
+    expect(causeText({ ...scale, change: { ...scale.change!, verb: 'create', code: 403 } })).toBe(
+      'erin created it via kube-apiserver (refused, 403)',
+    );
+    const reconcile: TimelineItem = {
+      id: 'reconcile/3',
+      kind: 'reconcile',
+      at: '2026-11-26T10:00:01.000Z',
+      nginxUid: 'n1',
+      causes: ['change/2'],
+      reconcile: {
+        trigger: 'nginx',
+        actions: [{ kind: 'create' }, { kind: 'create' }],
+        result: 'success',
+        error: null,
+      } as unknown as TimelineItem['reconcile'],
+    };
+    const pod = evidence('pod/4', 'pod', '2026-11-26T10:00:02.000Z', { what: 'created', pod: 'web-1' }, [
+      'reconcile/3',
+      'reconcile/99',
+    ]);
+    const [row] = timelineRows([pod, reconcile, scale], { kinds: [], actor: '' });
+    expect(row!.causeTexts).toEqual(["the controller's reconcile (create 2)", 'reconcile/99']);
+    expect(timelineRows([pod, reconcile, scale], { kinds: [], actor: '' })[1]!.causeTexts).toEqual([
+      'erin scaled 2 → 4 via kube-apiserver',
+    ]);
   });
 
   it('filters by kind and by actor', () => {

@@ -18,6 +18,8 @@ export interface TimelineRow {
   tone: 'neutral' | 'info' | 'success' | 'warning' | 'danger';
   /** The members' causes not inside the row itself. */
   causes: string[];
+  /** Each of `causes` in words, where the page holds it ("erin scaled 2 → 4 via kube-apiserver"); else its id. */
+  causeTexts: string[];
 }
 
 /** Entries of one burst are at most this far apart. */
@@ -65,16 +67,32 @@ function toneOf(item: TimelineItem): TimelineRow['tone'] {
   return 'neutral';
 }
 
-/** The key entries of one burst share: pod transitions of one kind, Events of one reason. */
-function burstKey(item: TimelineItem): string | undefined {
-  if (item.kind === 'pod') return `pod:${item.evidence?.what}`;
-  if (item.kind === 'event') return `event:${item.evidence?.what}:${item.evidence?.pod ? 'pod' : 'nginx'}`;
+/** The user the cluster's own bookkeeping writes come as: kubelets, and kwok standing in for them. */
+export function isBookkeeper(actor: string | null | undefined): boolean {
+  return !!actor && (actor.startsWith('system:node:') || actor === 'kwok-controller');
+}
+
+/**
+ * The key entries of one fold share: a burst (one after another, each within BURST_MS of the last) of pod
+ * transitions of one kind or of Events of one reason; or reconciles that changed nothing, by result, however far
+ * apart (retries with backoff) and across the bursts between them.
+ */
+function foldKey(item: TimelineItem): { key: string; burst: boolean } | undefined {
+  if (item.kind === 'pod') return { key: `pod:${item.evidence?.what}`, burst: true };
+  if (item.kind === 'event')
+    return { key: `event:${item.evidence?.what}:${item.evidence?.pod ? 'pod' : 'nginx'}`, burst: true };
+  if (item.reconcile && item.reconcile.actions.length === 0)
+    return { key: `reconcile:nothing:${item.reconcile.result}`, burst: false };
   return undefined;
 }
 
-/** A burst in words: "7 pods created", "3 pod creations refused: exceeded quota …". */
-function burstText(members: readonly TimelineItem[]): string {
+/** A fold in words: "7 pods created", "3 pod creations refused: …", "12 reconciles that changed nothing". */
+function foldText(members: readonly TimelineItem[]): string {
   const first = members[0]!;
+  if (first.reconcile) {
+    const { result, error } = first.reconcile;
+    return `${members.length} reconciles that changed nothing${result === 'success' ? '' : ` — ${result}${error ? `: ${error}` : ''}`}`;
+  }
   const evidence = first.evidence!;
   if (first.kind === 'pod') return `${members.length} pods ${evidence.what}`;
   if (evidence.what === 'FailedCreate')
@@ -82,10 +100,78 @@ function burstText(members: readonly TimelineItem[]): string {
   return `${evidence.what} ×${members.length}${evidence.pod ? ' on pods' : ''}`;
 }
 
+/** A number from a spec, if it holds one at `key`. */
+const specNumber = (spec: unknown, key: string): number | undefined => {
+  const value = (spec as Record<string, unknown> | null | undefined)?.[key];
+  return typeof value === 'number' ? value : undefined;
+};
+const specText = (spec: unknown, key: string): string | undefined => {
+  const value = (spec as Record<string, unknown> | null | undefined)?.[key];
+  return typeof value === 'string' ? value : undefined;
+};
+
+/** What the verbs that say it all did, in words. */
+const VERB_PHRASES: Readonly<Record<string, string>> = {
+  create: 'created it',
+  delete: 'deleted it',
+  deletecollection: 'deleted it',
+  rollback: 'rolled it back',
+  promote: 'promoted its canary',
+  abort: 'aborted its canary',
+};
+
+/** What a change did, in words: "scaled 2 → 4", "set the image nginx:1.27 → nginx:1.28", "created it". */
+function changePhrase(change: NonNullable<TimelineItem['change']>): string {
+  const { verb, specBefore, specAfter } = change;
+  const said = VERB_PHRASES[verb];
+  if (said) return said;
+  const [replicasBefore, replicasAfter] = [
+    specNumber(specBefore, 'replicas'),
+    specNumber(specAfter, 'replicas'),
+  ];
+  const [imageBefore, imageAfter] = [specText(specBefore, 'image'), specText(specAfter, 'image')];
+  const phrases: string[] = [];
+  if (replicasBefore !== undefined && replicasAfter !== undefined && replicasBefore !== replicasAfter)
+    phrases.push(`scaled ${replicasBefore} → ${replicasAfter}`);
+  if (imageBefore && imageAfter && imageBefore !== imageAfter)
+    phrases.push(`set the image ${imageBefore} → ${imageAfter}`);
+  if (phrases.length > 0) return phrases.join(' and ');
+  return change.subresource
+    ? `wrote /${change.subresource}`
+    : `${verb === 'update' ? 'updated' : 'patched'} it`;
+}
+
 /**
- * The rows of the Timeline panel from a newest-first page: entries the filter keeps, and runs of like entries
- * (pod transitions of one kind, Events of one reason) within BURST_MS of each other folded into one row
- * ("7 pods created", "3 pod creations refused: …"). Pure.
+ * A cause in words, for the line of the entry it caused: "erin scaled 2 → 4 via kube-apiserver", "the controller
+ * created 2 pods", or the entry's own words.
+ */
+export function causeText(item: TimelineItem): string {
+  if (item.change) {
+    const { actor, door, code } = item.change;
+    const refused = code >= 200 && code < 300 ? '' : ` (refused, ${code})`;
+    return `${actor || 'someone'} ${changePhrase(item.change)} via ${door}${refused}`;
+  }
+  if (item.reconcile) {
+    const counts = new Map<string, number>();
+    for (const action of item.reconcile.actions) counts.set(action.kind, (counts.get(action.kind) ?? 0) + 1);
+    const acted = [...counts].map(([kind, count]) => `${kind} ${count}`).join(', ');
+    return acted
+      ? `the controller's reconcile (${acted})`
+      : `the controller's reconcile (${item.reconcile.trigger})`;
+  }
+  return entryText(item);
+}
+
+/**
+ * The rows of the Timeline panel from a newest-first page: the entries the filter keeps, read at a glance.
+ * - Like entries fold into one row at the newest one's place: bursts of pod transitions of one kind and of Events
+ *   of one reason, one after another within BURST_MS ("7 pods created", "3 pod creations refused: …"), and
+ *   reconciles that changed nothing ("12 reconciles that changed nothing"), also across the bursts between them,
+ *   but never across a change, a reconcile that acted, a condition, a pod write or a gap.
+ * - The cluster's bookkeeping deletes (a kubelet's, or kwok's, ending a pod's graceful deletion) fold under the
+ *   row that shows that pod going.
+ * - Each cause is also given in words, where the page holds it.
+ * Pure.
  */
 export function timelineRows(items: readonly TimelineItem[], filter: TimelineFilter): TimelineRow[] {
   const actor = filter.actor.trim().toLowerCase();
@@ -94,36 +180,75 @@ export function timelineRows(items: readonly TimelineItem[], filter: TimelineFil
       (filter.kinds.length === 0 || filter.kinds.includes(item.kind)) &&
       (!actor || (actorOf(item) ?? '').toLowerCase().includes(actor)),
   );
-  const rows: TimelineRow[] = [];
-  let run: TimelineItem[] = [];
-  const flush = () => {
-    if (run.length === 0) return;
-    const newest = run[0]!;
-    const ids = run.map((item) => item.id);
-    const causes = [...new Set(run.flatMap((item) => item.causes))].filter((cause) => !ids.includes(cause));
-    rows.push({
-      id: newest.id,
-      ids,
-      kind: newest.kind,
-      at: newest.at,
-      text: run.length === 1 ? entryText(newest) : burstText(run),
-      actor: actorOf(newest),
-      tone: toneOf(newest),
-      causes,
-    });
-    run = [];
-  };
+  const groups: TimelineItem[][] = [];
+  /** Open folds of the current stretch between two barriers, by key. */
+  let open = new Map<string, TimelineItem[]>();
+  /** The group showing each pod going (terminating, deleted or a delete), by pod name. */
+  const podGoing = new Map<string, TimelineItem[]>();
+  const bookkeeping: TimelineItem[] = [];
+  let previous: TimelineItem[] | undefined;
   for (const item of kept) {
-    const key = burstKey(item);
-    const last = run[run.length - 1];
-    const joins =
-      key !== undefined &&
-      last !== undefined &&
-      burstKey(last) === key &&
-      Date.parse(last.at) - Date.parse(item.at) <= BURST_MS;
-    if (!joins) flush();
-    run.push(item);
+    if (item.kind === 'pod-write' && item.evidence?.what === 'delete' && isBookkeeper(item.evidence.actor)) {
+      bookkeeping.push(item); // placed once the older entries are read
+      continue;
+    }
+    const fold = foldKey(item);
+    let group: TimelineItem[] | undefined;
+    if (fold) {
+      const current = open.get(fold.key);
+      const last = current?.[current.length - 1];
+      const joins = fold.burst
+        ? current === previous && last !== undefined && Date.parse(last.at) - Date.parse(item.at) <= BURST_MS
+        : current !== undefined;
+      if (joins) group = current;
+    } else open = new Map();
+    if (group) group.push(item);
+    else {
+      group = [item];
+      groups.push(group);
+      if (fold) open.set(fold.key, group);
+    }
+    previous = group;
+    const pod = item.evidence?.pod;
+    const going =
+      (item.kind === 'pod' && (item.evidence?.what === 'terminating' || item.evidence?.what === 'deleted')) ||
+      (item.kind === 'pod-write' && item.evidence?.what === 'delete');
+    if (pod && going && !podGoing.has(pod)) podGoing.set(pod, group);
   }
-  flush();
-  return rows;
+  for (const item of bookkeeping) {
+    const under = item.evidence?.pod ? podGoing.get(item.evidence.pod) : undefined;
+    if (under) under.push(item);
+    else {
+      // Nothing on this page shows the pod going: the bookkeeping write stands alone, at its place.
+      const index = groups.findIndex((group) => Date.parse(group[0]!.at) < Date.parse(item.at));
+      groups.splice(index < 0 ? groups.length : index, 0, [item]);
+    }
+  }
+  const byId = new Map(items.map((item) => [item.id, item]));
+  return groups.map((members) => {
+    const shown = members.filter((item) => !bookkeeping.includes(item));
+    const lead = shown[0] ?? members[0]!;
+    const ids = members.map((item) => item.id);
+    const causes = [...new Set(members.flatMap((item) => item.causes))].filter(
+      (cause) => !ids.includes(cause),
+    );
+    const finishers = [...new Set(members.filter((item) => bookkeeping.includes(item)).map(actorOf))];
+    const text =
+      (shown.length <= 1 ? entryText(lead) : foldText(shown)) +
+      (shown.length > 0 && finishers.length > 0 ? ` (deletion finished by ${finishers.join(', ')})` : '');
+    return {
+      id: lead.id,
+      ids,
+      kind: lead.kind,
+      at: lead.at,
+      text,
+      actor: actorOf(lead),
+      tone: toneOf(lead),
+      causes,
+      causeTexts: causes.map((cause) => {
+        const item = byId.get(cause);
+        return item ? causeText(item) : cause;
+      }),
+    };
+  });
 }
