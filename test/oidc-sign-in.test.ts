@@ -239,14 +239,16 @@ describe('the UI sign-in, as the API sees it', () => {
         (await hop(new CookieJar(), `${app.httpsUrl}${AUTH}/sign-in?next=${encodeURIComponent(next)}`))
           .status,
       ).toBe(400);
-    // The audit counts each refused sign-in (never the code or state), by reason.
+    // The audit counts each refused sign-in (never the code or state), by reason. Its tallies are written in
+    // batches: wait until all of this test's refusals are in, not merely one of each code.
     const counted = await waitFor('the refused sign-ins in the audit', async () => {
       const answer = await app.as('admin')('/controlplane/v1/audit/refusals?door=sign-in');
       const items = (
         (await answer.json()) as { items: { code: number; reason: string; count: number; message: string }[] }
       ).items;
       const codes = new Set(items.map((item) => item.code));
-      return codes.has(400) && codes.has(401) ? items : undefined;
+      const total = items.reduce((sum, item) => sum + item.count, 0);
+      return codes.has(400) && codes.has(401) && total >= 6 ? items : undefined;
     });
     expect(counted.reduce((total, item) => total + item.count, 0)).toBeGreaterThanOrEqual(6);
     const callbackState = new URL(fresh).searchParams.get('state')!;
