@@ -1,7 +1,7 @@
 import type { Nginx } from '@ngx/nginx-api';
 import { Registry } from 'prom-client';
 import { describe, expect, it } from 'vitest';
-import { registerRolloutGauges, rolloutSeries } from './rollout-gauges.js';
+import { registerRolloutGauges } from './rollout-gauges.js';
 
 const nginx = (name: string, status?: Nginx['status']): Nginx =>
   ({
@@ -20,37 +20,6 @@ const progressing = (reason: string) => ({
       lastTransitionTime: '2026-11-28T08:00:00Z',
     },
   ],
-});
-
-describe('rolloutSeries', () => {
-  it('reads the phase from the Progressing reason, the canary step and weight, and the newest analysis', () => {
-    expect(rolloutSeries(nginx('new'))).toEqual({ namespace: 'team-a', name: 'new', phase: 'Unknown' });
-    const run = (phase: string, startedAt: string) => ({
-      name: `r-${phase}`,
-      templateName: 't',
-      step: 1,
-      phase,
-      startedAt,
-      measurements: [],
-    });
-    const canary = nginx('web', {
-      ...progressing('Canary'),
-      canary: {
-        revision: 'abc',
-        step: 2,
-        weight: 40,
-        phase: 'Progressing',
-        analysisRuns: [run('Failed', '2026-11-28T08:02:00Z'), run('Successful', '2026-11-28T08:01:00Z')],
-      },
-    } as unknown as Nginx['status']);
-    expect(rolloutSeries(canary)).toEqual({
-      namespace: 'team-a',
-      name: 'web',
-      phase: 'Canary',
-      canary: { step: 2, weight: 40 },
-      analysis: 'Failed',
-    });
-  });
 });
 
 describe('the per-Nginx rollout gauges', () => {

@@ -1,37 +1,8 @@
-import { CONDITION_PROGRESSING, type Nginx } from '@ngx/nginx-api';
+import { rolloutSummary, type Nginx } from '@ngx/nginx-api';
 import { Gauge, type Registry } from 'prom-client';
 
 /** How long one pass over the cache serves the gauges read after it (one scrape). */
 const FILL_REUSE_MS = 100;
-
-/** One Nginx's rollout as the per-Nginx gauges report it. */
-export interface RolloutSeries {
-  namespace: string;
-  name: string;
-  /** Its Progressing condition's reason (RollingUpdate, ReplicasReady, Canary, ProgressDeadlineExceeded, …). */
-  phase: string;
-  /** Where its canary stands, when it has one. */
-  canary?: { step: number; weight: number };
-  /** The phase of its canary's newest analysis run (Running, Successful, Failed, Inconclusive, Error). */
-  analysis?: string;
-}
-
-/** What the gauges say of `nginx`, from its status alone. Pure. */
-export function rolloutSeries(nginx: Nginx): RolloutSeries {
-  const { namespace = '', name = '' } = nginx.metadata;
-  const progressing = nginx.status?.conditions?.find((c) => c.type === CONDITION_PROGRESSING);
-  const canary = nginx.status?.canary;
-  const newest = canary?.analysisRuns?.reduce((a, b) =>
-    Date.parse(b.startedAt) >= Date.parse(a.startedAt) ? b : a,
-  );
-  return {
-    namespace,
-    name,
-    phase: progressing?.reason ?? 'Unknown',
-    ...(canary ? { canary: { step: canary.step, weight: canary.weight } } : {}),
-    ...(newest ? { analysis: newest.phase } : {}),
-  };
-}
 
 /**
  * Per-Nginx rollout gauges, read from the controller's Nginx cache at each scrape: one series per Nginx and gauge,
@@ -50,7 +21,7 @@ export function registerRolloutGauges(registry: Registry, nginxes: () => readonl
     filledAt = now;
     for (const gauge of gauges) gauge.reset();
     for (const nginx of nginxes()) {
-      const series = rolloutSeries(nginx);
+      const series = rolloutSummary(nginx);
       const at = { namespace: series.namespace, name: series.name };
       phase.set({ ...at, phase: series.phase }, 1);
       if (series.canary) {

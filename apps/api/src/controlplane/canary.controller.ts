@@ -1,12 +1,12 @@
 import { All, Controller, Inject, Param, Post, Req, Res } from '@nestjs/common';
 import { KubeClient, errorMessage, isApiError, objectPath } from '@ngx/kube-runtime';
-import { NGINX_GROUP, NGINX_PLURAL, NGINX_VERSION, type Nginx } from '@ngx/nginx-api';
+import { NGINX_GROUP, NGINX_PLURAL, NGINX_VERSION, abortPlan, promotePlan, type Nginx } from '@ngx/nginx-api';
 import type { Request, Response } from 'express';
 import { HandlerAuthorizes, NamespaceScoped, RequiresRole } from '../auth/auth.decorators.js';
 import { CONTROLPLANE_API_VERSION } from '../http/controlplane-api.js';
 import { StatusException } from '../http/kube-status.js';
 import { nameParam, namespaceParam } from '../http/path-params.js';
-import { abortPlan, promoteOptions, promotePlan, unservedMethod } from './canary-requests.js';
+import { promoteOptions, unservedMethod } from './canary-requests.js';
 import { RevisionWrites } from './revision-writes.js';
 
 /**

@@ -1,16 +1,5 @@
-import type { Nginx } from '@ngx/nginx-api';
+import type { WritePlan } from '@ngx/nginx-api';
 import type { Request, Response } from 'express';
-
-/** What a rollback writes, decided by the revisions endpoint once the caller's role allows the write. */
-export interface RollbackPlan {
-  /** The Nginx as just read from the API server: its spec is the change record's spec before the write. */
-  nginx: Nginx;
-  /**
-   * A JSON merge patch of the Nginx: the revision's template fields, and `metadata.resourceVersion` as the
-   * precondition. Undefined when the spec already has that template: nothing is written, `nginx` is the answer.
-   */
-  patch: Record<string, unknown> | undefined;
-}
 
 /**
  * The write a rollback makes, made as the caller exactly as the REST API's writes are (role check, checks of
@@ -28,7 +17,7 @@ export abstract class RevisionWrites {
     name: string,
     req: Request,
     res: Response,
-    plan: () => Promise<RollbackPlan>,
+    plan: () => Promise<WritePlan>,
   ): Promise<void>;
 
   /**
@@ -41,6 +30,6 @@ export abstract class RevisionWrites {
     name: string,
     req: Request,
     res: Response,
-    plan: () => Promise<RollbackPlan>,
+    plan: () => Promise<WritePlan>,
   ): Promise<void>;
 }

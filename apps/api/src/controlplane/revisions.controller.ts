@@ -6,7 +6,11 @@ import {
   NGINX_GROUP,
   NGINX_PLURAL,
   NGINX_VERSION,
+  revisionNumbered,
+  revisionsOf,
+  rollbackPlan,
   type Nginx,
+  type Revision,
   type RevisionItem,
   type RevisionList,
 } from '@ngx/nginx-api';
@@ -23,12 +27,8 @@ import { RevisionWrites } from './revision-writes.js';
 import {
   introducingChanges,
   revisionItems,
-  revisionNumbered,
   revisionParam,
-  revisionsOf,
   rollbackOptions,
-  rollbackPlan,
-  type Revision,
   type RevisionChange,
 } from './revisions.js';
 

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { NGINX_GROUP } from '@ngx/nginx-api';
+import { NGINX_GROUP, RequestRefused, type WritePlan } from '@ngx/nginx-api';
 import type { Request, Response } from 'express';
 import type { ChangeRecordRow } from '../audit/change-record.js';
 import { Authorization } from '../auth/authorization.js';
@@ -17,7 +17,7 @@ import { BODY_TYPES, mediaType, parseBody, readRawBody } from '../http/request-b
 import { checkDeleteOptions, checkNginx, checkPatch, checkScale } from './write-checks.js';
 import { attemptOf } from './write-attempt.js';
 import { fieldManagerFor } from './field-manager.js';
-import { RevisionWrites, type RollbackPlan } from '../controlplane/revision-writes.js';
+import { RevisionWrites } from '../controlplane/revision-writes.js';
 
 type Verb = ChangeRecordRow['verb'];
 
@@ -145,7 +145,7 @@ export class NginxWrites implements RevisionWrites {
     name: string,
     req: Request,
     res: Response,
-    plan: () => Promise<RollbackPlan>,
+    plan: () => Promise<WritePlan>,
   ): Promise<void> {
     return this.planned('rollback', namespace, name, req, res, plan);
   }
@@ -157,7 +157,7 @@ export class NginxWrites implements RevisionWrites {
     name: string,
     req: Request,
     res: Response,
-    plan: () => Promise<RollbackPlan>,
+    plan: () => Promise<WritePlan>,
   ): Promise<void> {
     return this.planned(verb, namespace, name, req, res, plan);
   }
@@ -168,7 +168,7 @@ export class NginxWrites implements RevisionWrites {
     name: string,
     req: Request,
     res: Response,
-    plan: () => Promise<RollbackPlan>,
+    plan: () => Promise<WritePlan>,
   ): Promise<void> {
     const write: Write = {
       verb,
@@ -178,7 +178,12 @@ export class NginxWrites implements RevisionWrites {
       patchType: BODY_TYPES.mergePatch,
     };
     return this.run(write, req, res, async (query) => {
-      const { nginx, patch } = await plan();
+      const { nginx, patch } = await plan().catch((error: unknown) => {
+        // The plan's own refusals (no canary in progress, no such revision …) are answered as the Status they name.
+        throw error instanceof RequestRefused
+          ? new StatusException(error.code, error.message, error.details)
+          : error;
+      });
       const attempt = attemptOf(req);
       if (attempt) attempt.specBefore = nginx.spec;
       if (patch === undefined) return new Unchanged(nginx);

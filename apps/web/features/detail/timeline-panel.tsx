@@ -1,6 +1,6 @@
 'use client';
 
-import { TIMELINE_KINDS, type TimelineKind } from '@ngx/nginx-api';
+import { TIMELINE_KINDS, timelineRows, type TimelineKind, type TimelineRow } from '@ngx/nginx-api';
 import { useId, useMemo, useState } from 'react';
 import { Badge } from '@/components/ui/badge';
 import { EmptyState } from '@/components/ui/empty-state';
@@ -9,7 +9,6 @@ import { Skeleton } from '@/components/ui/skeleton';
 import type { ApiClient } from '@/lib/api/api-client';
 import { useNginxTimeline } from '@/features/detail/use-detail-reads';
 import { formatDateTime } from '@/lib/ui/format';
-import { timelineRows, type TimelineRow } from '@/lib/nginx/timeline-view';
 
 const KIND_LABELS: Record<TimelineKind, string> = {
   change: 'Changes',

@@ -1,12 +1,12 @@
 'use client';
 
+import { entryText } from '@ngx/nginx-api';
 import { useId } from 'react';
 import { Badge } from '@/components/ui/badge';
 import { ModalDialog } from '@/components/ui/modal-dialog';
 import type { ApiClient } from '@/lib/api/api-client';
 import { usePodWhy } from '@/features/rollout/use-pod-why';
 import { formatDateTime } from '@/lib/ui/format';
-import { entryText } from '@/lib/nginx/timeline-view';
 
 /**
  * "Why?" for one pod, in a modal <dialog> (Escape closes): the chain from the pod's creation (or its deletion)

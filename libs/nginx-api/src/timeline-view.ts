@@ -1,4 +1,4 @@
-import type { TimelineItem, TimelineKind } from '@ngx/nginx-api';
+import type { TimelineItem, TimelineKind } from './controlplane.js';
 
 /** What the Timeline panel filters by: kinds (none: all) and an actor (any part of the name, any case). */
 export interface TimelineFilter {

@@ -1,4 +1,4 @@
-import { jsonEqual } from '@ngx/nginx-api';
+import { jsonEqual } from '../json-equal.js';
 
 /** A JSON value's object form: a plain object, not null and not an array. */
 const isObject = (value: unknown): value is Record<string, unknown> =>

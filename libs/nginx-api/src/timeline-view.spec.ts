@@ -1,6 +1,6 @@
-import type { TimelineItem } from '@ngx/nginx-api';
+import type { TimelineItem } from './controlplane.js';
 import { describe, expect, it } from 'vitest';
-import { causeText, entryText, timelineRows } from './timeline-view';
+import { causeText, entryText, timelineRows } from './timeline-view.js';
 
 const evidence = (
   id: string,
