@@ -31,6 +31,8 @@ export const LABEL_MANAGED_BY = 'app.kubernetes.io/managed-by';
 /** The controller's name: its pods' LABEL_MANAGED_BY, and the reporting component of the Events it writes. */
 export const MANAGED_BY = 'nginx-control-plane';
 export const LABEL_NGINX = 'mycompany.com/nginx';
+/** A pod's copy of spec.restartedAt (the annotation `kubectl rollout restart` sets on a Deployment's pods). */
+export const ANNOTATION_RESTARTED_AT = 'kubectl.kubernetes.io/restartedAt';
 /** The revision (pod template hash) of a pod, ConfigMap or ControllerRevision. */
 export const LABEL_REVISION = 'mycompany.com/revision';
 

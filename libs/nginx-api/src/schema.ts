@@ -569,6 +569,15 @@ export const NginxSpecShape = object(
         },
       ),
     ),
+    restartedAt: Optional(
+      template(
+        dateTime({
+          description:
+            'When set or changed, every pod is replaced by a rollout of the strategy, as for any template change: `kubectl ngx restart` sets it to the time. Pods carry it as the annotation kubectl.kubernetes.io/restartedAt.',
+        }),
+        { example: '2026-11-28T10:00:00Z', inputs: [] },
+      ),
+    ),
     port: Optional(
       template(
         port(`The port nginx listens on in every pod (the container port); defaults to ${DEFAULT_PORT}.`),

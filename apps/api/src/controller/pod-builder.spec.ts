@@ -19,11 +19,26 @@ const nginx: Nginx = {
 describe('podFor', () => {
   it('runs every template field: each one set changes the pod it builds', () => {
     const plain = podTemplateOf(nginx.spec);
-    const podOf = (template = plain) => podFor(nginx, template, revisionOf(plain)).spec;
+    const podOf = (template = plain) => {
+      const pod = podFor(nginx, template, revisionOf(plain));
+      return { annotations: pod.metadata?.annotations, spec: pod.spec };
+    };
     for (const name of TEMPLATE_FIELDS) {
       const template = podTemplateOf({ ...nginx.spec, [name]: templateFields[name].example });
       expect(podOf(template), name).not.toEqual(podOf());
     }
+  });
+});
+
+describe('podFor and spec.restartedAt', () => {
+  it('annotates each pod with kubectl.kubernetes.io/restartedAt, kept by a paused copy', () => {
+    const template = podTemplateOf({ ...nginx.spec, restartedAt: '2026-11-28T10:00:00Z' });
+    const pod = podFor(nginx, template, revisionOf(template));
+    expect(pod.metadata?.annotations).toEqual({
+      'kubectl.kubernetes.io/restartedAt': '2026-11-28T10:00:00Z',
+    });
+    expect(podLike(nginx, pod).metadata?.annotations).toEqual(pod.metadata?.annotations);
+    expect(podFor(nginx, podTemplateOf(nginx.spec), 'rev').metadata).not.toHaveProperty('annotations');
   });
 });
 

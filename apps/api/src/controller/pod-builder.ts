@@ -13,6 +13,7 @@ import type {
 } from '@kubernetes/client-node';
 import {
   DEFAULT_PORT,
+  ANNOTATION_RESTARTED_AT,
   LABEL_APP_NAME,
   LABEL_MANAGED_BY,
   LABEL_NGINX,
@@ -194,11 +195,11 @@ export function podFor(nginx: Nginx, template: NginxPodTemplate, revision: strin
   return {
     apiVersion: 'v1',
     kind: 'Pod',
-    metadata: newPodMetadata(nginx, {
-      ...podSelector(name),
-      [LABEL_MANAGED_BY]: MANAGED_BY,
-      [LABEL_REVISION]: revision,
-    }),
+    metadata: newPodMetadata(
+      nginx,
+      { ...podSelector(name), [LABEL_MANAGED_BY]: MANAGED_BY, [LABEL_REVISION]: revision },
+      template.restartedAt !== undefined ? { [ANNOTATION_RESTARTED_AT]: template.restartedAt } : undefined,
+    ),
     spec: {
       automountServiceAccountToken: false,
       ...scheduling(name, template),
@@ -268,7 +269,13 @@ export function podLike(nginx: Nginx, model: V1Pod): V1Pod {
   return {
     apiVersion: 'v1',
     kind: 'Pod',
-    metadata: newPodMetadata(nginx, { ...model.metadata?.labels }),
+    metadata: newPodMetadata(
+      nginx,
+      { ...model.metadata?.labels },
+      model.metadata?.annotations?.[ANNOTATION_RESTARTED_AT] !== undefined
+        ? { [ANNOTATION_RESTARTED_AT]: model.metadata.annotations[ANNOTATION_RESTARTED_AT] }
+        : undefined,
+    ),
     spec,
   };
 }
@@ -287,8 +294,21 @@ function unmergeLabelKeys(constraint: V1TopologySpreadConstraint): void {
   else delete constraint.labelSelector!.matchExpressions;
 }
 
-/** A new pod's metadata: a name generated after the Nginx's, `labels`, and the Nginx as its controller. */
-function newPodMetadata(nginx: Nginx, labels: Record<string, string>): V1ObjectMeta {
+/**
+ * A new pod's metadata: a name generated after the Nginx's, `labels`, `annotations` when there are some, and the
+ * Nginx as its controller.
+ */
+function newPodMetadata(
+  nginx: Nginx,
+  labels: Record<string, string>,
+  annotations?: Record<string, string>,
+): V1ObjectMeta {
   const { name, namespace } = nginx.metadata;
-  return { generateName: `${name}-`, namespace, labels, ownerReferences: [controllerReference(nginx)] };
+  return {
+    generateName: `${name}-`,
+    namespace,
+    labels,
+    ...(annotations ? { annotations } : {}),
+    ownerReferences: [controllerReference(nginx)],
+  };
 }
