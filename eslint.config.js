@@ -70,7 +70,12 @@ export default tseslint.config(
       'import-x/parsers': importX.flatConfigs.typescript.settings['import-x/parsers'],
       'import-x/resolver-next': [
         createTypeScriptImportResolver({
-          project: ['apps/api/tsconfig.json', 'apps/web/tsconfig.json', 'libs/*/tsconfig.json'],
+          project: [
+            'apps/api/tsconfig.json',
+            'apps/web/tsconfig.json',
+            'apps/kubectl-ngx/tsconfig.json',
+            'libs/*/tsconfig.json',
+          ],
           noWarnOnMultipleProjects: true,
         }),
       ],

@@ -70,29 +70,18 @@ export async function startControlPlane(
 }
 
 /**
- * The control plane with the web UI and its controller leading, watching only `namespaces` (WATCH_NAMESPACE, so
- * that other test files' Nginxes are not its business) with its Lease in the first, and one more editor token
- * limited to the first (from a token file). Resolves once the controller leads with synced caches.
+ * The control plane with its controller leading, watching only `namespaces` (WATCH_NAMESPACE, so that other test
+ * files' Nginxes are not its business) with its Lease in the first. Resolves once the controller leads with synced
+ * caches.
  */
-export async function startWebControlPlane(
-  namespaces: string | readonly string[],
-  limited: { name: string; token: string },
+export async function startLeadingControlPlane(
+  namespaces: readonly string[],
+  env: Record<string, string> = {},
+  options: ControlPlaneOptions = {},
 ): Promise<ControlPlane> {
-  const watched = typeof namespaces === 'string' ? [namespaces] : namespaces;
-  const namespace = watched[0]!;
-  const tokens = join(mkdtempSync(join(tmpdir(), 'ngx-web-')), 'tokens.yaml');
-  writeFileSync(
-    tokens,
-    `tokens:\n  - { name: ${limited.name}, role: editor, token: ${limited.token}, namespaces: [${namespace}] }\n`,
-  );
   const cp = await startControlPlane(
-    {
-      CONTROLLER: 'true',
-      LEADER_ELECTION: 'true',
-      WATCH_NAMESPACE: watched.join(','),
-      AUTH_TOKENS_FILE: tokens,
-    },
-    { web: true },
+    { CONTROLLER: 'true', LEADER_ELECTION: 'true', WATCH_NAMESPACE: namespaces.join(','), ...env },
+    options,
   );
   await waitFor(
     'the controller to lead with synced caches',
@@ -104,6 +93,23 @@ export async function startWebControlPlane(
     { timeoutMs: 60_000, intervalMs: 250 },
   );
   return cp;
+}
+
+/**
+ * startLeadingControlPlane with the web UI, and one more editor token limited to the first namespace (from a token
+ * file).
+ */
+export async function startWebControlPlane(
+  namespaces: string | readonly string[],
+  limited: { name: string; token: string },
+): Promise<ControlPlane> {
+  const watched = typeof namespaces === 'string' ? [namespaces] : namespaces;
+  const tokens = join(mkdtempSync(join(tmpdir(), 'ngx-web-')), 'tokens.yaml');
+  writeFileSync(
+    tokens,
+    `tokens:\n  - { name: ${limited.name}, role: editor, token: ${limited.token}, namespaces: [${watched[0]}] }\n`,
+  );
+  return startLeadingControlPlane(watched, { AUTH_TOKENS_FILE: tokens }, { web: true });
 }
 
 /** fetch over TLS trusting the local cluster's CA (the app's certificate is signed by it). */

@@ -15,6 +15,30 @@ export interface KubeStatus {
   };
 }
 
+/** Kubernetes' reason for each HTTP code (metav1.StatusReason), as kube-apiserver's `Status` bodies give it. */
+const REASONS: Record<number, string> = {
+  400: 'BadRequest',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'NotFound',
+  405: 'MethodNotAllowed',
+  406: 'NotAcceptable',
+  409: 'Conflict',
+  410: 'Gone',
+  413: 'RequestEntityTooLarge',
+  415: 'UnsupportedMediaType',
+  422: 'Invalid',
+  429: 'TooManyRequests',
+  500: 'InternalError',
+  503: 'ServiceUnavailable',
+  504: 'Timeout',
+};
+
+/** The `Status` reason kube-apiserver gives `code`; undefined for a code it has none for. */
+export function statusReason(code: number): string | undefined {
+  return REASONS[code];
+}
+
 /** A request the API server refused, with its HTTP status and `Status` body. */
 export class KubeApiError extends Error {
   override name = 'KubeApiError';

@@ -269,7 +269,7 @@ export interface TimelineItem {
 export interface TimelineList {
   apiVersion: string;
   kind: 'TimelineList';
-  metadata: { continue?: string };
+  metadata: { resourceVersion?: string; continue?: string };
   items: TimelineItem[];
 }
 

@@ -225,14 +225,15 @@ export function timelineRows(items: readonly TimelineItem[], filter: TimelineFil
     }
   }
   const byId = new Map(items.map((item) => [item.id, item]));
+  const finishing = new Set(bookkeeping);
   return groups.map((members) => {
-    const shown = members.filter((item) => !bookkeeping.includes(item));
+    const shown = members.filter((item) => !finishing.has(item));
     const lead = shown[0] ?? members[0]!;
     const ids = members.map((item) => item.id);
     const causes = [...new Set(members.flatMap((item) => item.causes))].filter(
       (cause) => !ids.includes(cause),
     );
-    const finishers = [...new Set(members.filter((item) => bookkeeping.includes(item)).map(actorOf))];
+    const finishers = [...new Set(members.filter((item) => finishing.has(item)).map(actorOf))];
     const text =
       (shown.length <= 1 ? entryText(lead) : foldText(shown)) +
       (shown.length > 0 && finishers.length > 0 ? ` (deletion finished by ${finishers.join(', ')})` : '');

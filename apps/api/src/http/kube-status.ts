@@ -1,23 +1,4 @@
-import type { KubeStatus } from '@ngx/kube-runtime';
-
-/** Kubernetes' reason for each HTTP code the control plane answers itself (metav1.StatusReason). */
-const REASONS: Record<number, string> = {
-  400: 'BadRequest',
-  401: 'Unauthorized',
-  403: 'Forbidden',
-  404: 'NotFound',
-  405: 'MethodNotAllowed',
-  406: 'NotAcceptable',
-  409: 'Conflict',
-  410: 'Gone',
-  413: 'RequestEntityTooLarge',
-  415: 'UnsupportedMediaType',
-  422: 'Invalid',
-  429: 'TooManyRequests',
-  500: 'InternalError',
-  503: 'ServiceUnavailable',
-  504: 'Timeout',
-};
+import { statusReason, type KubeStatus } from '@ngx/kube-runtime';
 
 /** A `Status` object as the API server answers errors. */
 export function kubeStatus(
@@ -31,7 +12,7 @@ export function kubeStatus(
     metadata: {},
     status: 'Failure',
     message,
-    reason: REASONS[code] ?? (code >= 500 ? 'InternalError' : 'BadRequest'),
+    reason: statusReason(code) ?? (code >= 500 ? 'InternalError' : 'BadRequest'),
     ...(details ? { details } : {}),
     code,
   } as ReturnType<typeof kubeStatus>;
