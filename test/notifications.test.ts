@@ -366,5 +366,9 @@ describe('notifications across a hand-over', () => {
       'canary-paused': 1,
       'rollout-completed': 1,
     });
+    // The new leader had seen the start and the pause while standing by: it offered them, and sent neither again.
+    expect(standby.output()).toMatch(
+      /leading: ([2-9]|\d{2,}) events seen while standing by offered, 0 deliveries of them not sent before/,
+    );
   }, 240_000);
 });

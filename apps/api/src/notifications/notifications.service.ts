@@ -86,6 +86,10 @@ export class NotificationsService implements OnApplicationBootstrap, OnModuleDes
       routing: () => routing.current,
       leading: () => this.controller.readiness().leader,
       onProblem: (message) => this.logger.error(message),
+      onTookOver: ({ offered, claimed, resent }) =>
+        this.logger.log(
+          `leading: ${offered} events seen while standing by offered, ${claimed} deliveries of them not sent before and sent now; ${resent} deliveries left pending by the last leader resent`,
+        ),
     });
     routing.start();
     this.informers.nginxes.addEventHandler({

@@ -28,6 +28,7 @@ const event = (type: NotificationEvent['type'], revision: string): NotificationE
 /** An instance of the app: its notifier, whether it leads, and what its sender was handed. */
 function instance(records: MemoryNotificationRecords) {
   const sent: Delivery[] = [];
+  const tookOver: { offered: number; claimed: number; resent: number }[] = [];
   const state = { leading: false };
   const notifier = new Notifier({
     records,
@@ -37,8 +38,9 @@ function instance(records: MemoryNotificationRecords) {
     onProblem: (message) => {
       throw new Error(message);
     },
+    onTookOver: (taken) => tookOver.push(taken),
   });
-  return { notifier, sent, state };
+  return { notifier, sent, state, tookOver };
 }
 
 const settle = () => new Promise((resolve) => setTimeout(resolve, 10));
@@ -87,6 +89,7 @@ describe('Notifier', () => {
       'uid-1/rollout-started/b/2/chat',
       'uid-1/rollout-started/b/2/hook',
     ]);
+    expect(next.tookOver).toEqual([{ offered: 2, claimed: 2, resent: 2 }]);
   });
 
   it('a settled delivery is not taken over again', async () => {

@@ -20,6 +20,8 @@ export interface NotifierParts {
   /** Reads a receiver's HMAC key from where it says (tests replace it). */
   secretOf?: (receiver: ReceiverSpec) => string | undefined;
   onProblem: (message: string) => void;
+  /** Told on taking over: events remembered and offered, deliveries of them claimed, deliveries left pending resent. */
+  onTookOver?: (taken: { offered: number; claimed: number; resent: number }) => void;
   now?: () => Date;
 }
 
@@ -57,14 +59,17 @@ export class Notifier {
     const now = this.now();
     const remembered = [...this.remembered.values()];
     this.remembered.clear();
-    for (const event of remembered) await this.decide(event);
+    let claimed = 0;
+    for (const event of remembered) claimed += await this.decide(event);
+    let resent = 0;
     try {
       await this.parts.records.prune(new Date(now.getTime() - 7 * 24 * 3600_000));
       const left = await this.parts.records.unsettled(new Date(now.getTime() - TAKE_OVER_WINDOW_MS));
-      for (const record of left) if (!this.carrying.has(record.id)) this.carry(record);
+      for (const record of left) if (!this.carrying.has(record.id) && this.carry(record)) resent++;
     } catch (error) {
       this.parts.onProblem(`cannot read the notifications left pending: ${messageOf(error)}`);
     }
+    this.parts.onTookOver?.({ offered: remembered.length, claimed, resent });
   }
 
   /** Settles a delivery the sender finished. */
@@ -85,9 +90,11 @@ export class Notifier {
     this.remembered.set(event.key, event);
   }
 
-  private async decide(event: NotificationEvent): Promise<void> {
+  /** Claims `event`'s deliveries and sends those this call claimed; resolves to how many. */
+  private async decide(event: NotificationEvent): Promise<number> {
     const routing = this.parts.routing();
-    if (!routing) return;
+    if (!routing) return 0;
+    let claimed = 0;
     const links = linksOf(event, routing.uiBaseUrl);
     for (const receiver of receiversFor(routing, event)) {
       const record: DeliveryRecord = {
@@ -99,25 +106,30 @@ export class Notifier {
         body: JSON.stringify(messageBody(receiver.type, event, links)),
       };
       try {
-        if (await this.parts.records.claim(record, this.now())) this.carry(record);
+        if (await this.parts.records.claim(record, this.now())) {
+          this.carry(record);
+          claimed++;
+        }
       } catch (error) {
         this.parts.onProblem(`cannot record notification ${record.id}, not sent: ${messageOf(error)}`);
       }
     }
+    return claimed;
   }
 
-  private carry(record: DeliveryRecord): void {
+  /** Hands the delivery to the sender; false when it cannot be sent (its receiver gone, its secret unreadable). */
+  private carry(record: DeliveryRecord): boolean {
     const receiver = this.parts.routing()?.receivers.find((candidate) => candidate.name === record.receiver);
     if (!receiver) {
       this.parts.onProblem(`notification ${record.id}: receiver ${record.receiver} is no longer routed to`);
-      return;
+      return false;
     }
     let secret: string | undefined;
     try {
       secret = (this.parts.secretOf ?? secretOf)(receiver);
     } catch (error) {
       this.parts.onProblem(`receiver ${receiver.name}: cannot read its secret: ${messageOf(error)}`);
-      return;
+      return false;
     }
     this.carrying.add(record.id);
     this.parts.sender.send({
@@ -132,6 +144,7 @@ export class Notifier {
       timeoutMs: receiver.timeoutSeconds * 1000,
       attempts: receiver.attempts,
     });
+    return true;
   }
 
   private now(): Date {
