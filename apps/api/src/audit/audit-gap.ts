@@ -8,10 +8,15 @@ import type { TimelineEntryRow } from './timeline-entry.js';
  *   (its `apiserver_audit_error_total{plugin="webhook"}` grew);
  * - `audit-events-unreadable`: audit events that arrived but could not be read (an invalid item of a batch, a
  *   batch over the size limit, a log line that does not parse);
- * - `observed-changes-dropped`: writes the informer saw but could not hold for their audit events.
+ * - `observed-changes-dropped`: writes the informer saw but could not hold for their audit events;
+ * - `notification-given-up`: a notification its receiver did not take after every attempt (notifications/).
  */
 export type AuditGapKind =
-  'audit-queue-overflow' | 'audit-events-lost' | 'audit-events-unreadable' | 'observed-changes-dropped';
+  | 'audit-queue-overflow'
+  | 'audit-events-lost'
+  | 'audit-events-unreadable'
+  | 'observed-changes-dropped'
+  | 'notification-given-up';
 
 export interface AuditGap {
   what: AuditGapKind;
@@ -35,6 +40,7 @@ const SUMMARIES: Readonly<Record<AuditGapKind, string>> = {
   'audit-events-lost': 'audit events lost: kube-apiserver gave up delivering them',
   'audit-events-unreadable': 'audit events lost: they could not be read',
   'observed-changes-dropped': 'observed changes dropped: too many held at once',
+  'notification-given-up': 'notification given up: its receiver did not take it',
 };
 
 /** The gap as a timeline entry, placed where the loss began; stored once per gap (by what, whose and when). */

@@ -103,6 +103,8 @@ export interface AppConfig {
    * kept between runs (KUBE_AUDIT_LOG_POSITION_FILE); undefined: none.
    */
   kubeAuditLog: { file: string; positionFile: string } | undefined;
+  /** The notifications' routing file (NOTIFICATIONS_FILE), reloaded on change; undefined: no notifications. */
+  notificationsFile: string | undefined;
   /** What plain HTTP gets while TLS is on (PLAIN_HTTP; see transport/plain-http-policy.ts). */
   plainHttp: PlainHttpPolicy;
   /** Host names the app answers for (ALLOWED_HOSTS, lower case; `*` for any); undefined: see http/host-check.ts. */
@@ -203,6 +205,7 @@ export function loadAppConfig(
     kubeAuditLog: env.KUBE_AUDIT_LOG_FILE
       ? { file: env.KUBE_AUDIT_LOG_FILE, positionFile: env.KUBE_AUDIT_LOG_POSITION_FILE }
       : undefined,
+    notificationsFile: env.NOTIFICATIONS_FILE,
     plainHttp: env.PLAIN_HTTP,
     allowedHosts: env.ALLOWED_HOSTS,
     web: { mode: env.WEB_MODE, dir: env.WEB_DIR },

@@ -157,6 +157,8 @@ export const appEnv = (cwd: string) =>
     RESYNC_PERIOD_SECONDS: seconds(12 * 3600, 7 * 24 * 3600),
     TLS_SECRET_RECHECK_SECONDS: seconds(60, 3600),
     QUOTA_WAKE: flag(true),
+    /** The notifications' routing file (docs/operations.md, "Notifications"); unset: none are sent. */
+    NOTIFICATIONS_FILE: path(cwd),
   });
 export type AppEnv = z.output<ReturnType<typeof appEnv>>;
 

@@ -12,6 +12,6 @@ import { NginxControllerService } from './nginx-controller.service.js';
 @Module({
   imports: [AnalysisModule],
   providers: [ControllerInformers, CrdInstaller, NginxControllerService],
-  exports: [NginxControllerService],
+  exports: [NginxControllerService, ControllerInformers],
 })
 export class ControllerModule {}
