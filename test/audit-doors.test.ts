@@ -27,7 +27,9 @@ import {
   type TestDatabase,
 } from './support/database.js';
 import { startApp } from './support/app-process.js';
+import { launchBrowser, newTab, screenshot, signInWith } from './support/browser.js';
 import { kubectl, kubectlApply, kubectlWith, runKubectl } from './support/kubectl.js';
+import { builtPluginFolder, controlPlaneKubeconfig, runNgx } from './support/kubectl-ngx.js';
 import { restartKubeApiServer } from './support/operations.js';
 import { CLUSTER_DIR } from './support/paths.js';
 import { serviceAccountKubeconfig } from './support/service-account.js';
@@ -117,14 +119,17 @@ async function webhookCaughtUp(): Promise<void> {
  * leads in NS only, so revisions are made.
  */
 function startOnWebhookPort(): Promise<ControlPlane> {
-  return startControlPlane({
-    PORT: webhookUrl.port,
-    WATCH_NAMESPACE: NS,
-    CONTROLLER: 'true',
-    LEADER_ELECTION: 'false',
-    DATABASE_URL: database.url,
-    AUDIT_APISERVER_LOSS_POLL_SECONDS: '1',
-  });
+  return startControlPlane(
+    {
+      PORT: webhookUrl.port,
+      WATCH_NAMESPACE: NS,
+      CONTROLLER: 'true',
+      LEADER_ELECTION: 'false',
+      DATABASE_URL: database.url,
+      AUDIT_APISERVER_LOSS_POLL_SECONDS: '1',
+    },
+    { web: true },
+  );
 }
 
 // A failure shows what the app logged at warn or error level, which is where its side of a story is told.
@@ -564,6 +569,60 @@ describe('the causal timeline', () => {
     expect(new Set((await timeline('shop', '&kind=pod,change')).map((item) => item.kind))).toEqual(
       new Set(['pod', 'change']),
     );
+    // A pod deleted by hand while the quota is full: the incident as a person reads it, in the UI's Timeline and
+    // through `kubectl ngx timeline`, from the same rows (libs/nginx-api's timelineRows).
+    const standing = (await podsOf('shop')).items.filter((pod) => !pod.metadata.deletionTimestamp);
+    const handDeleted = standing[0]!.metadata.name;
+    await kubectl('-n', NS, 'delete', 'pod', handDeleted, '--wait=false');
+    await waitFor(
+      'the hand deletion and the deletion that finished it',
+      async () => {
+        const writes = (await timeline('shop', '&kind=pod-write')).filter(
+          (item) => item.evidence?.pod === handDeleted && item.evidence.what === 'delete',
+        );
+        return writes.some((item) => item.evidence?.actor === 'admin') && writes.length >= 2;
+      },
+      { timeoutMs: 60_000, intervalMs: 500 },
+    );
+    const expected = [
+      `${TOKEN_NAMES.editor} scaled 2 → 5 via controlplane`,
+      'pod creations refused',
+      `admin: delete pod ${handDeleted}`,
+      '(deletion finished by kwok-controller)',
+    ];
+    const plugin = await runNgx(builtPluginFolder(), controlPlaneKubeconfig(cp, 'viewer'), [
+      '-n',
+      NS,
+      'timeline',
+      'shop',
+      '--since',
+      '1h',
+    ]);
+    expect(plugin.code).toBe(0);
+    for (const words of expected) expect(plugin.out).toContain(words);
+    expect(plugin.out).toMatch(/\d+ reconciles that changed nothing/);
+    expect(plugin.out).not.toMatch(/caused by (reconcile|change)\//);
+
+    const browser = await launchBrowser();
+    try {
+      const page = await newTab(browser, []);
+      await signInWith(page, cp.url, TOKENS.viewer, TOKEN_NAMES.viewer);
+      await page.goto(`${cp.url}/nginxes/${NS}/shop`);
+      const rows = page.getByTestId('timeline-row');
+      await rows.first().waitFor({ timeout: 30_000 });
+      const shown = async () =>
+        (await rows.allInnerTexts()).join('\n') +
+        (await page.getByTestId('timeline-causes').allInnerTexts()).join('\n');
+      await waitFor('the incident in the UI timeline', async () => {
+        const text = await shown();
+        return expected.every((words) => text.includes(words));
+      });
+      for (const words of expected) expect(await shown()).toContain(words);
+      await screenshot(page, 'timeline-quota-and-hand-deletion');
+    } finally {
+      await browser.close();
+    }
+
     // The namespace's pods are free again for the tests after this one.
     await kubectl('-n', NS, 'delete', 'quota', 'pods');
     await kubectl('-n', NS, 'scale', 'nginx', 'shop', '--replicas=0');

@@ -11,11 +11,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   CA_FILE,
   TOKEN_NAMES,
-  TOKENS,
   startLeadingControlPlane,
   type ControlPlane,
 } from './support/control-plane.js';
 import { KUBECTL, kubectl, kubectlApply } from './support/kubectl.js';
+import { controlPlaneKubeconfig, runNgx, type NgxOutcome } from './support/kubectl-ngx.js';
 import { KUBECONFIG_PATH, ROOT } from './support/paths.js';
 import { uniqueName, waitFor } from './support/wait.js';
 
@@ -30,7 +30,7 @@ const NS: Record<Door, string> = {
 };
 const KUBECONFIG: Record<Door, string> = {
   'kube-apiserver': KUBECONFIG_PATH,
-  'control-plane': join(scratch, 'control-plane.kubeconfig'),
+  'control-plane': '', // once the control plane runs
 };
 let cp: ControlPlane;
 
@@ -53,18 +53,7 @@ beforeAll(async () => {
   ]);
   for (const door of DOORS) await kubectl('create', 'namespace', NS[door]);
   cp = await startLeadingControlPlane(Object.values(NS));
-  writeFileSync(
-    KUBECONFIG['control-plane'],
-    [
-      'apiVersion: v1',
-      'kind: Config',
-      `clusters: [{name: cp, cluster: {server: "${cp.httpsUrl}", certificate-authority: "${CA_FILE}"}}]`,
-      `users: [{name: editor, user: {token: "${TOKENS.editor}"}}]`,
-      'contexts: [{name: cp, context: {cluster: cp, user: editor}}]',
-      'current-context: cp',
-      '',
-    ].join('\n'),
-  );
+  KUBECONFIG['control-plane'] = controlPlaneKubeconfig(cp, 'editor');
 }, 180_000);
 
 afterAll(async () => {
@@ -72,31 +61,11 @@ afterAll(async () => {
   for (const door of DOORS) await kubectl('delete', 'namespace', NS[door], '--wait=false').catch(() => {});
 });
 
-interface Outcome {
-  code: number;
-  out: string;
-  err: string;
-}
+type Outcome = NgxOutcome;
 
 /** `kubectl ngx <args>` through `door`, with only the installed plugin's bin folder added to PATH. */
-async function ngx(door: Door, ...args: string[]): Promise<Outcome> {
-  const env = {
-    ...process.env,
-    PATH: `${join(PREFIX, 'bin')}:${process.env.PATH}`,
-    KUBECONFIG: KUBECONFIG[door],
-  };
-  try {
-    const { stdout, stderr } = await run(KUBECTL, ['ngx', '-n', NS[door], ...args], { env, timeout: 90_000 });
-    return { code: 0, out: stdout.trimEnd(), err: stderr.trimEnd() };
-  } catch (error) {
-    const failed = error as { code?: number; stdout?: string; stderr?: string };
-    return {
-      code: failed.code ?? -1,
-      out: (failed.stdout ?? '').trimEnd(),
-      err: (failed.stderr ?? '').trimEnd(),
-    };
-  }
-}
+const ngx = (door: Door, ...args: string[]) =>
+  runNgx(join(PREFIX, 'bin'), KUBECONFIG[door], ['-n', NS[door], ...args]);
 
 const CANARY = {
   apiVersion: 'mycompany.com/v1',
