@@ -12,7 +12,7 @@
 import { join } from 'node:path';
 import { withAuditLog } from '../test/support/apiserver-audit-log.js';
 import {
-  cpuHog,
+  busyNeighbour,
   describeTrial,
   leaderOf,
   nginxSubject,
@@ -69,7 +69,7 @@ async function trials(
     maxStandbyLagMs: options.maxStandbyLagMs,
     trials: [],
   };
-  const stopHog = cpuHog();
+  const stopNeighbour = busyNeighbour();
   try {
     let pair = await leaderOf(await subject.start(), await subject.start());
     for (const [index, plan] of plans.entries()) {
@@ -80,7 +80,7 @@ async function trials(
       pair = next;
     }
   } finally {
-    await stopHog();
+    await stopNeighbour();
     await subject.close();
   }
   return run;

@@ -10,7 +10,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requireAuditLog } from './support/apiserver-audit-log.js';
 import {
-  cpuHog,
+  busyNeighbour,
   describeTrial,
   leaderOf,
   nginxSubject,
@@ -62,8 +62,8 @@ describe('the hand-over under stress', () => {
     const subject = nginxSubject(client, ns, name, LEASE);
     cleanups.push(() => subject.close());
     let pair = await leaderOf(await subject.start(), await subject.start());
-    const stopHog = cpuHog();
-    cleanups.push(stopHog);
+    const stopNeighbour = busyNeighbour();
+    cleanups.push(stopNeighbour);
 
     const results: TrialResult[] = [];
     try {
@@ -79,7 +79,7 @@ describe('the hand-over under stress', () => {
         pair = next;
       }
     } finally {
-      await stopHog();
+      await stopNeighbour();
     }
     const inexact = results.filter((r) => !r.exact);
     const extra = results.reduce(

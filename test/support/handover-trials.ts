@@ -362,7 +362,7 @@ step();
  * that is all the time) and backs off while other work keeps the cores busy, such as the integration files that
  * run beside the hand-over stress test: the load is the same, and it adds none where there is plenty.
  */
-export function cpuHog(): () => Promise<void> {
+export function busyNeighbour(): () => Promise<void> {
   const child: ChildProcess = spawn(process.execPath, ['-e', BUSY_NEIGHBOUR], { stdio: 'ignore' });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   return async () => {

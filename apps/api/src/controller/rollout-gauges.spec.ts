@@ -41,7 +41,6 @@ describe('the per-Nginx rollout gauges', () => {
     expect(text).not.toContain('nginx_canary_weight{namespace="team-a",name="api"}');
 
     cache = [nginx('api', progressing('ReplicasReady'))];
-    await new Promise((resolve) => setTimeout(resolve, 150)); // a later scrape
     text = await registry.metrics();
     expect(text).not.toContain('name="web"');
     expect(text).not.toContain('phase="RollingUpdate"');
