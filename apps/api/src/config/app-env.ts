@@ -68,6 +68,17 @@ const httpsUrl = (must: string, allowed: (url: URL) => boolean = () => false) =>
     named,
   );
 
+/** An http or https URL, as given; undefined when unset. */
+const httpUrl = () =>
+  setting(
+    refusing<string>((value) =>
+      URL.canParse(value) && ['http:', 'https:'].includes(new URL(value).protocol)
+        ? undefined
+        : `must be an http or https URL: ${value}`,
+    ).optional(),
+    named,
+  );
+
 /** Files that do not exist among a `:`-separated list (relative ones from the process's directory). */
 const missingFiles = (files: string) => {
   const missing = files.split(':').filter((file) => file && !existsSync(file));
@@ -157,6 +168,8 @@ export const appEnv = (cwd: string) =>
     RESYNC_PERIOD_SECONDS: seconds(12 * 3600, 7 * 24 * 3600),
     TLS_SECRET_RECHECK_SECONDS: seconds(60, 3600),
     QUOTA_WAKE: flag(true),
+    /** Unset: no traces. Set: spans are exported over OTLP/HTTP; the SDK reads the other OTEL_* variables. */
+    OTEL_EXPORTER_OTLP_ENDPOINT: httpUrl(),
   });
 export type AppEnv = z.output<ReturnType<typeof appEnv>>;
 
