@@ -138,7 +138,9 @@ describe('KubeClient tracing', () => {
       tracing: {
         requestStarted: ({ method, url, streaming }) => {
           const id = ++count;
-          traces.push(`start ${id} ${method} ${url.pathname}${url.search} ${streaming ? 'stream' : 'request'}`);
+          traces.push(
+            `start ${id} ${method} ${url.pathname}${url.search} ${streaming ? 'stream' : 'request'}`,
+          );
           return {
             headers: { traceparent: `trace-${id}` },
             ended: (outcome) =>
