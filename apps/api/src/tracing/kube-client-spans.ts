@@ -1,4 +1,12 @@
-import { context, propagation, SpanKind, SpanStatusCode, trace, type Tracer } from '@opentelemetry/api';
+import {
+  context,
+  propagation,
+  SpanKind,
+  SpanStatusCode,
+  trace,
+  type Context,
+  type Tracer,
+} from '@opentelemetry/api';
 import type { RestClientTracing } from '@ngx/kube-runtime';
 import {
   ATTR_ERROR_TYPE,
@@ -10,21 +18,29 @@ import {
 } from '@opentelemetry/semantic-conventions';
 import { appTracer } from './tracer.js';
 
-const NOTHING: Readonly<Record<string, string>> = Object.freeze({});
-const UNTRACED = Object.freeze({ headers: NOTHING, ended: () => {} });
+const UNTRACED = Object.freeze({ headers: Object.freeze({}), ended: () => {} });
+
+/** The headers that carry `carrying`'s span context (W3C `traceparent`, `tracestate`). */
+function injected(carrying: Context): Record<string, string> {
+  const headers: Record<string, string> = {};
+  propagation.inject(carrying, headers);
+  return headers;
+}
 
 /**
  * The KubeClient's tracing hook: a client span `HTTP <method>` per request to kube-apiserver, a child of the
  * span active where the request was made (a REST request's, a reconcile's), its context sent on as W3C
- * `traceparent`. A request made outside any trace (leader Lease renewals, informers' lists and watches, batched
- * Events) gets no span of its own: it would be a one-span trace per call, noise that costs. A watch's span ends
- * when its headers arrive.
+ * `traceparent`. Inside a trace the sampler left out, the request gets no span but still carries the trace on
+ * (flags unsampled). A request made outside any trace (leader Lease renewals, informers' lists and watches) gets
+ * neither: it would be a one-span trace per call, noise that costs. A watch's span ends when its headers arrive.
  */
 export function kubeClientSpans(tracer: Tracer = appTracer()): RestClientTracing {
   return {
     requestStarted({ method, url, streaming }) {
       const parent = context.active();
-      if (!trace.getSpan(parent)?.isRecording()) return UNTRACED;
+      const parentSpan = trace.getSpan(parent);
+      if (!parentSpan) return UNTRACED;
+      if (!parentSpan.isRecording()) return { headers: injected(parent), ended: () => {} }; // sampled out
       const span = tracer.startSpan(
         `HTTP ${method}`,
         {
@@ -39,10 +55,8 @@ export function kubeClientSpans(tracer: Tracer = appTracer()): RestClientTracing
         },
         parent,
       );
-      const headers: Record<string, string> = {};
-      propagation.inject(trace.setSpan(parent, span), headers);
       return {
-        headers,
+        headers: injected(trace.setSpan(parent, span)),
         ended(outcome) {
           if ('statusCode' in outcome) {
             span.setAttribute(ATTR_HTTP_RESPONSE_STATUS_CODE, outcome.statusCode);

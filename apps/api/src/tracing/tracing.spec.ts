@@ -93,6 +93,26 @@ describe('server spans', () => {
   });
 });
 
+describe('kube-apiserver call spans', () => {
+  it('carry a sampled-out trace on without a span, and nothing outside any trace', () => {
+    const unsampled = trace.wrapSpanContext({
+      traceId: '4bf92f3577b34da6a3ce929d0e0e4736',
+      spanId: '00f067aa0ba902b7',
+      traceFlags: 0,
+    });
+    const url = new URL('https://127.0.0.1:7443/api/v1/namespaces/a/pods');
+    const inside = context.with(trace.setSpan(context.active(), unsampled), () =>
+      hook.requestStarted({ method: 'POST', url, streaming: false }),
+    );
+    inside.ended({ statusCode: 201 });
+    expect(inside.headers).toEqual({
+      traceparent: '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-00',
+    });
+    expect(hook.requestStarted({ method: 'GET', url, streaming: true }).headers).toEqual({});
+    expect(exporter.getFinishedSpans()).toEqual([]);
+  });
+});
+
 describe('reconcile spans', () => {
   it('makes each reconcile a root span with its kube-apiserver calls as children, and its outcome', async () => {
     const reconcile = tracedReconcile(async (key) => {
