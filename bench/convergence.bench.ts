@@ -673,17 +673,15 @@ function tracingTable(runs: Run[]): string[] {
     seconds: side(on).map((run) => workTotal(run, 'seconds')),
   });
   const [on, off] = [figures(true), figures(false)];
-  const row = (what: string, a: number[], b: number[]) =>
-    `| ${what} | ${fmt(mean(a), 2)} (${spread(a)}) | ${fmt(mean(b), 2)} (${spread(b)}) | ${percent(mean(a), mean(b))} |`;
   return [
     `Tracing, on against off in ${runs.length / 2} alternating pairs (mean, and range, of ${on.controller.length} ` +
       `runs each, ${COUNT} × ${REPLICAS} pods: create + scale down + delete; goal ≤ 3 % CPU):`,
     '',
     '| per converge | tracing on | tracing off | on vs off |',
     '| --- | --- | --- | --- |',
-    row('controller CPU s', on.controller, off.controller),
-    row('API process CPU s', on.api, off.api),
-    row('seconds', on.seconds, off.seconds),
+    comparisonRow('controller CPU s', on.controller, off.controller),
+    comparisonRow('API process CPU s', on.api, off.api),
+    comparisonRow('seconds', on.seconds, off.seconds),
   ];
 }
 
@@ -810,6 +808,10 @@ const spread = (values: number[]) => `${fmt(Math.min(...values), 2)}–${fmt(Mat
 const percent = (value: number, reference: number) =>
   `${value >= reference ? '+' : ''}${fmt((value / reference - 1) * 100)}%`;
 
+/** A table row of one figure on either side: each side's mean and range, and the first against the second. */
+const comparisonRow = (what: string, a: number[], b: number[], digits = 2) =>
+  `| ${what} | ${fmt(mean(a), digits)} (${spread(a)}) | ${fmt(mean(b), digits)} (${spread(b)}) | ${percent(mean(a), mean(b))} |`;
+
 /** What recording costs, from runs of ours with the audit trail on and off (alternating pairs). */
 function recordingTable(pairs: Run[]): string[] {
   const side = (on: boolean) => pairs.filter((r) => (r.audit !== false) === on);
@@ -827,8 +829,6 @@ function recordingTable(pairs: Run[]): string[] {
     };
   };
   const [on, off] = [lines(true), lines(false)];
-  const row = (what: string, a: number[], b: number[], digits = 2) =>
-    `| ${what} | ${fmt(mean(a), digits)} (${spread(a)}) | ${fmt(mean(b), digits)} (${spread(b)}) | ${percent(mean(a), mean(b))} |`;
   return [
     `Recording, audit on against AUDIT=false in ${pairs.length / 2} alternating pairs (mean, and range, of ` +
       `${on.both.length} runs each, create + scale down + delete, no idle stretch; the audit trail on ` +
@@ -836,13 +836,15 @@ function recordingTable(pairs: Run[]): string[] {
     '',
     '| figure | audit on | audit off | on vs off |',
     '| --- | ---: | ---: | ---: |',
-    row('CPU s, controller + API', on.both, off.both),
-    row('CPU s, controller role', on.controller, off.controller),
-    row('CPU s, API role', on.api, off.api),
-    ...(ON_POSTGRES ? [row('CPU s, PostgreSQL server (the whole run)', on.database, off.database)] : []),
-    row('seconds to converge', on.seconds, off.seconds, 1),
-    row('peak RSS MiB, controller role', on.controllerRss, off.controllerRss, 0),
-    row('peak RSS MiB, API role', on.apiRss, off.apiRss, 0),
+    comparisonRow('CPU s, controller + API', on.both, off.both),
+    comparisonRow('CPU s, controller role', on.controller, off.controller),
+    comparisonRow('CPU s, API role', on.api, off.api),
+    ...(ON_POSTGRES
+      ? [comparisonRow('CPU s, PostgreSQL server (the whole run)', on.database, off.database)]
+      : []),
+    comparisonRow('seconds to converge', on.seconds, off.seconds, 1),
+    comparisonRow('peak RSS MiB, controller role', on.controllerRss, off.controllerRss, 0),
+    comparisonRow('peak RSS MiB, API role', on.apiRss, off.apiRss, 0),
   ];
 }
 

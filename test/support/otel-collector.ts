@@ -3,10 +3,10 @@
 // what it prints.
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CLUSTER_DIR, ROOT } from './paths.js';
+import { freePort } from './prometheus.js';
 import { waitFor } from './wait.js';
 
 /** One span as the collector received it (ids in hex; parentId '' for a root span). */
@@ -27,15 +27,6 @@ export interface CollectedSpan {
 export function buildCollector(): string {
   execFileSync('bash', [join(ROOT, 'tools/otel-collector/build.sh')], { cwd: ROOT, stdio: 'ignore' });
   return join(CLUSTER_DIR, 'bin/otelcol-ngx');
-}
-
-/** A port free at the time of asking. */
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 const ATTRIBUTE = /^\s*-> ([^:]+): \w+\((.*)\)$/;
