@@ -111,6 +111,8 @@ export const appEnv = (cwd: string) =>
     AUDIT_TIMELINE: flag(true),
     AUDIT_APISERVER_LOSS_POLL_SECONDS: seconds(15, 3600),
     LOG_FORMAT: oneOf(['json', 'text'], 'json', 'json or text'),
+    /** Unset: no traces. Set: spans are exported over OTLP/HTTP; the SDK reads the other OTEL_* variables. */
+    OTEL_EXPORTER_OTLP_ENDPOINT: httpUrl(),
     AUTH_TOKENS_FILE: path(cwd),
     AUTH_TOKENS: text(),
     RATE_LIMIT_RPS: positive(20),
@@ -168,8 +170,6 @@ export const appEnv = (cwd: string) =>
     RESYNC_PERIOD_SECONDS: seconds(12 * 3600, 7 * 24 * 3600),
     TLS_SECRET_RECHECK_SECONDS: seconds(60, 3600),
     QUOTA_WAKE: flag(true),
-    /** Unset: no traces. Set: spans are exported over OTLP/HTTP; the SDK reads the other OTEL_* variables. */
-    OTEL_EXPORTER_OTLP_ENDPOINT: httpUrl(),
   });
 export type AppEnv = z.output<ReturnType<typeof appEnv>>;
 
