@@ -16,6 +16,7 @@ const API_LAYERS = [
   'transport',
   'http',
   'config',
+  'tracing',
   'auth',
   'audit',
   'kube',

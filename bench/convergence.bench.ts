@@ -1,6 +1,6 @@
 // npm run bench:convergence [-- --quick | --large | --scale] [-- --no-audit-log]
 // [-- --ours-only [--profile] [--profile-api] [--no-audit] [--equal] [--idle] [--timeline=on|off]]
-// [-- --timeline-only] [-- --audit-only]
+// [-- --timeline-only] [-- --audit-only] [-- --tracing-only]
 // — reports, never asserts. Needs the local cluster.
 // Our Nginx controller next to kube-controller-manager's ReplicaSet controller on the same cluster, in the same
 // run: N objects × R replicas created (timed until every status.readyReplicas == R), scaled to R/2, deleted;
@@ -18,6 +18,7 @@ import { HEADLESS, startApp, type AppProcess } from '../test/support/app-process
 import { migrate, postgresDatabase } from '../test/support/database.js';
 import { CLUSTER_DIR, ROOT } from '../test/support/paths.js';
 import { runtimeClient } from '../test/support/runtime.js';
+import { TestCollector } from '../test/support/otel-collector.js';
 import { requestCounts } from '../test/support/apiserver-metrics.js';
 import type { SenderWrites } from '../test/support/apiserver-audit-log.js';
 import { restartComponents } from './convergence/cluster-components.js';
@@ -53,8 +54,11 @@ const AUDIT_LOG =
   process.argv.includes('--no-audit-log') || SCALE
     ? undefined
     : join(CLUSTER_DIR, 'logs', 'convergence-audit.log');
-/** The port kube-apiserver's audit webhook posts to (tools/cluster/lib.sh's default). */
-const WEBHOOK_PORT = '3000';
+/**
+ * The port kube-apiserver's audit webhook posts to (tools/cluster/lib.sh's default); BENCH_API_PORT for a cluster
+ * started without the webhook (CLUSTER_AUDIT_WEBHOOK=off) beside another that uses the port.
+ */
+const WEBHOOK_PORT = process.env.BENCH_API_PORT ?? '3000';
 /** The benchmark's own User-Agent: it uses the admin kubeconfig like our controller, which sends "nginx-control-plane". */
 const BENCH_AGENT = 'nginx-bench';
 
@@ -124,6 +128,8 @@ interface Run {
   timeline?: boolean;
   /** Ours with the web UI served from the same process (WEB_MODE=production), not the controller alone. */
   web?: boolean;
+  /** Ours exporting OpenTelemetry traces (OTEL_EXPORTER_OTLP_ENDPOINT set) from both processes. */
+  tracing?: boolean;
   phases: PhaseResult[];
   /** With the audit log: writes received after the last phase ended, until its figures were taken. */
   afterPhases?: SenderWrites[];
@@ -166,9 +172,11 @@ async function ours(
     profiles?: PhaseProfiles;
     idle?: boolean;
     resync?: boolean;
+    /** OTEL_EXPORTER_OTLP_ENDPOINT of both processes: traces on, exported there. */
+    otlpEndpoint?: string;
   } = {},
 ): Promise<Run> {
-  const { audit = true, web = false, profiles, resync = false, timeline } = options;
+  const { audit = true, web = false, profiles, resync = false, timeline, otlpEndpoint } = options;
   const idle = options.idle ?? (audit && !profiles && !web && label === 'equal');
   await restartComponents(['kube-controller-manager'], limitsEnv(limits));
   const namespace = await namespaceFor('ngx');
@@ -186,6 +194,7 @@ async function ours(
     LOG_FORMAT: 'json',
     AUDIT: String(audit),
     DATABASE_URL: databaseUrl,
+    ...(otlpEndpoint ? { OTEL_EXPORTER_OTLP_ENDPOINT: otlpEndpoint } : {}),
   };
   const start = () =>
     startApp({
@@ -264,6 +273,7 @@ async function ours(
       audit,
       ...(timeline === undefined ? {} : { timeline }),
       web,
+      ...(otlpEndpoint ? { tracing: true } : {}),
       ...result,
       peakRssMb: Math.max(firstPeakRssMb, peakRssMb(controller.pid)),
       idleRssMb,
@@ -320,7 +330,7 @@ const fmt = (n: number, digits = 1) => n.toFixed(digits);
 const runName = (run: Run) =>
   `${run.controller}${run.audit === false ? ', audit off' : ''}` +
   `${run.timeline === undefined ? '' : `, timeline ${run.timeline ? 'on' : 'off'} (webhook port)`}` +
-  `${run.web ? ', with the web UI' : ''}`;
+  `${run.web ? ', with the web UI' : ''}${run.tracing ? ', tracing on' : ''}`;
 
 /**
  * Of a sender's writes (audit log), those the "writes" column counts: pods (not their status, kwok's) and the
@@ -612,6 +622,69 @@ async function auditOnly(): Promise<void> {
   }
 }
 
+/**
+ * `--tracing-only`: ours with OpenTelemetry tracing on (exported to the OpenTelemetry Collector of
+ * tools/otel-collector, which prints and drops them) and off, in BENCH_TRACING_PAIRS alternating pairs (default
+ * 2), at equal limits without the idle stretch; prints each run's CPU seconds per converge (create + scale down +
+ * delete) of the controller and of the API process, and what tracing costs (goal ≤ 3 %). Off is the baseline: no
+ * SDK is registered, no span made. The collector's own CPU is not counted.
+ */
+const TRACING_ONLY = process.argv.includes('--tracing-only');
+const TRACING_PAIRS = Number(process.env.BENCH_TRACING_PAIRS ?? 2);
+
+async function tracingOnly(): Promise<void> {
+  const collector = new TestCollector();
+  try {
+    await collector.start();
+    await restartComponents(['kube-scheduler', 'kube-controller-manager'], limitsEnv(EQUAL));
+    await sleep(5000); // the restarted scheduler's caches
+    const runs: Run[] = [];
+    for (let pair = 0; pair < TRACING_PAIRS; pair++)
+      for (const tracing of pair % 2 === 0 ? [false, true] : [true, false]) {
+        const run = await ours(EQUAL, 'equal', {
+          idle: false,
+          ...(tracing ? { otlpEndpoint: collector.endpoint } : {}),
+        });
+        runs.push(run);
+        console.log(
+          `${runName(run)}: ${fmt(workTotal(run, 'seconds'))} s, controller ` +
+            `${fmt(workTotal(run, 'cpuSeconds'), 2)} CPU s, API ${fmt(workTotal(run, 'apiCpuSeconds'), 2)} CPU s`,
+        );
+      }
+    const spans = collector.spans();
+    console.log(
+      `the collector received ${spans.length} spans, ` +
+        `${spans.filter((span) => span.name === 'reconcile nginx').length} of them reconciles`,
+    );
+    console.log(tracingTable(runs).join('\n'));
+  } finally {
+    await collector.stop();
+    await restartComponents(['kube-scheduler', 'kube-controller-manager'], {});
+    client.close();
+  }
+}
+
+/** What tracing costs, from runs of ours with tracing on and off (alternating pairs). */
+function tracingTable(runs: Run[]): string[] {
+  const side = (on: boolean) => runs.filter((run) => (run.tracing === true) === on);
+  const figures = (on: boolean) => ({
+    controller: side(on).map((run) => workTotal(run, 'cpuSeconds')),
+    api: side(on).map((run) => workTotal(run, 'apiCpuSeconds')),
+    seconds: side(on).map((run) => workTotal(run, 'seconds')),
+  });
+  const [on, off] = [figures(true), figures(false)];
+  return [
+    `Tracing, on against off in ${runs.length / 2} alternating pairs (mean, and range, of ${on.controller.length} ` +
+      `runs each, ${COUNT} × ${REPLICAS} pods: create + scale down + delete; goal ≤ 3 % CPU):`,
+    '',
+    '| per converge | tracing on | tracing off | on vs off |',
+    '| --- | --- | --- | --- |',
+    comparisonRow('controller CPU s', on.controller, off.controller),
+    comparisonRow('API process CPU s', on.api, off.api),
+    comparisonRow('seconds', on.seconds, off.seconds),
+  ];
+}
+
 /** `--ours-only`: one unthrottled run of ours, printed; with `--profile`, also its profile results (above). */
 async function oursOnly(): Promise<void> {
   const profiles: PhaseProfiles | undefined = PROFILE ? {} : undefined;
@@ -735,6 +808,10 @@ const spread = (values: number[]) => `${fmt(Math.min(...values), 2)}–${fmt(Mat
 const percent = (value: number, reference: number) =>
   `${value >= reference ? '+' : ''}${fmt((value / reference - 1) * 100)}%`;
 
+/** A table row of one figure on either side: each side's mean and range, and the first against the second. */
+const comparisonRow = (what: string, a: number[], b: number[], digits = 2) =>
+  `| ${what} | ${fmt(mean(a), digits)} (${spread(a)}) | ${fmt(mean(b), digits)} (${spread(b)}) | ${percent(mean(a), mean(b))} |`;
+
 /** What recording costs, from runs of ours with the audit trail on and off (alternating pairs). */
 function recordingTable(pairs: Run[]): string[] {
   const side = (on: boolean) => pairs.filter((r) => (r.audit !== false) === on);
@@ -752,8 +829,6 @@ function recordingTable(pairs: Run[]): string[] {
     };
   };
   const [on, off] = [lines(true), lines(false)];
-  const row = (what: string, a: number[], b: number[], digits = 2) =>
-    `| ${what} | ${fmt(mean(a), digits)} (${spread(a)}) | ${fmt(mean(b), digits)} (${spread(b)}) | ${percent(mean(a), mean(b))} |`;
   return [
     `Recording, audit on against AUDIT=false in ${pairs.length / 2} alternating pairs (mean, and range, of ` +
       `${on.both.length} runs each, create + scale down + delete, no idle stretch; the audit trail on ` +
@@ -761,13 +836,15 @@ function recordingTable(pairs: Run[]): string[] {
     '',
     '| figure | audit on | audit off | on vs off |',
     '| --- | ---: | ---: | ---: |',
-    row('CPU s, controller + API', on.both, off.both),
-    row('CPU s, controller role', on.controller, off.controller),
-    row('CPU s, API role', on.api, off.api),
-    ...(ON_POSTGRES ? [row('CPU s, PostgreSQL server (the whole run)', on.database, off.database)] : []),
-    row('seconds to converge', on.seconds, off.seconds, 1),
-    row('peak RSS MiB, controller role', on.controllerRss, off.controllerRss, 0),
-    row('peak RSS MiB, API role', on.apiRss, off.apiRss, 0),
+    comparisonRow('CPU s, controller + API', on.both, off.both),
+    comparisonRow('CPU s, controller role', on.controller, off.controller),
+    comparisonRow('CPU s, API role', on.api, off.api),
+    ...(ON_POSTGRES
+      ? [comparisonRow('CPU s, PostgreSQL server (the whole run)', on.database, off.database)]
+      : []),
+    comparisonRow('seconds to converge', on.seconds, off.seconds, 1),
+    comparisonRow('peak RSS MiB, controller role', on.controllerRss, off.controllerRss, 0),
+    comparisonRow('peak RSS MiB, API role', on.apiRss, off.apiRss, 0),
   ];
 }
 
@@ -799,6 +876,7 @@ async function main(): Promise<void> {
   if (OURS_ONLY) return oursOnly();
   if (TIMELINE_ONLY) return timelineOnly();
   if (AUDIT_ONLY) return auditOnly();
+  if (TRACING_ONLY) return tracingOnly();
   if (SCALE) return scale();
   const version = await client.request<{ gitVersion: string }>({ path: '/version' });
   const stamp = runStamp(version.gitVersion);

@@ -56,6 +56,8 @@ log "building client-go's conformance checks and installing the Python kubernete
 bash tools/conformance/setup.sh
 # Helm renders the chart deploy/helm/nginx-control-plane (npm run deploy:render) and installs it in the tests.
 bash tools/helm/build.sh >/dev/null
+# An OpenTelemetry Collector (OTLP receiver, debug exporter) receives the app's traces in test/tracing.test.ts.
+bash tools/otel-collector/build.sh >/dev/null
 
 if [ -z "${KUBECONFIG:-}" ]; then
   bash tools/cluster/up.sh

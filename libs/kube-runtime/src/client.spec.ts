@@ -121,6 +121,59 @@ describe('KubeClient metrics', () => {
   });
 });
 
+describe('KubeClient tracing', () => {
+  it("traces each request with its hook's headers: a request until its body is read, a stream until its headers", async () => {
+    const seen: string[] = [];
+    const api = await server((req, res) => {
+      seen.push(`${req.method} ${req.url} ${req.headers.traceparent}`);
+      if (req.url?.startsWith('/reset')) return void req.socket.destroy();
+      res.writeHead(req.url?.startsWith('/gone') ? 404 : 200, { 'Content-Type': 'application/json' });
+      if (req.url?.startsWith('/watch')) return void res.flushHeaders();
+      res.end('{}');
+    });
+    cleanups.push(api.close);
+    const traces: string[] = [];
+    let count = 0;
+    const client = clientFor(api.url, 500, {
+      tracing: {
+        requestStarted: ({ method, url, streaming }) => {
+          const id = ++count;
+          traces.push(
+            `start ${id} ${method} ${url.pathname}${url.search} ${streaming ? 'stream' : 'request'}`,
+          );
+          return {
+            headers: { traceparent: `trace-${id}` },
+            ended: (outcome) =>
+              void traces.push(`end ${id} ${'statusCode' in outcome ? outcome.statusCode : 'error'}`),
+          };
+        },
+      },
+    });
+    cleanups.push(() => client.close());
+    await client.request({ path: '/ok', query: { labelSelector: 'a=b' } });
+    await expect(client.request({ path: '/gone' })).rejects.toMatchObject({ code: 404 });
+    await expect(client.request({ method: 'DELETE', path: '/reset' })).rejects.toThrow();
+    const watch = await client.stream({ path: '/watch' });
+    expect(traces).toEqual([
+      'start 1 GET /ok?labelSelector=a%3Db request',
+      'end 1 200',
+      'start 2 GET /gone request',
+      'end 2 404',
+      'start 3 DELETE /reset request',
+      'end 3 error',
+      'start 4 GET /watch stream',
+      'end 4 200', // ended with the headers, while the stream stays open
+    ]);
+    watch.destroy();
+    expect(seen).toEqual([
+      'GET /ok?labelSelector=a%3Db trace-1',
+      'GET /gone trace-2',
+      'DELETE /reset trace-3',
+      'GET /watch trace-4',
+    ]);
+  });
+});
+
 describe('KubeClient credentials', () => {
   it('applies the kubeconfig once per TTL, and afresh after a 401', async () => {
     let answer = 200;

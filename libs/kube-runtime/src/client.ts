@@ -4,6 +4,7 @@ import type { KubeConfig } from '@kubernetes/client-node';
 import { linkedSignal } from './abort-scope.js';
 import { KubeApiError } from './api-error.js';
 import type { RestClientMetrics } from './client-metrics.js';
+import type { RequestTrace, RestClientTracing } from './client-tracing.js';
 import { realClock, type Clock } from './clock.js';
 import { Http1Pool } from './http1-pool.js';
 import { Http2Session } from './http2-session.js';
@@ -38,6 +39,11 @@ export interface KubeClientOptions {
   http2?: boolean;
   /** Where each request's outcome and duration are reported (client-go's rest_client metrics). */
   metrics?: RestClientMetrics;
+  /**
+   * Traces each request sent (one span per call, say) and adds its headers (W3C `traceparent`); none by default.
+   * A request's trace covers its answer's body; a stream's only its opening, until the headers came.
+   */
+  tracing?: RestClientTracing;
 }
 
 /**
@@ -140,6 +146,7 @@ export class KubeClient implements KubeRequester {
   private readonly transport: Http1Pool | Http2Session | undefined;
   private credentials: { options: Readonly<RequestOptions>; appliedAt: number } | undefined;
   private readonly metrics: RestClientMetrics | undefined;
+  private readonly tracing: RestClientTracing | undefined;
   /** The server's host:port, the `host` of the metrics. */
   private readonly host: string;
 
@@ -158,6 +165,7 @@ export class KubeClient implements KubeRequester {
     const origin = new URL(this.server);
     this.host = origin.host;
     this.metrics = options.metrics;
+    this.tracing = options.tracing;
     if (!cluster.proxyUrl)
       this.transport =
         options.http2 && origin.protocol === 'https:'
@@ -172,8 +180,15 @@ export class KubeClient implements KubeRequester {
       await this.admit(req);
       const deadline = this.deadline(req);
       try {
-        const response = await this.send({ ...req, signal: deadline.signal });
-        const body = await readBody(response, deadline.signal);
+        const { response, trace } = await this.send({ ...req, signal: deadline.signal }, false);
+        let body: string;
+        try {
+          body = await readBody(response, deadline.signal);
+        } catch (error) {
+          trace?.ended({ error });
+          throw error;
+        }
+        trace?.ended({ statusCode: response.statusCode! });
         if (response.statusCode! < 200 || response.statusCode! >= 300)
           throw KubeApiError.fromBody(response.statusCode!, body);
         return (body ? JSON.parse(body) : undefined) as T;
@@ -205,7 +220,7 @@ export class KubeClient implements KubeRequester {
     await this.admit(req);
     const deadline = this.deadline(req);
     try {
-      return await this.send({ ...req, signal: deadline.signal });
+      return (await this.send({ ...req, signal: deadline.signal }, true)).response;
     } finally {
       deadline.clear(); // headers are in: the stream is no longer bounded by it
     }
@@ -262,7 +277,14 @@ export class KubeClient implements KubeRequester {
     };
   }
 
-  private async send(req: KubeRequest): Promise<KubeResponse> {
+  /**
+   * Sends the request; its trace, if traced, is ended here for a `streaming` one or when unanswered, and is
+   * otherwise handed back for the caller to end once it read the answer.
+   */
+  private async send(
+    req: KubeRequest,
+    streaming: boolean,
+  ): Promise<{ response: KubeResponse; trace: RequestTrace | undefined }> {
     const url = new URL(this.server + req.path);
     for (const [name, value] of Object.entries(req.query ?? {})) {
       if (value !== undefined) url.searchParams.set(name, String(value));
@@ -291,6 +313,8 @@ export class KubeClient implements KubeRequester {
     }
 
     const method = req.method ?? 'GET';
+    const trace = this.tracing?.requestStarted({ method, url, streaming });
+    if (trace) Object.assign(headers, trace.headers);
     let response: KubeResponse;
     try {
       response = this.transport
@@ -301,11 +325,13 @@ export class KubeClient implements KubeRequester {
         : await this.sendViaProxy(url, { ...credentials, method, headers, signal: req.signal }, payload);
     } catch (error) {
       this.metrics?.requestResult('<error>', method, this.host);
+      trace?.ended({ error });
       throw error;
     }
     this.metrics?.requestResult(String(response.statusCode), method, this.host);
     if (response.statusCode === 401) this.credentials = undefined; // expired or rotated: apply afresh
-    return response;
+    if (streaming) trace?.ended({ statusCode: response.statusCode! });
+    return { response, trace: streaming ? undefined : trace };
   }
 
   /** Over the proxy agent client-node made for the kubeconfig's `proxy-url` (a new one per credentials TTL). */

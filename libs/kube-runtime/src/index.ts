@@ -60,6 +60,7 @@ export * from './watch-stream.js';
 export * from './workqueue/delaying-queue.js';
 export * from './workqueue/metrics.js';
 export * from './client-metrics.js';
+export * from './client-tracing.js';
 export * from './workqueue/queue.js';
 export * from './workqueue/rate-limiting-queue.js';
 export * from './events.js';

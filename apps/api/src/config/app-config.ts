@@ -55,6 +55,11 @@ export interface AppConfig {
     apiserverLossPollMs: number;
   };
   logFormat: LogFormat;
+  /**
+   * Where traces go (OTEL_EXPORTER_OTLP_ENDPOINT); undefined: tracing is off, no SDK is registered and no span is
+   * made (tracing/).
+   */
+  otlpEndpoint: string | undefined;
   auth: {
     /** YAML/JSON file with `tokens: [{ name, role, token }]`. */
     tokensFile: string | undefined;
@@ -186,6 +191,7 @@ export function loadAppConfig(
       apiserverLossPollMs: env.AUDIT_APISERVER_LOSS_POLL_SECONDS,
     },
     logFormat: env.LOG_FORMAT,
+    otlpEndpoint: env.OTEL_EXPORTER_OTLP_ENDPOINT,
     auth: {
       tokensFile: env.AUTH_TOKENS_FILE,
       tokens: env.AUTH_TOKENS,

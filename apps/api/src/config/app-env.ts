@@ -68,6 +68,17 @@ const httpsUrl = (must: string, allowed: (url: URL) => boolean = () => false) =>
     named,
   );
 
+/** An http or https URL, as given; undefined when unset. */
+const httpUrl = () =>
+  setting(
+    refusing<string>((value) =>
+      URL.canParse(value) && ['http:', 'https:'].includes(new URL(value).protocol)
+        ? undefined
+        : `must be an http or https URL: ${value}`,
+    ).optional(),
+    named,
+  );
+
 /** Files that do not exist among a `:`-separated list (relative ones from the process's directory). */
 const missingFiles = (files: string) => {
   const missing = files.split(':').filter((file) => file && !existsSync(file));
@@ -100,6 +111,8 @@ export const appEnv = (cwd: string) =>
     AUDIT_TIMELINE: flag(true),
     AUDIT_APISERVER_LOSS_POLL_SECONDS: seconds(15, 3600),
     LOG_FORMAT: oneOf(['json', 'text'], 'json', 'json or text'),
+    /** Unset: no traces. Set: spans are exported over OTLP/HTTP; the SDK reads the other OTEL_* variables. */
+    OTEL_EXPORTER_OTLP_ENDPOINT: httpUrl(),
     AUTH_TOKENS_FILE: path(cwd),
     AUTH_TOKENS: text(),
     RATE_LIMIT_RPS: positive(20),

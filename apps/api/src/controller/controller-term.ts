@@ -29,6 +29,7 @@ import {
 } from './audited-reconcile.js';
 import type { ControllerMetrics } from './controller-metrics.js';
 import { NginxReconciler } from './reconciler.js';
+import { tracedReconcile } from '../tracing/reconcile-spans.js';
 import type { StrayPods } from './stray-pods.js';
 
 /** A cache of this many objects takes a while to relist: its watch gets a chance to catch up first. */
@@ -64,6 +65,8 @@ export interface ControllerTermDeps {
   /** What canary analysis steps measure with; none: each measurement is Inconclusive. */
   analysis?: AnalysisMeasurer;
   queueMetrics: PrometheusWorkQueueMetrics;
+  /** Each reconcile the root span of a trace of its own (tracing/reconcile-spans.ts); false: no span. */
+  traceReconciles: boolean;
 }
 
 /**
@@ -140,18 +143,19 @@ export class ControllerTerm {
       metrics: deps.metrics.podWrites,
       ...(deps.analysis ? { analysis: deps.analysis } : {}),
     });
+    const reconcile = auditedReconcile({
+      reconcile: (key, report, reconcileSignal) => reconciler.reconcile(key, report, reconcileSignal),
+      triggers: this.triggers,
+      attempt: (key) => this.queue.numRequeues(key) + 1,
+      audit: deps.audit,
+      logger: deps.logger,
+      instanceId: deps.identity,
+    });
     const controller = new Controller({
       name: 'nginx',
       queue: this.queue,
       workers: deps.workers,
-      reconcile: auditedReconcile({
-        reconcile: (key, report, reconcileSignal) => reconciler.reconcile(key, report, reconcileSignal),
-        triggers: this.triggers,
-        attempt: (key) => this.queue.numRequeues(key) + 1,
-        audit: deps.audit,
-        logger: deps.logger,
-        instanceId: deps.identity,
-      }),
+      reconcile: deps.traceReconciles ? tracedReconcile(reconcile) : reconcile,
       // Not the quota cache: the quota informer merely wakes refused Nginxes early, and a cluster that does not
       // let us watch quotas should still have its Nginxes reconciled. The owned objects' caches are needed: a
       // revision number or a Service decided from an empty cache would be wrong.

@@ -182,6 +182,7 @@ export class NginxControllerService implements OnApplicationBootstrap, OnModuleD
         metrics: this.metrics,
         queueMetrics: this.queueMetrics,
         reconcileMetrics: this.reconcileMetrics,
+        traceReconciles: this.config.otlpEndpoint !== undefined,
       },
       leadership,
     );

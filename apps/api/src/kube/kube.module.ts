@@ -4,6 +4,7 @@ import { KubeConfig } from '@ngx/kube-runtime/kubeconfig';
 import { Registry } from 'prom-client';
 import { appConfig, type AppConfig } from '../config/app-config.js';
 import { prometheusRestClientMetrics } from '../metrics/rest-client-metrics.js';
+import { kubeClientSpans } from '../tracing/kube-client-spans.js';
 import { ClusterInformers } from './cluster-informers.js';
 import { OwnEvents } from './own-events.js';
 
@@ -45,6 +46,7 @@ class KubeClientCloser implements OnApplicationShutdown {
           http2: config.kube.http2,
           userAgent: 'nginx-control-plane',
           metrics: prometheusRestClientMetrics(registry),
+          ...(config.otlpEndpoint === undefined ? {} : { tracing: kubeClientSpans() }),
         }),
     },
     KubeClientCloser,

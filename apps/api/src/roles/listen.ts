@@ -6,6 +6,7 @@ import type { AppConfig } from '../config/app-config.js';
 import { hostPolicy } from '../http/host-check.js';
 import { gateRequests } from '../http/request-gate.js';
 import { sendSecurityHeaders } from '../http/security-headers.js';
+import { traceRequests } from '../tracing/server-spans.js';
 import { applyConnectionLimits } from '../transport/connection-limits.js';
 import { handleRequestsFirst, type FirstHandler } from '../transport/first-handler.js';
 import { serveTlsOnSamePort } from '../transport/tls-on-same-port.js';
@@ -39,6 +40,8 @@ export async function listen(
         ? { requestCert: true, rejectUnauthorized: false, ca: readFileSync(config.auditWebhook.clientCaFile) }
         : {}),
     });
+  // Last, so every listener above (the gate, the first handler, Express) runs in the request's span.
+  if (config.otlpEndpoint !== undefined) traceRequests(server);
   await app.listen(config.port, config.host);
   return { server, port: (server.address() as AddressInfo).port };
 }

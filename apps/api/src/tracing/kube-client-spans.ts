@@ -1,0 +1,78 @@
+import {
+  context,
+  propagation,
+  SpanKind,
+  SpanStatusCode,
+  trace,
+  type Context,
+  type Tracer,
+} from '@opentelemetry/api';
+import type { RestClientTracing } from '@ngx/kube-runtime';
+import {
+  ATTR_ERROR_TYPE,
+  ATTR_HTTP_REQUEST_METHOD,
+  ATTR_HTTP_RESPONSE_STATUS_CODE,
+  ATTR_SERVER_ADDRESS,
+  ATTR_SERVER_PORT,
+  ATTR_URL_FULL,
+} from '@opentelemetry/semantic-conventions';
+import { appTracer } from './tracer.js';
+
+const UNTRACED = Object.freeze({ headers: Object.freeze({}), ended: () => {} });
+
+/** The headers that carry `carrying`'s span context (W3C `traceparent`, `tracestate`). */
+function injected(carrying: Context): Record<string, string> {
+  const headers: Record<string, string> = {};
+  propagation.inject(carrying, headers);
+  return headers;
+}
+
+/**
+ * The KubeClient's tracing hook: a client span `HTTP <method>` per request to kube-apiserver, a child of the
+ * span active where the request was made (a REST request's, a reconcile's), its context sent on as W3C
+ * `traceparent`. Inside a trace the sampler left out, the request gets no span but still carries the trace on
+ * (flags unsampled). A request made outside any trace (leader Lease renewals, informers' lists and watches) gets
+ * neither: it would be a one-span trace per call, noise that costs. A watch's span ends when its headers arrive.
+ */
+export function kubeClientSpans(tracer: Tracer = appTracer()): RestClientTracing {
+  return {
+    requestStarted({ method, url, streaming }) {
+      const parent = context.active();
+      const parentSpan = trace.getSpan(parent);
+      if (!parentSpan) return UNTRACED;
+      if (!parentSpan.isRecording()) return { headers: injected(parent), ended: () => {} }; // sampled out
+      const span = tracer.startSpan(
+        `HTTP ${method}`,
+        {
+          kind: SpanKind.CLIENT,
+          attributes: {
+            [ATTR_HTTP_REQUEST_METHOD]: method,
+            [ATTR_URL_FULL]: url.href,
+            [ATTR_SERVER_ADDRESS]: url.hostname,
+            [ATTR_SERVER_PORT]: Number(url.port) || (url.protocol === 'https:' ? 443 : 80),
+            ...(streaming ? { 'kube.stream': true } : {}),
+          },
+        },
+        parent,
+      );
+      return {
+        headers: injected(trace.setSpan(parent, span)),
+        ended(outcome) {
+          if ('statusCode' in outcome) {
+            span.setAttribute(ATTR_HTTP_RESPONSE_STATUS_CODE, outcome.statusCode);
+            if (outcome.statusCode >= 400) {
+              span.setAttribute(ATTR_ERROR_TYPE, String(outcome.statusCode));
+              span.setStatus({ code: SpanStatusCode.ERROR });
+            }
+          } else {
+            const error = outcome.error instanceof Error ? outcome.error : new Error(String(outcome.error));
+            span.setAttribute(ATTR_ERROR_TYPE, error.name);
+            span.recordException(error);
+            span.setStatus({ code: SpanStatusCode.ERROR, message: error.message });
+          }
+          span.end();
+        },
+      };
+    },
+  };
+}
