@@ -5,6 +5,7 @@
 // as a gap in the Nginx's timeline. An edit of the routing file with an unknown event or a malformed URL is
 // refused and the last good routing keeps delivering. Two replicas sharing one database: the leader killed
 // mid-rollout, the new leader sends what is left, and nothing twice.
+import Database from 'better-sqlite3';
 import { createHmac } from 'node:crypto';
 import { mkdtempSync, renameSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
@@ -344,7 +345,24 @@ describe('notifications across a hand-over', () => {
       timeoutMs: 60_000,
       intervalMs: 100,
     });
-    // Killed (SIGKILL): no drain, no Lease released. The promote lands while nobody leads.
+    // Once the leader recorded the pause as sent (a delivery taken but not yet recorded when its sender dies is the
+    // one repeat the design allows, docs/operations.md), it is killed (SIGKILL): no drain, no Lease released. The
+    // promote lands while nobody leads.
+    await waitFor(
+      'the pause recorded as sent',
+      () => {
+        const db = new Database(databaseUrl.replace(/^file:/, ''), { readonly: true, fileMustExist: true });
+        try {
+          const row = db
+            .prepare(`SELECT state FROM "NotificationDelivery" WHERE nginx = ? AND event = 'canary-paused'`)
+            .get(name) as { state: string } | undefined;
+          return row?.state === 'sent';
+        } finally {
+          db.close();
+        }
+      },
+      { timeoutMs: 10_000, intervalMs: 50 },
+    );
     await leader.kill();
     await promote(rollouts.collection, name, update);
     await waitFor(
