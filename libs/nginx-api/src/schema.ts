@@ -571,7 +571,12 @@ export const NginxSpecShape = object(
     ),
     restartedAt: Optional(
       template(
-        dateTime({
+        Type.String({
+          // A pattern rather than format: date-time, which kube-apiserver checks by Go's time layouts and our
+          // validation could only imitate: a pattern is read the same by both.
+          pattern:
+            '^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]{1,9})?(Z|[+-][0-9]{2}:[0-9]{2})$',
+          maxLength: 64,
           description:
             'When set or changed, every pod is replaced by a rollout of the strategy, as for any template change: `kubectl ngx restart` sets it to the time. Pods carry it as the annotation kubectl.kubernetes.io/restartedAt.',
         }),
