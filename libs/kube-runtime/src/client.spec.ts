@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { KubeConfig } from '@kubernetes/client-node';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { KubeClient, type KubeClientOptions } from './client.js';
+import { tracedRequester } from './client-tracing.js';
 import { FakeClock } from './testing/fake-clock.js';
 
 /** A local HTTP "API server" whose handler the test writes; requests it never answers just hang. */
@@ -136,10 +137,10 @@ describe('KubeClient tracing', () => {
     let count = 0;
     const client = clientFor(api.url, 500, {
       tracing: {
-        requestStarted: ({ method, url, streaming }) => {
+        requestStarted: ({ method, url, streaming, parent }) => {
           const id = ++count;
           traces.push(
-            `start ${id} ${method} ${url.pathname}${url.search} ${streaming ? 'stream' : 'request'}`,
+            `start ${id} ${method} ${url.pathname}${url.search} ${streaming ? 'stream' : 'request'} in ${String(parent)}`,
           );
           return {
             headers: { traceparent: `trace-${id}` },
@@ -151,17 +152,19 @@ describe('KubeClient tracing', () => {
     });
     cleanups.push(() => client.close());
     await client.request({ path: '/ok', query: { labelSelector: 'a=b' } });
-    await expect(client.request({ path: '/gone' })).rejects.toMatchObject({ code: 404 });
+    await expect(tracedRequester(client, 'op-1').request({ path: '/gone' })).rejects.toMatchObject({
+      code: 404,
+    });
     await expect(client.request({ method: 'DELETE', path: '/reset' })).rejects.toThrow();
     const watch = await client.stream({ path: '/watch' });
     expect(traces).toEqual([
-      'start 1 GET /ok?labelSelector=a%3Db request',
+      'start 1 GET /ok?labelSelector=a%3Db request in undefined',
       'end 1 200',
-      'start 2 GET /gone request',
+      'start 2 GET /gone request in op-1', // the trace it was made in, handed to the hook
       'end 2 404',
-      'start 3 DELETE /reset request',
+      'start 3 DELETE /reset request in undefined',
       'end 3 error',
-      'start 4 GET /watch stream',
+      'start 4 GET /watch stream in undefined',
       'end 4 200', // ended with the headers, while the stream stays open
     ]);
     watch.destroy();

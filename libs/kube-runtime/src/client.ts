@@ -82,6 +82,11 @@ export interface KubeRequest {
    * so the caller can find the request in kube-apiserver's audit; kube-apiserver makes one up when absent.
    */
   auditId?: string;
+  /**
+   * The trace this request is made in, as the client's tracing hook knows it (an OpenTelemetry Context, say):
+   * the request's span is its child and carries it on. Undefined: not traced.
+   */
+  trace?: unknown;
   /** Overrides the client's request timeout for this request; `null` for none (streams the caller bounds). */
   timeoutMs?: number | null;
   /**
@@ -313,7 +318,7 @@ export class KubeClient implements KubeRequester {
     }
 
     const method = req.method ?? 'GET';
-    const trace = this.tracing?.requestStarted({ method, url, streaming });
+    const trace = this.tracing?.requestStarted({ method, url, streaming, parent: req.trace });
     if (trace) Object.assign(headers, trace.headers);
     let response: KubeResponse;
     try {

@@ -31,7 +31,13 @@ export class ReconcileTriggers {
 }
 
 export interface AuditedReconcileDeps {
-  reconcile: (key: string, report: ReconcileReport, signal: AbortSignal) => Promise<ReconcileResult>;
+  /** `trace`: the trace the reconcile runs in, when traced (KubeRequest.trace of its requests). */
+  reconcile: (
+    key: string,
+    report: ReconcileReport,
+    signal: AbortSignal,
+    trace: unknown,
+  ) => Promise<ReconcileResult>;
   triggers: ReconcileTriggers;
   /** 1 for a first try, n for the (n-1)th retry after failures. */
   attempt: (key: string) => number;
@@ -49,8 +55,8 @@ export interface AuditedReconcileDeps {
  */
 export function auditedReconcile(
   deps: AuditedReconcileDeps,
-): (key: string, signal?: AbortSignal) => Promise<ReconcileResult> {
-  return async (key, signal = new AbortController().signal) => {
+): (key: string, signal?: AbortSignal, trace?: unknown) => Promise<ReconcileResult> {
+  return async (key, signal = new AbortController().signal, trace) => {
     const attempt = deps.attempt(key);
     const trigger = deps.triggers.take(key) ?? (attempt > 1 ? 'retry' : 'resync');
     const report = new ReconcileReport();
@@ -59,7 +65,7 @@ export function auditedReconcile(
     let outcome: ReconcileOutcome = 'success';
     let error: string | null = null;
     try {
-      const result = await deps.reconcile(key, report, signal);
+      const result = await deps.reconcile(key, report, signal, trace);
       if (result && ('requeue' in result || result.requeueAfterMs >= 0)) {
         outcome = 'requeued';
         deps.triggers.note(key, 'requeue');

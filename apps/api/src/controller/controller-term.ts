@@ -144,7 +144,8 @@ export class ControllerTerm {
       ...(deps.analysis ? { analysis: deps.analysis } : {}),
     });
     const reconcile = auditedReconcile({
-      reconcile: (key, report, reconcileSignal) => reconciler.reconcile(key, report, reconcileSignal),
+      reconcile: (key, report, reconcileSignal, trace) =>
+        reconciler.reconcile(key, report, reconcileSignal, trace),
       triggers: this.triggers,
       attempt: (key) => this.queue.numRequeues(key) + 1,
       audit: deps.audit,

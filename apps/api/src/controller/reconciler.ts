@@ -10,6 +10,7 @@ import {
   objectKey,
   type ReconcileResult,
   type RuntimeLogger,
+  tracedRequester,
 } from '@ngx/kube-runtime';
 import {
   ANNOTATION_ABORT,
@@ -108,22 +109,25 @@ export class ReconcileError extends Error {
  * deleted), create or delete pods to reach spec.replicas — unless pods from the last sync are still expected to
  * show up in the cache — and write status when it changed. It stops at the next step once `signal` aborts.
  */
+/**
+ * What one reconcile writes through: the term's client (each request marked with the reconcile's trace, when
+ * traced), and the pod and owned-object writers bound to it.
+ */
+interface ReconcileWrites {
+  client: KubeRequester;
+  pods: PodWrites;
+  owned: OwnedSync;
+}
+
 export class NginxReconciler {
   private readonly pacing: ProgressPacing;
-  private readonly ownedSync: OwnedSync;
-  private readonly podWrites: PodWrites;
+  /** The writers of untraced reconciles, made once; a traced reconcile gets its own (writesIn). */
+  private readonly untraced: ReconcileWrites;
   /** When each Nginx's spec.tls Secret was last looked for (by a pod creation or the steady recheck). */
   private readonly secretCheckedAt = new Map<string, number>();
 
   constructor(private readonly deps: ReconcilerDeps) {
-    this.ownedSync = new OwnedSync({ client: deps.client, caches: deps.owned, events: deps.events });
-    this.podWrites = new PodWrites({
-      client: deps.client,
-      events: deps.events,
-      configMaps: deps.owned.configMaps,
-      strays: deps.strays,
-      metrics: deps.metrics,
-    });
+    this.untraced = this.writers(deps.client);
     this.pacing = new ProgressPacing({
       intervalMs: deps.statusIntervalMs ?? 1000,
       perSecond: deps.progressWritesPerSecond ?? 10,
@@ -132,11 +136,15 @@ export class NginxReconciler {
   }
 
   /** Reconciles `key`, noting what it saw and did in `report` (also when it throws). */
+  /** `trace`: the trace it runs in (its requests' KubeRequest.trace), when traced. */
   async reconcile(
     key: string,
     report = new ReconcileReport(),
     signal: AbortSignal = NEVER,
+    trace?: unknown,
   ): Promise<ReconcileResult> {
+    const writes =
+      trace === undefined ? this.untraced : this.writers(tracedRequester(this.deps.client, trace));
     const { nginxes, pods, expectations, strays } = this.deps;
     const cached = nginxes.get(key);
     if (!cached) {
@@ -154,13 +162,13 @@ export class NginxReconciler {
     // expectation met meanwhile would be judged against pods read before it was: one pod too few, created twice.
     const expectationsMet = expectations.satisfied(key);
     const { owned, orphans, mislabelled } = claimPods(nginx, pods.byIndex(PODS_BY_NGINX, key));
-    for (const pod of mislabelled) await this.podWrites.release(nginx, pod, report);
-    await this.podWrites.releaseStrays(key, nginx, report);
+    for (const pod of mislabelled) await writes.pods.release(nginx, pod, report);
+    await writes.pods.releaseStrays(key, nginx, report);
     if (orphans.length > 0) {
-      const notAdopting = await this.podWrites.whyNotAdopt(nginx);
+      const notAdopting = await writes.pods.whyNotAdopt(nginx);
       if (notAdopting) throw new ReconcileError(notAdopting);
       for (const orphan of orphans) {
-        const adopted = await this.podWrites.adopt(nginx, orphan, report);
+        const adopted = await writes.pods.adopt(nginx, orphan, report);
         if (adopted) owned.push(adopted);
       }
     }
@@ -172,8 +180,8 @@ export class NginxReconciler {
     let failure: ReplicaFailure | undefined;
     let recheckInMs: number | undefined;
     let canary: NginxCanaryStatus | undefined = nginx.status?.canary;
-    if (expectationsMet) ({ failure, recheckInMs, canary } = await this.managePods(sync));
-    if (expectationsMet && !failure) failure = await this.recheckSecret(sync, now);
+    if (expectationsMet) ({ failure, recheckInMs, canary } = await this.managePods(sync, writes));
+    if (expectationsMet && !failure) failure = await this.recheckSecret(sync, now, writes.client);
     signal.throwIfAborted();
     // When the sync fails, the status keeps what it said about the Service and budget until one succeeds.
     let ownedStatus: OwnedStatus = {
@@ -183,7 +191,7 @@ export class NginxReconciler {
     };
     let ownedFailure: Error | undefined;
     try {
-      ownedStatus = await this.ownedSync.sync(sync);
+      ownedStatus = await writes.owned.sync(sync);
     } catch (error) {
       if (endedWithTerm(error)) throw error;
       ownedFailure = error instanceof Error ? error : new Error(String(error));
@@ -208,12 +216,18 @@ export class NginxReconciler {
       // One Warning when the Secret goes missing (kubectl describe shows it), not one per look.
       if (!reportsSecretNotFound(nginx.status))
         this.deps.events.event(nginx, 'Warning', SECRET_NOT_FOUND, failure.message);
-      if (statusChanged(nginx.status, status) && (await this.writeStatus(key, nginx, status)) === 'written')
+      if (
+        statusChanged(nginx.status, status) &&
+        (await this.writeStatus(key, nginx, status, writes.client)) === 'written'
+      )
         report.record({ kind: 'status' });
       return { requeueAfterMs: this.deps.secretRecheckMs ?? SECRET_RECHECK_MS };
     }
     if (failure || ownedFailure) {
-      if (statusChanged(nginx.status, status) && (await this.writeStatus(key, nginx, status)) === 'written')
+      if (
+        statusChanged(nginx.status, status) &&
+        (await this.writeStatus(key, nginx, status, writes.client)) === 'written'
+      )
         report.record({ kind: 'status' });
       throw new ReconcileError((failure ?? ownedFailure)!.message);
     }
@@ -227,12 +241,28 @@ export class NginxReconciler {
     const canaryMoved = !jsonEqual(nginx.status?.canary, status.canary);
     const wait = settled || canaryMoved ? 0 : this.pacing.wait(key, podCounts(status));
     if (wait > 0) return { requeueAfterMs: earliest(wait, due)! };
-    const written = await this.writeStatus(key, nginx, status);
+    const written = await this.writeStatus(key, nginx, status, writes.client);
     if (written === 'written') report.record({ kind: 'status' });
     // Our cache is behind: look again with the key's backoff (no update event is sure to wake us: a status-only
     // change of an Nginx does not trigger a sync).
     if (written === 'conflict') return { requeue: true };
     return later;
+  }
+
+  /** The pod and owned-object writers that send through `client`. */
+  private writers(client: KubeRequester): ReconcileWrites {
+    const { deps } = this;
+    return {
+      client,
+      pods: new PodWrites({
+        client,
+        events: deps.events,
+        configMaps: deps.owned.configMaps,
+        strays: deps.strays,
+        metrics: deps.metrics,
+      }),
+      owned: new OwnedSync({ client, caches: deps.owned, events: deps.events }),
+    };
   }
 
   private now(): number {
@@ -248,7 +278,11 @@ export class NginxReconciler {
    * SecretNotFound failure while it is missing (the pods are left as they are), else undefined. An answer other
    * than found or 404 is not a failure of the pods': it is looked for again a period later.
    */
-  private async recheckSecret(sync: SyncContext, syncStart: number): Promise<ReplicaFailure | undefined> {
+  private async recheckSecret(
+    sync: SyncContext,
+    syncStart: number,
+    client: KubeRequester,
+  ): Promise<ReplicaFailure | undefined> {
     const { key, nginx, view, signal } = sync;
     const secretName = view.template.tls?.secretName;
     if (!secretName) {
@@ -261,7 +295,7 @@ export class NginxReconciler {
     this.secretCheckedAt.set(key, this.now());
     const namespace = nginx.metadata.namespace!;
     try {
-      const missing = await firstMissingSecret(this.deps.client, namespace, [secretName], signal);
+      const missing = await firstMissingSecret(client, namespace, [secretName], signal);
       return missing === undefined
         ? undefined
         : secretNotFound(namespace, missing, sync.pods.filter(isActive).length);
@@ -285,6 +319,7 @@ export class NginxReconciler {
 
   private async managePods(
     sync: SyncContext,
+    writes: ReconcileWrites,
   ): Promise<{ failure?: ReplicaFailure; recheckInMs?: number; canary?: NginxCanaryStatus }> {
     const { key, nginx, pods: owned, view, report } = sync;
     const { expectations } = this.deps;
@@ -299,7 +334,7 @@ export class NginxReconciler {
         plan.delete.map((d) => objectKey(d.pod)),
       );
       const results = await Promise.allSettled(
-        plan.delete.map(({ pod, reason }) => this.podWrites.delete(nginx, pod, reason, report)),
+        plan.delete.map(({ pod, reason }) => writes.pods.delete(nginx, pod, reason, report)),
       );
       results.forEach((result, i) => {
         if (result.status === 'fulfilled') return;
@@ -309,11 +344,11 @@ export class NginxReconciler {
     }
 
     const running = owned.filter(isActive).length;
-    if (plan.create > 0 && !failure) failure = await this.createPods(sync, view, plan, running);
+    if (plan.create > 0 && !failure) failure = await this.createPods(sync, writes, view, plan, running);
     if (plan.createStable > 0 && !failure) {
       const stableView = plan.stableView!;
       const stablePlan = { create: plan.createStable, delete: [], createLike: plan.stableModel };
-      failure = await this.createPods(sync, stableView, stablePlan, running);
+      failure = await this.createPods(sync, writes, stableView, stablePlan, running);
     }
     // Progress writes are paced from the burst's end: under load a burst takes longer than the interval itself.
     if (plan.delete.length > 0 || plan.create > 0 || plan.createStable > 0) this.pacing.acted(key);
@@ -436,6 +471,7 @@ export class NginxReconciler {
    */
   private async createPods(
     sync: SyncContext,
+    writes: ReconcileWrites,
     view: RolloutView,
     plan: RolloutPlan,
     running: number,
@@ -446,9 +482,9 @@ export class NginxReconciler {
       const namespace = nginx.metadata.namespace!;
       const secrets = secretsMounted(view.template, plan.createLike);
       if (secrets.length > 0) this.secretCheckedAt.set(key, this.now());
-      const missing = await firstMissingSecret(this.deps.client, namespace, secrets, signal);
+      const missing = await firstMissingSecret(writes.client, namespace, secrets, signal);
       if (missing !== undefined) return secretNotFound(namespace, missing, running);
-      if (!plan.createLike) await this.podWrites.ensureConfigMap(nginx, view, report);
+      if (!plan.createLike) await writes.pods.ensureConfigMap(nginx, view, report);
     } catch (error) {
       if (endedWithTerm(error)) throw error;
       return { reason: 'FailedCreate', message: errorMessage(error) };
@@ -458,7 +494,7 @@ export class NginxReconciler {
     for (const batch of slowStartBatches(plan.create)) {
       if (signal.aborted) break;
       const results = await Promise.allSettled(
-        Array.from({ length: batch }, () => this.podWrites.create(nginx, view, report, plan.createLike)),
+        Array.from({ length: batch }, () => writes.pods.create(nginx, view, report, plan.createLike)),
       );
       remaining -= batch;
       const failed = results.filter((r) => r.status === 'rejected') as PromiseRejectedResult[];
@@ -473,8 +509,13 @@ export class NginxReconciler {
   }
 
   /** Writes status (see writeStatus); a status written paces the next progress write. */
-  private async writeStatus(key: string, nginx: Nginx, status: Nginx['status']): Promise<StatusWrite> {
-    const written = await writeStatus(this.deps.client, nginx, status);
+  private async writeStatus(
+    key: string,
+    nginx: Nginx,
+    status: Nginx['status'],
+    client: KubeRequester,
+  ): Promise<StatusWrite> {
+    const written = await writeStatus(client, nginx, status);
     if (written === 'written') this.pacing.acted(key);
     return written;
   }

@@ -5,6 +5,7 @@ import { StatusException } from '../http/kube-status.js';
 import { warningHeader } from '../http/warning-header.js';
 import { RelayLimits } from './relay-limits.js';
 import { pump } from './stream-pump.js';
+import { requestTrace } from '../tracing/server-spans.js';
 
 /** Response headers of the API server worth passing on: representation, warnings, back-pressure, tracing. */
 const RELAYED_HEADERS = ['content-type', 'warning', 'retry-after', 'audit-id', 'cache-control'];
@@ -40,7 +41,11 @@ export class ApiServerRelay {
     clientRequest?: IncomingMessage & { res?: ServerResponse },
   ): Promise<RelayedAnswer> {
     const abort = clientRequest?.res ? abortOnDisconnect(clientRequest.res) : undefined;
-    const response = await this.send({ ...req, signal: abort?.signal });
+    const response = await this.send({
+      ...req,
+      signal: abort?.signal,
+      trace: req.trace ?? requestTrace(clientRequest),
+    });
     const { body } = await readUpTo(response, Infinity);
     return { code: response.statusCode ?? 502, headers: relayedHeaders(response), body };
   }
@@ -62,7 +67,7 @@ export class ApiServerRelay {
    */
   async pipe(req: KubeRequest, res: ServerResponse): Promise<void> {
     const abort = abortOnDisconnect(res);
-    const upstream = await this.send({ ...req, signal: abort.signal });
+    const upstream = await this.send({ ...req, signal: abort.signal, trace: requestTrace(res.req) });
     const code = upstream.statusCode ?? 502;
     const headers = relayedHeaders(upstream);
     const first = await readUpTo(upstream, SMALL_ANSWER_BYTES).catch((error: unknown) => {
@@ -85,7 +90,7 @@ export class ApiServerRelay {
    */
   async stream(req: KubeRequest, res: ServerResponse, warnings: readonly string[] = []): Promise<void> {
     const abort = abortOnDisconnect(res);
-    const upstream = await this.send({ ...req, signal: abort.signal });
+    const upstream = await this.send({ ...req, signal: abort.signal, trace: requestTrace(res.req) });
     res.writeHead(upstream.statusCode ?? 502, withWarnings(relayedHeaders(upstream), warnings));
     res.flushHeaders();
     await pump(upstream, res, { cutOnUpstreamFailure: false, stallMs: this.limits.stallMs });

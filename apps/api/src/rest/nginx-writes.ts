@@ -18,6 +18,7 @@ import { checkDeleteOptions, checkNginx, checkPatch, checkScale } from './write-
 import { attemptOf } from './write-attempt.js';
 import { fieldManagerFor } from './field-manager.js';
 import { RevisionWrites } from '../controlplane/revision-writes.js';
+import { requestTrace } from '../tracing/server-spans.js';
 
 type Verb = ChangeRecordRow['verb'];
 
@@ -290,6 +291,7 @@ export class NginxWrites implements RevisionWrites {
             contentType: write.method === 'PATCH' ? write.patchType : BODY_TYPES.json,
             accept: req.headers.accept,
             auditId: attempt?.auditId,
+            trace: requestTrace(req),
             ...(kubernetes ? { impersonate: impersonationOf(caller) } : {}),
           });
     return answer;

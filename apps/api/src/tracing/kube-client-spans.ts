@@ -1,12 +1,4 @@
-import {
-  context,
-  propagation,
-  SpanKind,
-  SpanStatusCode,
-  trace,
-  type Context,
-  type Tracer,
-} from '@opentelemetry/api';
+import { propagation, SpanKind, SpanStatusCode, trace, type Context, type Tracer } from '@opentelemetry/api';
 import type { RestClientTracing } from '@ngx/kube-runtime';
 import {
   ATTR_ERROR_TYPE,
@@ -29,16 +21,16 @@ function injected(carrying: Context): Record<string, string> {
 
 /**
  * The KubeClient's tracing hook: a client span `HTTP <method>` per request to kube-apiserver, a child of the
- * span active where the request was made (a REST request's, a reconcile's), its context sent on as W3C
+ * trace the request was made in (`KubeRequest.trace`: a REST request's, a reconcile's), its context sent on as W3C
  * `traceparent`. Inside a trace the sampler left out, the request gets no span but still carries the trace on
  * (flags unsampled). A request made outside any trace (leader Lease renewals, informers' lists and watches) gets
  * neither: it would be a one-span trace per call, noise that costs. A watch's span ends when its headers arrive.
  */
 export function kubeClientSpans(tracer: Tracer = appTracer()): RestClientTracing {
   return {
-    requestStarted({ method, url, streaming }) {
-      const parent = context.active();
-      const parentSpan = trace.getSpan(parent);
+    requestStarted({ method, url, streaming, parent: made }) {
+      const parent = made as Context | undefined;
+      const parentSpan = parent && trace.getSpan(parent);
       if (!parentSpan) return UNTRACED;
       if (!parentSpan.isRecording()) return { headers: injected(parent), ended: () => {} }; // sampled out
       const span = tracer.startSpan(
@@ -56,7 +48,7 @@ export function kubeClientSpans(tracer: Tracer = appTracer()): RestClientTracing
         parent,
       );
       return {
-        headers: injected(trace.setSpan(parent, span)),
+        headers: injected(trace.setSpan(parent!, span)),
         ended(outcome) {
           if ('statusCode' in outcome) {
             span.setAttribute(ATTR_HTTP_RESPONSE_STATUS_CODE, outcome.statusCode);

@@ -1,8 +1,10 @@
-import { ROOT_CONTEXT, SpanKind, SpanStatusCode, type Tracer } from '@opentelemetry/api';
+import { ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Context, type Tracer } from '@opentelemetry/api';
 import { errorMessage, type ReconcileResult } from '@ngx/kube-runtime';
 import { keyParts } from './span-names.js';
 import { appTracer } from './tracer.js';
 
+/** A reconcile told the trace it runs in (the requests it makes are its children). */
+type TraceableReconcile = (key: string, signal?: AbortSignal, trace?: Context) => Promise<ReconcileResult>;
 type Reconcile = (key: string, signal?: AbortSignal) => Promise<ReconcileResult>;
 
 /** The attributes of a reconcile span (the Nginx it reconciled, how it ended). */
@@ -23,13 +25,13 @@ export function reconcileOutcome(result: ReconcileResult): 'success' | 'requeue'
 }
 
 /**
- * Makes each call of `reconcile` the root span of a trace of its own, `reconcile nginx`, with the requests it sends
- * to kube-apiserver as children. Results and errors pass through unchanged.
+ * Makes each call of `reconcile` the root span of a trace of its own, `reconcile nginx`, handed to it as `trace`:
+ * the requests it sends to kube-apiserver in that trace are its children. Results and errors pass through unchanged.
  */
-export function tracedReconcile(reconcile: Reconcile, tracer: Tracer = appTracer()): Reconcile {
-  return (key, signal) => {
+export function tracedReconcile(reconcile: TraceableReconcile, tracer: Tracer = appTracer()): Reconcile {
+  return async (key, signal) => {
     const { namespace, name } = keyParts(key);
-    return tracer.startActiveSpan(
+    const span = tracer.startSpan(
       'reconcile nginx',
       {
         kind: SpanKind.INTERNAL,
@@ -37,19 +39,17 @@ export function tracedReconcile(reconcile: Reconcile, tracer: Tracer = appTracer
         attributes: { [RECONCILE_ATTRIBUTES.namespace]: namespace, [RECONCILE_ATTRIBUTES.name]: name },
       },
       ROOT_CONTEXT,
-      async (span) => {
-        try {
-          const result = await reconcile(key, signal);
-          span.setAttribute(RECONCILE_ATTRIBUTES.outcome, reconcileOutcome(result));
-          return result;
-        } catch (error) {
-          span.setAttribute(RECONCILE_ATTRIBUTES.outcome, 'error');
-          span.setStatus({ code: SpanStatusCode.ERROR, message: errorMessage(error) });
-          throw error;
-        } finally {
-          span.end();
-        }
-      },
     );
+    try {
+      const result = await reconcile(key, signal, trace.setSpan(ROOT_CONTEXT, span));
+      span.setAttribute(RECONCILE_ATTRIBUTES.outcome, reconcileOutcome(result));
+      return result;
+    } catch (error) {
+      span.setAttribute(RECONCILE_ATTRIBUTES.outcome, 'error');
+      span.setStatus({ code: SpanStatusCode.ERROR, message: errorMessage(error) });
+      throw error;
+    } finally {
+      span.end();
+    }
   };
 }

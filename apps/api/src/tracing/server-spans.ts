@@ -1,11 +1,11 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import {
-  context,
   propagation,
   ROOT_CONTEXT,
   SpanKind,
   SpanStatusCode,
   trace,
+  type Context,
   type Tracer,
 } from '@opentelemetry/api';
 import {
@@ -22,12 +22,22 @@ import { appTracer } from './tracer.js';
 
 type RequestListener = (request: IncomingMessage, response: ServerResponse) => void;
 
+/** Each traced request's trace: its server span's context. */
+const requestTraces = new WeakMap<IncomingMessage, Context>();
+
+/**
+ * The trace `request` is served in (its server span's context), for the kube-apiserver requests made for it
+ * (`KubeRequest.trace`); undefined when it is not traced (tracing off, or not a REST path).
+ */
+export function requestTrace(request: IncomingMessage | undefined): Context | undefined {
+  return request && requestTraces.get(request);
+}
+
 /**
  * Gives every REST request `server` receives (span-names.ts's `isTracedPath`) a server span `<method> <route>`,
  * whose parent is the W3C `traceparent` the client sent, if any and well-formed (a malformed one is ignored: the
- * request starts a trace of its own). Every `request` listener the server has when called (the gate, the relay
- * lane, Express) runs in the span's context, so the kube-apiserver requests made for it are its children and carry
- * the trace on. The span ends when the response is sent or the connection closes: for a watch, with the stream.
+ * request starts a trace of its own). The span's context is the request's `requestTrace`, which the code that
+ * relays it to kube-apiserver passes on, so those requests are its children and carry the trace on. The span ends when the response is sent or the connection closes: for a watch, with the stream.
  * Call it once the other listeners are attached, before the server listens.
  */
 export function traceRequests(server: Server, tracer: Tracer = appTracer()): void {
@@ -76,8 +86,7 @@ export function traceRequests(server: Server, tracer: Tracer = appTracer()): voi
     };
     response.once('finish', end);
     response.once('close', end);
-    context.with(trace.setSpan(parent, span), () => {
-      for (const listener of listeners) listener.call(server, request, response);
-    });
+    requestTraces.set(request, trace.setSpan(parent, span));
+    for (const listener of listeners) listener.call(server, request, response);
   });
 }

@@ -6,7 +6,8 @@ import {
   envDetector,
   resourceFromAttributes,
 } from '@opentelemetry/resources';
-import { BatchSpanProcessor, NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
+import { propagation, trace } from '@opentelemetry/api';
+import { BasicTracerProvider, BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { ATTR_SERVICE_NAME } from '@opentelemetry/semantic-conventions';
 
 /** The service name unless OTEL_SERVICE_NAME (or service.name in OTEL_RESOURCE_ATTRIBUTES) says otherwise. */
@@ -18,9 +19,8 @@ export interface TracingSdk {
 }
 
 /**
- * Registers the OpenTelemetry SDK for the process: an AsyncLocalStorage context manager (children attach to the
- * span active in their async context), the W3C trace-context propagator (`traceparent`, `tracestate`), and an OTLP/HTTP (protobuf) exporter
- * behind a batching processor, which drops spans rather than hold anything up when the collector is slow or
+ * Registers the OpenTelemetry SDK for the process: the W3C trace-context propagator (`traceparent`, `tracestate`),
+ * and an OTLP/HTTP (protobuf) exporter behind a batching processor, which drops spans rather than hold anything up when the collector is slow or
  * gone. Everything else is read from the standard variables as the SDK reads them: OTEL_EXPORTER_OTLP_* (the
  * exporter appends /v1/traces to OTEL_EXPORTER_OTLP_ENDPOINT), OTEL_TRACES_SAMPLER[_ARG], OTEL_BSP_*,
  * OTEL_SERVICE_NAME and OTEL_RESOURCE_ATTRIBUTES. Called only when OTEL_EXPORTER_OTLP_ENDPOINT is set: otherwise
@@ -31,10 +31,13 @@ export function startTracingSdk(): TracingSdk {
   const resource = defaultResource()
     .merge(resourceFromAttributes({ [ATTR_SERVICE_NAME]: DEFAULT_SERVICE_NAME }))
     .merge(detectResources({ detectors: [envDetector] }));
-  const provider = new NodeTracerProvider({
+  const provider = new BasicTracerProvider({
     resource,
     spanProcessors: [new BatchSpanProcessor(new OTLPTraceExporter())],
   });
-  provider.register({ propagator: new W3CTraceContextPropagator() });
+  // No context manager: a span's children are given it explicitly (a request's trace, a reconcile's), since on
+  // Node.js 20 AsyncLocalStorage slows every promise of the process once in use.
+  trace.setGlobalTracerProvider(provider);
+  propagation.setGlobalPropagator(new W3CTraceContextPropagator());
   return { shutdown: () => provider.shutdown() };
 }

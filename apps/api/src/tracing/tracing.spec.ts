@@ -1,33 +1,36 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { context, propagation, trace } from '@opentelemetry/api';
+import { propagation, ROOT_CONTEXT, trace } from '@opentelemetry/api';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import {
+  BasicTracerProvider,
   InMemorySpanExporter,
-  NodeTracerProvider,
   SimpleSpanProcessor,
   type ReadableSpan,
-} from '@opentelemetry/sdk-trace-node';
+} from '@opentelemetry/sdk-trace-base';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { kubeClientSpans } from './kube-client-spans.js';
 import { reconcileOutcome, tracedReconcile } from './reconcile-spans.js';
-import { traceRequests } from './server-spans.js';
+import { requestTrace, traceRequests } from './server-spans.js';
 
 const exporter = new InMemorySpanExporter();
-const provider = new NodeTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
+const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
 const tracer = provider.getTracer('spec');
 const hook = kubeClientSpans(tracer);
 
-beforeAll(() => provider.register({ propagator: new W3CTraceContextPropagator() }));
+// As tracing-sdk.ts registers it: no context manager, traces passed explicitly.
+beforeAll(() => {
+  trace.setGlobalTracerProvider(provider);
+  propagation.setGlobalPropagator(new W3CTraceContextPropagator());
+});
 afterAll(async () => {
   await provider.shutdown();
   trace.disable();
-  context.disable();
   propagation.disable();
 });
 afterEach(() => exporter.reset());
 
-/** A server whose one listener makes a kube-apiserver call through the hook (after an await, as the app does). */
+/** A server whose one listener makes a kube-apiserver call through the hook in the request's trace (after an await). */
 async function tracedServer(sent: Record<string, string>[]): Promise<{ url: string; server: Server }> {
   const server = createServer((request, response) => {
     void (async () => {
@@ -36,6 +39,7 @@ async function tracedServer(sent: Record<string, string>[]): Promise<{ url: stri
         method: 'GET',
         url: new URL('https://127.0.0.1:7443/apis/mycompany.com/v1/namespaces/a/nginxes/web'),
         streaming: false,
+        parent: requestTrace(request),
       });
       sent.push({ ...call.headers });
       call.ended({ statusCode: 200 });
@@ -101,36 +105,38 @@ describe('kube-apiserver call spans', () => {
       traceFlags: 0,
     });
     const url = new URL('https://127.0.0.1:7443/api/v1/namespaces/a/pods');
-    const inside = context.with(trace.setSpan(context.active(), unsampled), () =>
-      hook.requestStarted({ method: 'POST', url, streaming: false }),
-    );
+    const inside = hook.requestStarted({
+      method: 'POST',
+      url,
+      streaming: false,
+      parent: trace.setSpan(ROOT_CONTEXT, unsampled),
+    });
     inside.ended({ statusCode: 201 });
     expect(inside.headers).toEqual({
       traceparent: '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-00',
     });
-    expect(hook.requestStarted({ method: 'GET', url, streaming: true }).headers).toEqual({});
+    expect(hook.requestStarted({ method: 'GET', url, streaming: true, parent: undefined }).headers).toEqual(
+      {},
+    );
     expect(exporter.getFinishedSpans()).toEqual([]);
   });
 });
 
 describe('reconcile spans', () => {
   it('makes each reconcile a root span with its kube-apiserver calls as children, and its outcome', async () => {
-    const reconcile = tracedReconcile(async (key) => {
+    const reconcile = tracedReconcile(async (key, _signal, inTrace) => {
       const call = hook.requestStarted({
         method: 'PATCH',
         url: new URL(`https://127.0.0.1:7443/apis/mycompany.com/v1/namespaces/${key}/status`),
         streaming: false,
+        parent: inTrace,
       });
       call.ended(key.endsWith('broken') ? { error: new Error('connection reset') } : { statusCode: 200 });
       if (key.endsWith('broken')) throw new Error('connection reset');
       return { requeueAfterMs: 1000 };
     }, tracer);
-    // Even inside another span, a reconcile starts a trace of its own.
-    await tracer.startActiveSpan('unrelated', async (span) => {
-      await expect(reconcile('team-a/web')).resolves.toEqual({ requeueAfterMs: 1000 });
-      await expect(reconcile('team-a/broken')).rejects.toThrow('connection reset');
-      span.end();
-    });
+    await expect(reconcile('team-a/web')).resolves.toEqual({ requeueAfterMs: 1000 });
+    await expect(reconcile('team-a/broken')).rejects.toThrow('connection reset');
     const spans = exporter.getFinishedSpans();
     const [web, broken] = spans.filter((span) => span.name === 'reconcile nginx');
     expect(web!.parentSpanContext).toBeUndefined();
