@@ -11,6 +11,7 @@ import { mkdtempSync, renameSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
+import { isDeepStrictEqual } from 'node:util';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
 import { ANNOTATION_PROMOTE, type NginxSpec } from '../libs/nginx-api/src/index.js';
@@ -20,7 +21,7 @@ import { migrate } from './support/database.js';
 import { createNamespace } from './support/operations.js';
 import { revisionOfSpec, rolloutsIn } from './support/rollouts.js';
 import { runtimeClient } from './support/runtime.js';
-import { sleep, uniqueName, waitFor } from './support/wait.js';
+import { staysTrue, uniqueName, waitFor } from './support/wait.js';
 
 const SECRET = 'test-notification-secret';
 const UI = 'https://ngx.example.test';
@@ -207,8 +208,12 @@ describe('notifications', () => {
           intervalMs: 200,
         },
       );
-    await sleep(3_000); // Nothing more arrives (a resync, a relist, a retry of a delivered one).
-    expect(eventsOf('/one/hook', noisy)).toEqual(expected);
+    // Nothing more arrives (a resync, a relist, a retry of a delivered one).
+    await staysTrue(
+      'each event delivered once',
+      () => isDeepStrictEqual(eventsOf('/one/hook', noisy), expected),
+      3_000,
+    );
     expect(at('/one/hook').every((r) => r.signed)).toBe(true);
     const paused = at('/one/hook').find(
       (r) => r.body.nginx.name === noisy && r.body.event === 'canary-paused',
@@ -378,12 +383,12 @@ describe('notifications across a hand-over', () => {
       timeoutMs: 30_000,
       intervalMs: 100,
     });
-    await sleep(3_000);
-    expect(eventsOf('/ho/hook', name)).toEqual({
-      'rollout-started': 1,
-      'canary-paused': 1,
-      'rollout-completed': 1,
-    });
+    const once = { 'rollout-started': 1, 'canary-paused': 1, 'rollout-completed': 1 };
+    await staysTrue(
+      'each event of the hand-over delivered once',
+      () => isDeepStrictEqual(eventsOf('/ho/hook', name), once),
+      3_000,
+    );
     // The new leader had seen the start and the pause while standing by: it offered them, and sent neither again.
     expect(standby.output()).toMatch(
       /leading: ([2-9]|\d{2,}) events seen while standing by offered, 0 deliveries of them not sent before/,
