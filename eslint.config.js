@@ -22,6 +22,7 @@ const API_LAYERS = [
   'kube',
   'web',
   'analysis',
+  'traffic-routing',
   'controller',
   'controlplane',
   'rest',

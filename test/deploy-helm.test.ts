@@ -94,6 +94,8 @@ const CONTROLLER_GRANTS = {
   'core:services': 'get,list,watch,create,patch,delete',
   'policy:poddisruptionbudgets': 'get,list,watch,create,patch,delete',
   'discovery.k8s.io:endpointslices': 'list,watch',
+  'gateway.networking.k8s.io:httproutes': 'get,patch',
+  'gateway.networking.k8s.io:referencegrants': 'list',
   'networking.k8s.io:ingresses': 'get,list,watch,create,patch,delete',
   'core:secrets': 'get',
   'core:resourcequotas': 'get,list,watch',

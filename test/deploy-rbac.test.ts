@@ -166,6 +166,10 @@ const MAY: Record<RoleName, string[][]> = {
     ['create', 'ingresses.networking.k8s.io'],
     ['patch', 'ingresses.networking.k8s.io'],
     ['delete', 'ingresses.networking.k8s.io'],
+    // A canary's HTTPRoute: read by the name an Nginx gives, written by server-side apply; ReferenceGrants listed.
+    ['get', 'httproutes.gateway.networking.k8s.io'],
+    ['patch', 'httproutes.gateway.networking.k8s.io'],
+    ['list', 'referencegrants.gateway.networking.k8s.io'],
     // spec.tls: the Secret's metadata is read by name before pods that mount it are created.
     ['get', 'secrets'],
     ['create', 'events'],
@@ -235,6 +239,12 @@ const MAY_NOT: Record<RoleName, string[][]> = {
     ['update', 'configmaps'],
     ['update', 'services'],
     ['create', 'endpointslices.discovery.k8s.io'],
+    // Routes are people's: never listed, watched, created or deleted.
+    ['list', 'httproutes.gateway.networking.k8s.io', '--all-namespaces'],
+    ['watch', 'httproutes.gateway.networking.k8s.io', '--all-namespaces'],
+    ['create', 'httproutes.gateway.networking.k8s.io'],
+    ['delete', 'httproutes.gateway.networking.k8s.io'],
+    ['get', 'referencegrants.gateway.networking.k8s.io'],
     ['create', 'secrets'],
     ['update', 'pods'],
     ['deletecollection', 'pods'],

@@ -11,7 +11,6 @@ import {
   ANNOTATION_ABORT,
   LABEL_REVISION,
   type Nginx,
-  type NginxCanaryStatus,
   type NginxSpec,
 } from '../libs/nginx-api/src/index.js';
 import { isActive, isReady } from '../apps/api/src/controller/pod-plan.js';
@@ -58,20 +57,7 @@ const counts = (name: string, revision: string) => {
   return { active: mine.length, ready: mine.filter(isReady).length };
 };
 
-/** Waits until status.canary matches `expected` (and returns the Nginx). */
-const canaryAt = (name: string, expected: Partial<NginxCanaryStatus>, timeoutMs = 90_000) =>
-  waitFor(
-    `${name}: status.canary ${JSON.stringify(expected)}`,
-    async () => {
-      const nginx = await rollouts.get(name);
-      const canary = nginx.status?.canary;
-      const matches =
-        canary !== undefined &&
-        Object.entries(expected).every(([k, v]) => canary[k as keyof NginxCanaryStatus] === v);
-      return matches && nginx;
-    },
-    { timeoutMs, intervalMs: 200 },
-  );
+const canaryAt = (...args: Parameters<typeof rollouts.canaryAt>) => rollouts.canaryAt(...args);
 
 /** Keeps, over a watch of the pods, the fewest active pods of `revision` seen after the watch began. */
 function minimumOf(name: string, revision: string) {

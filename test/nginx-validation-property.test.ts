@@ -3,7 +3,7 @@
 // the same verdict on random specs, valid and invalid, drawn from the schema's own shapes — and, when they refuse,
 // name the same fields. The specs break bounds, lengths, patterns, enums, types, required fields and CEL rules.
 // Not compared: what our API checks on purpose beyond the CRD (spec.config's nginx syntax, the analysis
-// conditions' grammar): those fields take only valid text here.
+// conditions' grammar, header routes' regexes): those fields take only valid text here.
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkNginx } from '../apps/api/src/rest/write-checks.js';
@@ -93,6 +93,7 @@ const BEYOND_THE_CRD: Record<string, fc.Arbitrary<unknown>> = {
   config: fc.constantFrom('server { listen 80; }', "server { location / { return 200 'ok'; } }"),
   successCondition: fc.constantFrom('result < 0.01', 'result >= 1'),
   failureCondition: fc.constantFrom('result > 0.5'),
+  regex: fc.constantFrom('^beta$', 'v[0-9]+\\.x'),
 };
 
 const QUALIFIED_KEYS = ['disktype', 'kubernetes.io/hostname', 'topology.kubernetes.io/zone', 'a_b.c-9'];

@@ -7,7 +7,12 @@ import { kubectl } from './support/kubectl.js';
 import { TOKENS, nginxManifest, startControlPlane, type ControlPlane } from './support/control-plane.js';
 import { errorLines } from './support/log-lines.js';
 import { uniqueName } from './support/wait.js';
-import { ANALYSIS_TEMPLATE, canaryStrategy } from './support/canary-specs.js';
+import {
+  ANALYSIS_TEMPLATE,
+  ISSUE_46_BAD_SPECS,
+  UNCOMPILABLE_REGEX,
+  canaryStrategy,
+} from './support/canary-specs.js';
 
 interface BadRequest {
   what: string;
@@ -546,6 +551,15 @@ function handPicked(): BadRequest[] {
   ] as const) {
     cases.push(...badSpec('canary-bad', spec, names));
   }
+  // Issue 46's traffic routing: the same, and a header regex that does not compile (our rules alone say so).
+  for (const [, spec, field] of ISSUE_46_BAD_SPECS) cases.push(...badSpec('routing-bad', spec, field));
+  cases.push(
+    ...badSpec(
+      'routing-bad',
+      UNCOMPILABLE_REGEX,
+      'spec.strategy.canary.steps[0].setHeaderRoute.match[0].headerValue.regex',
+    ),
+  );
   return cases;
 }
 

@@ -12,7 +12,12 @@ import { kubeApiServer, ourApi, type Server } from './support/conformance.js';
 import { startControlPlane, type ControlPlane } from './support/control-plane.js';
 import { kubectl } from './support/kubectl.js';
 import { uniqueName, waitFor } from './support/wait.js';
-import { ANALYSIS_TEMPLATE, canaryStrategy } from './support/canary-specs.js';
+import {
+  ANALYSIS_TEMPLATE,
+  ISSUE_46_BAD_SPECS,
+  UNCOMPILABLE_REGEX,
+  canaryStrategy,
+} from './support/canary-specs.js';
 
 const LIMITED = { name: 'lim-editor', token: 'limited-token-0123456789abcdef', user: 'conformance-limited' };
 const scratch = mkdtempSync(join(tmpdir(), 'ngx-conformance-input-'));
@@ -533,6 +538,20 @@ const issue34Case = ([what, spec]: [string, Record<string, unknown>]): Case => (
 });
 const issue34Fields = issue34Specs.map(issue34Case);
 
+// Issue 46's traffic routing, each bad in one way: created, and merged into `keep` (dry runs).
+const issue46Fields: Case[] = ISSUE_46_BAD_SPECS.flatMap(([what, spec]) => [
+  issue34Case([what, spec]),
+  {
+    what: `PATCH ${what}`,
+    request: (ns) => ({
+      method: 'PATCH',
+      path: `${nginxes(ns)}/keep?dryRun=All`,
+      contentType: 'application/merge-patch+json',
+      body: JSON.stringify({ spec }),
+    }),
+  },
+]);
+
 async function sideBySide(cases: Case[]) {
   const rows: { what: string; kube: Answer; ours: Answer }[] = [];
   for (const { what, request } of cases) {
@@ -569,20 +588,37 @@ describe('bad input, as kube-apiserver answers it', () => {
     for (const [what, answer] of answers) expect(answer.code, what).toBe(422);
   });
 
-  it('a successCondition that does not parse: refused by our API alone (docs/analysis.md: no CRD rule can parse it)', async () => {
-    const { request } = issue34Case([
-      'a successCondition that does not parse',
-      { analysis: [{ ...analysis, successCondition: 'result <' }] },
-    ]);
+  it("issue 46's traffic routing, each bad in one way, created and merge-patched: the same 422 and causes", async () => {
+    const answers = await sideBySide(issue46Fields);
+    for (const [what, answer] of answers) expect(answer.code, what).toBe(422);
+  });
+
+  /** A spec only our API refuses (a rule no CRD can state): created by kube-apiserver, a 422 naming `field` by ours. */
+  async function refusedByOursAlone(what: string, spec: Record<string, unknown>, field: string) {
+    const { request } = issue34Case([what, spec]);
     expect((await send(kube, request(kube.namespace, ours.namespace))).code).toBe(201);
     expect(await send(ours, request(ours.namespace, kube.namespace))).toEqual({
       code: 422,
       reason: 'Invalid',
       kind: 'Status',
       items: [],
-      causes: ['FieldValueInvalid spec.analysis[0].successCondition'],
+      causes: [`FieldValueInvalid ${field}`],
     });
-  });
+  }
+
+  it('a header route regex that does not compile: refused by our API alone (as a successCondition)', () =>
+    refusedByOursAlone(
+      'an uncompilable regex',
+      UNCOMPILABLE_REGEX,
+      'spec.strategy.canary.steps[0].setHeaderRoute.match[0].headerValue.regex',
+    ));
+
+  it('a successCondition that does not parse: refused by our API alone (docs/analysis.md: no CRD rule can parse it)', () =>
+    refusedByOursAlone(
+      'a successCondition that does not parse',
+      { analysis: [{ ...analysis, successCondition: 'result <' }] },
+      'spec.analysis[0].successCondition',
+    ));
 
   it('methods no route serves', async () => {
     const answers = await sideBySide(methods);

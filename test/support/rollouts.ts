@@ -11,6 +11,7 @@ import {
   podTemplateOf,
   revisionOf,
   type Nginx,
+  type NginxCanaryStatus,
   type NginxSpec,
 } from '../../libs/nginx-api/src/index.js';
 import { isActive, isReady } from '../../apps/api/src/controller/pod-plan.js';
@@ -59,6 +60,21 @@ export async function rolloutsIn(client: KubeClient, namespace: string) {
         contentType: 'application/merge-patch+json',
         body: { spec },
       }),
+
+    /** Waits until status.canary matches `expected` (and returns the Nginx). */
+    canaryAt: (name: string, expected: Partial<NginxCanaryStatus>, timeoutMs = 90_000) =>
+      waitFor(
+        `${namespace}/${name}: status.canary ${JSON.stringify(expected)}`,
+        async () => {
+          const nginx = await get(name);
+          const canary = nginx.status?.canary;
+          const matches =
+            canary !== undefined &&
+            Object.entries(expected).every(([k, v]) => canary[k as keyof NginxCanaryStatus] === v);
+          return matches && nginx;
+        },
+        { timeoutMs, intervalMs: 200 },
+      ),
 
     /** Waits until `replicas` ready pods of `revision` are the only pods, and the status says the rollout is done. */
     rolledOut: (name: string, replicas: number, revision: string, timeoutMs = 90_000) =>

@@ -197,4 +197,11 @@ wait_for "$NODE_COUNT kwok nodes to be Ready" 90 kwok nodes_ready
 default_sa() { kubectl_admin get serviceaccount default -n default -o name >/dev/null 2>&1; }
 wait_for "the default service account" 60 kube-controller-manager default_sa
 
+# Gateway API's standard CRDs, as a cluster with a Gateway implementation has them (canaries shift traffic through
+# an HTTPRoute). Server-side: HTTPRoute's CRD is too large for client-side apply's last-applied annotation.
+gateway_crds=$(bash "$ROOT/tools/gateway-api/crds.sh")
+kubectl_admin apply --server-side --force-conflicts --field-manager=nginx-control-plane-setup -f "$gateway_crds" >/dev/null
+kubectl_admin wait --for=condition=Established --timeout=60s crd/httproutes.gateway.networking.k8s.io \
+  crd/referencegrants.gateway.networking.k8s.io crd/gateways.gateway.networking.k8s.io >/dev/null
+
 log "ready in $(($(date +%s) - started_at))s: API https://127.0.0.1:$API_PORT, kubeconfig $KUBECONFIG_ADMIN"

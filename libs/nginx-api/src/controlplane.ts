@@ -23,6 +23,7 @@ export const RECONCILE_ACTION_KINDS = [
   'ingress',
   'analysis',
   'canary',
+  'route',
 ] as const;
 
 /** One action a reconcile took, as the audit trail stores it. */
@@ -32,7 +33,9 @@ export interface ReconcileAction {
   pod?: string;
   /**
    * Any other object acted on: the ConfigMap of `config`, the ControllerRevision of `revision`, the Service of
-   * `service`, the PodDisruptionBudget of `budget`, the Ingress of `ingress`, and what a `delete` without a pod deleted.
+   * `service`, the PodDisruptionBudget of `budget`, the Ingress of `ingress`, the HTTPRoute of `route`
+   * ("HTTPRoute namespace/name", its rules written: `reason` says "weight 20" and any header route), and what a
+   * `delete` without a pod deleted.
    */
   object?: string;
   /** Why a pod (or object) was deleted or released, or what was done to it. */

@@ -18,6 +18,7 @@ export type JsonSchema = {
   maxProperties?: number;
   required?: string[];
   items?: JsonSchema;
+  minItems?: number;
   maxItems?: number;
   minimum?: number;
   maximum?: number;

@@ -47,6 +47,7 @@ const KEY_ORDER = [
   'maximum',
   'minLength',
   'maxLength',
+  'minItems',
   'maxItems',
   'items',
   'pattern',

@@ -350,13 +350,49 @@ export const RollingUpdateShape = object(
   },
 );
 
+/** A header match of setHeaderRoute: exactly one of exact, prefix and regex. */
+export const HeaderValueShape = object(
+  {
+    exact: Optional(Type.String({ minLength: 1, maxLength: 4096 })),
+    prefix: Optional(Type.String({ minLength: 1, maxLength: 4096 })),
+    regex: Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 1024,
+        description:
+          'A regular expression (RE2 syntax, as Gateway implementations take it) the whole value matches.',
+      }),
+    ),
+  },
+  {
+    description: 'Exactly one of exact, prefix and regex.',
+    'x-kubernetes-validations': [
+      {
+        rule: '(has(self.exact) ? 1 : 0) + (has(self.prefix) ? 1 : 0) + (has(self.regex) ? 1 : 0) == 1',
+        message: 'a header value is exactly one of exact, prefix and regex',
+      },
+    ],
+  },
+);
+
+export const HeaderMatchShape = object({
+  headerName: Type.String({
+    minLength: 1,
+    maxLength: 256,
+    pattern: "^[A-Za-z0-9!#$%&'*+\\-.^_\\x60|~]+$",
+    description: 'An HTTP header name (case-insensitive).',
+  }),
+  headerValue: HeaderValueShape,
+});
+
 export const CanaryStepShape = object(
   {
     setWeight: Optional(
       int32({
         minimum: 0,
         maximum: 100,
-        description: 'Share of spec.replicas on the new revision (rounded up, at least 1 pod above 0).',
+        description:
+          'Share of the traffic the canary gets: through trafficRouting, the HTTPRoute weight; without it, the share of spec.replicas on the new revision (rounded up, at least 1 pod above 0).',
       }),
     ),
     pause: Optional(
@@ -375,16 +411,82 @@ export const CanaryStepShape = object(
         { description: 'Run an entry of spec.analysis; a failed run aborts the canary.' },
       ),
     ),
+    setHeaderRoute: Optional(
+      object(
+        {
+          name: Type.String({ minLength: 1, maxLength: 63, pattern: DNS_LABEL }),
+          match: list(HeaderMatchShape, 16, {
+            minItems: 1,
+            description: 'Requests matching every entry go to the canary.',
+          }),
+        },
+        {
+          description:
+            'trafficRouting only: add an HTTPRoute rule sending requests with these headers to the canary, until the canary ends or is aborted.',
+        },
+      ),
+    ),
+    setCanaryScale: Optional(
+      object(
+        {
+          replicas: Optional(
+            int32({ minimum: 0, maximum: MAX_REPLICAS, description: 'Canary pods, as a count.' }),
+          ),
+          weight: Optional(
+            int32({ minimum: 0, maximum: 100, description: 'Canary pods, as a share of spec.replicas.' }),
+          ),
+          matchTrafficWeight: Optional(
+            Type.Boolean({ description: 'Canary pods follow the traffic weight again (the default).' }),
+          ),
+        },
+        {
+          description:
+            'trafficRouting only: how many canary pods run from this step on, apart from the traffic weight.',
+          'x-kubernetes-validations': [
+            {
+              rule: '(has(self.replicas) ? 1 : 0) + (has(self.weight) ? 1 : 0) + (has(self.matchTrafficWeight) ? 1 : 0) == 1',
+              message: 'setCanaryScale is exactly one of replicas, weight and matchTrafficWeight',
+            },
+          ],
+        },
+      ),
+    ),
   },
   {
-    description: 'Exactly one of setWeight, pause and analysis.',
+    description: 'Exactly one of setWeight, pause, analysis, setHeaderRoute and setCanaryScale.',
     'x-kubernetes-validations': [
       {
-        rule: '(has(self.setWeight) ? 1 : 0) + (has(self.pause) ? 1 : 0) + (has(self.analysis) ? 1 : 0) == 1',
-        message: 'a step is exactly one of setWeight, pause and analysis',
+        rule: '(has(self.setWeight) ? 1 : 0) + (has(self.pause) ? 1 : 0) + (has(self.analysis) ? 1 : 0) + (has(self.setHeaderRoute) ? 1 : 0) + (has(self.setCanaryScale) ? 1 : 0) == 1',
+        message: 'a step is exactly one of setWeight, pause, analysis, setHeaderRoute and setCanaryScale',
       },
     ],
   },
+);
+
+export const GatewayAPIRoutingShape = object(
+  {
+    httpRoute: Type.String({
+      minLength: 1,
+      maxLength: 253,
+      pattern: DNS_SUBDOMAIN,
+      description: 'The HTTPRoute whose rules send traffic to the stable Service.',
+    }),
+    namespace: Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 63,
+        pattern: DNS_LABEL,
+        description:
+          "The HTTPRoute's namespace; defaults to the Nginx's. Another namespace needs a ReferenceGrant in the Nginx's.",
+      }),
+    ),
+  },
+  { description: 'An HTTPRoute of Gateway API.' },
+);
+
+export const TrafficRoutingShape = object(
+  { gatewayAPI: GatewayAPIRoutingShape },
+  { description: "Where the canary's traffic weights are written." },
 );
 
 export const CanaryStrategyShape = object(
@@ -398,8 +500,43 @@ export const CanaryStrategyShape = object(
     maxUnavailable: Optional(
       intOrPercent('Pods below spec.replicas that may be unavailable inside a step; defaults to 0.', 100),
     ),
+    trafficRouting: Optional(TrafficRoutingShape),
+    stableService: Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 63,
+        pattern: DNS_LABEL,
+        description: 'trafficRouting: the Service selecting the stable pods; defaults to <name>-stable.',
+      }),
+    ),
+    canaryService: Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 63,
+        pattern: DNS_LABEL,
+        description: 'trafficRouting: the Service selecting the canary pods; defaults to <name>-canary.',
+      }),
+    ),
   },
-  { description: 'The steps of a canary, and the bounds inside each.' },
+  {
+    description: 'The steps of a canary, and the bounds inside each.',
+    'x-kubernetes-validations': [
+      {
+        rule: 'has(self.trafficRouting) || (!has(self.stableService) && !has(self.canaryService))',
+        message: 'stableService and canaryService need trafficRouting',
+        reason: 'FieldValueForbidden',
+      },
+      {
+        rule: '!has(self.stableService) || !has(self.canaryService) || self.stableService != self.canaryService',
+        message: 'stableService and canaryService must differ',
+      },
+      {
+        rule: 'has(self.trafficRouting) || !has(self.steps) || self.steps.all(s, !has(s.setHeaderRoute) && !has(s.setCanaryScale))',
+        message: 'setHeaderRoute and setCanaryScale steps need trafficRouting',
+        reason: 'FieldValueForbidden',
+      },
+    ],
+  },
 );
 
 export const StrategyShape = object(
@@ -784,6 +921,24 @@ export const AnalysisRunShape = object({
 
 export const CanaryPhaseShape = StringEnum(['Progressing', 'Paused', 'Promoted', 'Aborted']);
 
+/** The HTTPRoute a canary writes, as last read back: its parents' Accepted and ResolvedRefs conditions. */
+export const HTTPRouteStatusShape = object(
+  {
+    name: Type.String({ maxLength: 253 }),
+    namespace: Type.String({ maxLength: 63 }),
+    accepted: Optional(
+      StringEnum(['True', 'False', 'Unknown'], { description: 'Every parent Gateway accepted the route.' }),
+    ),
+    resolvedRefs: Optional(
+      StringEnum(['True', 'False', 'Unknown'], {
+        description: "Every parent resolved the route's backendRefs.",
+      }),
+    ),
+    message: Optional(Type.String({ maxLength: 1024, description: 'Why a condition is not True.' })),
+  },
+  { description: "trafficRouting: the HTTPRoute's status as its Gateways report it." },
+);
+
 export const CanaryStatusShape = object(
   {
     revision: Type.String({ maxLength: 63 }),
@@ -794,6 +949,20 @@ export const CanaryStatusShape = object(
     message: Optional(Type.String({ maxLength: 1024 })),
     abortedBy: Optional(Type.String({ maxLength: 253 })),
     analysisRuns: Optional(list(AnalysisRunShape, 64)),
+    trafficWeight: Optional(
+      int32({
+        minimum: 0,
+        maximum: 100,
+        description: "trafficRouting: the canary's weight as last written to the HTTPRoute (and read back).",
+      }),
+    ),
+    headerRoute: Optional(
+      Type.String({
+        maxLength: 63,
+        description: 'trafficRouting: the setHeaderRoute rule in the HTTPRoute now.',
+      }),
+    ),
+    httpRoute: Optional(HTTPRouteStatusShape),
   },
   { description: 'Strategy Canary: where the canary of the update revision stands.' },
 );

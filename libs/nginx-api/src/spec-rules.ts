@@ -2,6 +2,7 @@ import { conditionError } from './analysis-condition.js';
 import { describeConfigProblem, MAX_CONFIG_BYTES, nginxConfigProblems } from './nginx-config.js';
 import type { NginxSpec } from './types.js';
 import type { FieldError } from './field-error.js';
+import { headerRegexProblem } from './header-regex.js';
 
 /** Bytes of `text` in UTF-8, counted without an encoder (this module also runs in the browser). */
 function utf8Length(text: string): number {
@@ -61,13 +62,39 @@ export function analysisConditionErrors(analysis: unknown): FieldError[] {
 }
 
 /**
- * The spec's checks that no CEL rule states, and so only our API makes: spec.config's nginx syntax and
- * spec.analysis' conditions (their grammar). `spec` has passed the schema; a partial spec (a patch) is checked for
+ * Why a setHeaderRoute step's regex cannot be a Gateway's: each must compile as RE2 does (header-regex.ts). CEL
+ * cannot say so (a regex that fails to compile is an evaluation error, not a verdict).
+ */
+export function headerRouteErrors(strategy: unknown): FieldError[] {
+  const steps = (strategy as { canary?: { steps?: unknown } } | undefined)?.canary?.steps;
+  if (!Array.isArray(steps)) return [];
+  const errors: FieldError[] = [];
+  steps.forEach((step: { setHeaderRoute?: { match?: unknown } } | null, index) => {
+    const match = step?.setHeaderRoute?.match;
+    if (!Array.isArray(match)) return;
+    match.forEach((entry: { headerValue?: { regex?: unknown } } | null, at) => {
+      const regex = entry?.headerValue?.regex;
+      const problem = typeof regex === 'string' ? headerRegexProblem(regex) : undefined;
+      if (problem)
+        errors.push({
+          field: `spec.strategy.canary.steps[${index}].setHeaderRoute.match[${at}].headerValue.regex`,
+          reason: 'FieldValueInvalid',
+          message: `Invalid value: ${JSON.stringify(regex)}: not a regular expression: ${problem}`,
+        });
+    });
+  });
+  return errors;
+}
+
+/**
+ * The spec's checks that no CEL rule states, and so only our API makes: spec.config's nginx syntax,
+ * spec.analysis' conditions (their grammar) and header routes' regexes. `spec` has passed the schema; a partial spec (a patch) is checked for
  * what it holds, as both read one field only.
  */
 export function specTextErrors(spec: Partial<NginxSpec>): FieldError[] {
   return [
     ...(typeof spec.config === 'string' ? configErrors(spec.config) : []),
     ...analysisConditionErrors(spec.analysis),
+    ...headerRouteErrors(spec.strategy),
   ];
 }

@@ -11,6 +11,9 @@ import type {
   CanaryStepShape,
   CanaryStrategyShape,
   ConditionShape,
+  GatewayAPIRoutingShape,
+  HeaderMatchShape,
+  HTTPRouteStatusShape,
   DisruptionBudgetShape,
   DisruptionBudgetStatusShape,
   IngressShape,
@@ -48,6 +51,9 @@ export type NginxStrategy = Static<typeof StrategyShape>;
 export type NginxRollingUpdate = Static<typeof RollingUpdateShape>;
 export type NginxCanaryStrategy = Static<typeof CanaryStrategyShape>;
 export type NginxCanaryStep = Static<typeof CanaryStepShape>;
+export type NginxGatewayAPIRouting = Static<typeof GatewayAPIRoutingShape>;
+export type NginxHeaderMatch = Static<typeof HeaderMatchShape>;
+export type NginxHTTPRouteStatus = Static<typeof HTTPRouteStatusShape>;
 export type NginxPrometheusQuery = Static<typeof PrometheusQueryShape>;
 export type NginxAnalysisTemplate = Static<typeof AnalysisTemplateShape>;
 export type NginxDisruptionBudget = Static<typeof DisruptionBudgetShape>;

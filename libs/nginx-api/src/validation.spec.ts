@@ -349,3 +349,18 @@ describe('validateNginx and the scheduling fields', () => {
     ]);
   });
 });
+
+describe('validateAgainst and lists', () => {
+  it('counts items against minItems and maxItems, as kube-apiserver words them', () => {
+    const list: JsonSchema = { type: 'array', minItems: 1, maxItems: 2, items: { type: 'string' } };
+    expect(validateAgainst(list, ['a'], 'l')).toEqual([]);
+    expect(validateAgainst(list, [], 'l')).toEqual([
+      {
+        field: 'l',
+        reason: 'FieldValueInvalid',
+        message: 'Invalid value: 0: l in body should have at least 1 items',
+      },
+    ]);
+    expect(validateAgainst(list, ['a', 'b', 'c'], 'l').map((e) => e.reason)).toEqual(['FieldValueTooMany']);
+  });
+});

@@ -110,6 +110,12 @@ export function validateAgainst(
     if (schema.enum && !schema.enum.includes(value))
       invalid(`must be one of ${schema.enum.map((e) => `"${e}"`).join(', ')}`, 'FieldValueNotSupported');
   }
+  if (Array.isArray(value) && schema.minItems !== undefined && value.length < schema.minItems)
+    errors.push({
+      field: path,
+      reason: 'FieldValueInvalid',
+      message: `Invalid value: ${value.length}: ${path} in body should have at least ${schema.minItems} items`,
+    });
   if (Array.isArray(value) && schema.maxItems !== undefined && value.length > schema.maxItems)
     errors.push({
       field: path,

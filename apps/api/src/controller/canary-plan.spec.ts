@@ -10,8 +10,11 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { isActive } from './pod-plan.js';
 import {
+  canaryScale,
   canaryTarget,
   planCanary,
+  routeWritten,
+  withRouteWritten,
   planRollback,
   runName,
   withMeasurement,
@@ -377,5 +380,126 @@ describe('planCanary while held', () => {
   it('an invalid template never gets a pod, even with nothing else running', () => {
     const p = plan({ invalid: true, pods: [] });
     expect(p).toMatchObject({ create: 0, createStable: 0 });
+  });
+});
+
+describe('planCanary with trafficRouting', () => {
+  const HEADER = { name: 'beta', match: [{ headerName: 'x-beta', headerValue: { exact: 'yes' } }] };
+  const ROUTED: NginxCanaryStep[] = [
+    { setWeight: 20 },
+    { setHeaderRoute: HEADER },
+    { setCanaryScale: { replicas: 5 } },
+    { pause: {} },
+  ];
+  const routed = (input: Partial<CanaryInput> & { pods: V1Pod[] }) =>
+    plan({ trafficRouting: true, canary: { steps: ROUTED }, ...input });
+  const at = (step: number, more: Partial<NginxCanaryStatus> = {}): NginxCanaryStatus => ({
+    revision: NEW,
+    step,
+    weight: 20,
+    phase: 'Progressing',
+    stepStartedAt: iso(NOW),
+    ...more,
+  });
+
+  it('keeps every stable pod and adds the canary’s for the weight before the route moves', () => {
+    const start = routed({ pods: pods(10, STABLE) });
+    expect(start.canary).toMatchObject({ step: 0, weight: 20 });
+    expect(start.route).toEqual({ weight: 0 });
+    expect([start.create, start.delete.length]).toEqual([2, 0]);
+  });
+
+  it('asks for the route’s weight once the canary’s pods are ready, and moves on once it is written', () => {
+    const ready = routed({ pods: [...pods(10, STABLE), ...pods(2, NEW)] });
+    expect(ready.canary).toMatchObject({ step: 0, weight: 20 });
+    expect(ready.route).toEqual({ weight: 20 });
+    expect(routeWritten(ready.canary, ready.route!)).toBe(false);
+
+    // Written: the step is done and the header route is asked for next, the weight kept.
+    const written = routed({
+      pods: [...pods(10, STABLE), ...pods(2, NEW)],
+      previous: withRouteWritten(ready.canary!, ready.route!),
+    });
+    expect(written.canary).toMatchObject({ step: 1, trafficWeight: 20 });
+    expect(written.route).toEqual({ weight: 20, headerRoute: HEADER });
+
+    // The header route written: setCanaryScale takes the canary to 5 pods at the same weight, then the pause.
+    const scaled = routed({
+      pods: [...pods(10, STABLE), ...pods(2, NEW)],
+      previous: withRouteWritten(written.canary!, written.route!),
+    });
+    expect(scaled.canary).toMatchObject({ step: 3, phase: 'Paused', trafficWeight: 20, headerRoute: 'beta' });
+    expect(scaled.route).toEqual({ weight: 20, headerRoute: HEADER });
+    expect(scaled.create).toBe(3);
+  });
+
+  it('past the last step: 100 once the canary has every pod, then the stable pods go; Promoted drops the header route', () => {
+    const past = at(4, { trafficWeight: 20, headerRoute: 'beta' });
+    const growing = routed({ pods: [...pods(10, STABLE), ...pods(5, NEW)], previous: past });
+    expect(growing.route).toEqual({ weight: 20, headerRoute: HEADER });
+    expect([growing.create, growing.delete.length]).toEqual([5, 0]); // 20 pods wanted, surge 3
+
+    const full = routed({ pods: [...pods(10, STABLE), ...pods(10, NEW)], previous: past });
+    expect(full.route).toEqual({ weight: 100, headerRoute: HEADER });
+    expect(full.delete).toHaveLength(0);
+
+    const draining = routed({
+      pods: [...pods(10, STABLE), ...pods(10, NEW)],
+      previous: { ...past, trafficWeight: 100 },
+    });
+    expect(draining.route).toEqual({ weight: 100, headerRoute: HEADER });
+    expect(draining.delete.length).toBeGreaterThan(0);
+    expect(draining.delete.every(({ pod }) => pod.metadata?.labels?.[LABEL_REVISION] === STABLE)).toBe(true);
+
+    const promoted = routed({ pods: pods(10, NEW), previous: { ...past, trafficWeight: 100 } });
+    expect(promoted.canary).toMatchObject({ phase: 'Promoted' });
+    expect(promoted.route).toEqual({ weight: 100 });
+  });
+
+  it('aborts with the weight at 0 and no header route, the pods back to stable', () => {
+    const aborted = routed({
+      pods: [...pods(10, STABLE), ...pods(5, NEW)],
+      previous: at(3, { trafficWeight: 20, headerRoute: 'beta', phase: 'Paused' }),
+      requests: { abort: NEW },
+    });
+    expect(aborted.canary).toMatchObject({ phase: 'Aborted' });
+    expect(aborted.route).toEqual({ weight: 0 });
+    expect(aborted.delete).toHaveLength(5);
+  });
+
+  it('with no canary in progress the route sends nothing to the canary; held by spec.paused it keeps its weight', () => {
+    expect(routed({ pods: pods(10, STABLE), stableRevision: undefined }).route).toEqual({ weight: 0 });
+    const held = routed({
+      pods: [...pods(10, STABLE), ...pods(2, NEW)],
+      previous: at(1, { trafficWeight: 20 }),
+      paused: true,
+    });
+    expect(held.route).toEqual({ weight: 20 });
+  });
+
+  it('a pause of the route’s making is decided again: a canary no longer held moves on', () => {
+    const resumed = routed({
+      pods: [...pods(10, STABLE), ...pods(2, NEW)],
+      previous: at(0, { phase: 'Paused', message: 'Paused: HTTPRoute a/b not found (HTTPRouteNotFound).' }),
+    });
+    expect(resumed.canary).toMatchObject({ step: 0, phase: 'Progressing' });
+    expect(resumed.canary?.message).toBeUndefined();
+  });
+});
+
+describe('canaryScale', () => {
+  const steps: NginxCanaryStep[] = [
+    { setWeight: 10 },
+    { setCanaryScale: { replicas: 3 } },
+    { setWeight: 50 },
+    { setCanaryScale: { weight: 80 } },
+    { setCanaryScale: { matchTrafficWeight: true } },
+  ];
+  it('follows the weight unless the last setCanaryScale at or before the step says otherwise', () => {
+    expect(canaryScale(steps, 0, 10, 10)).toBe(1);
+    expect(canaryScale(steps, 2, 50, 10)).toBe(3);
+    expect(canaryScale(steps, 1, 10, 2)).toBe(2); // never above spec.replicas
+    expect(canaryScale(steps, 3, 50, 10)).toBe(8);
+    expect(canaryScale(steps, 4, 50, 10)).toBe(5);
   });
 });

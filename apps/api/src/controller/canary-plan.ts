@@ -8,7 +8,9 @@ import {
   type NginxAnalysisRun,
   type NginxAnalysisTemplate,
   type NginxCanaryStatus,
+  type NginxCanaryStep,
   type NginxCanaryStrategy,
+  type NginxHeaderMatch,
   type NginxPodTemplate,
 } from '@ngx/nginx-api';
 import { nextMeasurementIn, runPhase } from '../analysis/analysis-run.js';
@@ -60,6 +62,24 @@ export interface CanaryInput {
   paused?: boolean;
   /** The template cannot run (invalid config): held as if paused, and no pod of it is made (as planRollout). */
   invalid?: boolean;
+  /**
+   * spec.strategy.canary.trafficRouting is set: the weight is the HTTPRoute's, written by the caller (plan.route)
+   * and known written once status.canary.trafficWeight says so; the stable pods stay at spec.replicas while the
+   * canary's follow the weight or setCanaryScale.
+   */
+  trafficRouting?: boolean;
+}
+
+/** A setHeaderRoute step's route: requests matching `match` go to the canary. */
+export interface HeaderRoute {
+  name: string;
+  match: readonly NginxHeaderMatch[];
+}
+
+/** What the HTTPRoute must hold now (trafficRouting): the canary's weight, and the header route in force. */
+export interface RouteWant {
+  weight: number;
+  headerRoute?: HeaderRoute;
 }
 
 export interface CanaryPlan extends RolloutPlan {
@@ -71,6 +91,47 @@ export interface CanaryPlan extends RolloutPlan {
   recheckInMs?: number;
   /** A measurement of this run is due now: take it, add it (withMeasurement) and plan again. */
   measure?: { run: string; template: NginxAnalysisTemplate };
+  /**
+   * trafficRouting: the route as it must be before any pod is written. When it differs from what status.canary
+   * says written (trafficWeight, headerRoute), write it, record it (withRouteWritten) and plan again.
+   */
+  route?: RouteWant;
+}
+
+/** `canary` recording that the route now holds `route`. */
+export function withRouteWritten(canary: NginxCanaryStatus, route: RouteWant): NginxCanaryStatus {
+  const { headerRoute: _headerRoute, ...rest } = canary;
+  return {
+    ...rest,
+    trafficWeight: route.weight,
+    ...(route.headerRoute ? { headerRoute: route.headerRoute.name } : {}),
+  };
+}
+
+/** Whether status.canary says the route holds `route`. */
+export function routeWritten(canary: NginxCanaryStatus | undefined, route: RouteWant): boolean {
+  return (canary?.trafficWeight ?? 0) === route.weight && canary?.headerRoute === route.headerRoute?.name;
+}
+
+/**
+ * Canary pods for a canary at `weight` with trafficRouting: setCanaryScale's last word at or before `step`
+ * (replicas: that count; weight: that share of replicas), else (or after matchTrafficWeight) the traffic weight's.
+ */
+export function canaryScale(
+  steps: readonly NginxCanaryStep[],
+  step: number,
+  weight: number,
+  replicas: number,
+): number {
+  const scale = steps.slice(0, step + 1).findLast((s) => s.setCanaryScale)?.setCanaryScale;
+  if (scale?.replicas !== undefined) return Math.min(scale.replicas, replicas);
+  if (scale?.weight !== undefined) return canaryTarget(scale.weight, replicas);
+  return canaryTarget(weight, replicas);
+}
+
+/** The header route a canary at `step` has in force: the last setHeaderRoute at or before it. */
+function headerRouteAt(steps: readonly NginxCanaryStep[], step: number): HeaderRoute | undefined {
+  return steps.slice(0, step + 1).findLast((s) => s.setHeaderRoute)?.setHeaderRoute;
 }
 
 /** Pods of the update revision at `weight` percent of `replicas`: rounded up, at least one above 0. */
@@ -138,13 +199,13 @@ export function planCanary(input: CanaryInput): CanaryPlan {
   const walked = walkSteps(input, requested, groups);
   if (walked.canary.phase === 'Aborted') return abortTo(input, stableRevision, walked.canary);
 
-  const target = canaryTarget(walked.canary.weight, replicas);
+  const targets = podTargets(input, walked.canary);
   const plan = planGroups(
     input,
     bounds,
     [
-      { pods: groups.fresh, target },
-      { pods: groups.stable, target: replicas - target },
+      { pods: groups.fresh, target: targets.fresh },
+      { pods: groups.stable, target: targets.stable },
     ],
     groups.others,
   );
@@ -154,7 +215,34 @@ export function planCanary(input: CanaryInput): CanaryPlan {
     canary: walked.canary,
     recheckInMs: earliest(walked.recheckInMs, plan.availableInMs),
     ...(walked.measure ? { measure: walked.measure } : {}),
+    ...(input.trafficRouting ? { route: routeFor(input, walked.canary, walked.writeWeight) } : {}),
   };
+}
+
+/**
+ * The pods each revision should have with the canary at `canary`. Without trafficRouting the weight splits
+ * spec.replicas. With it, the stable revision keeps spec.replicas and the canary's follow canaryScale; past the
+ * last step the canary has them all, and the stable pods go once the route sends the canary 100.
+ */
+function podTargets(input: CanaryInput, canary: NginxCanaryStatus): { fresh: number; stable: number } {
+  const { replicas } = input;
+  if (!input.trafficRouting) {
+    const fresh = canaryTarget(canary.weight, replicas);
+    return { fresh, stable: replicas - fresh };
+  }
+  const steps = input.canary?.steps ?? [];
+  if (canary.step >= steps.length)
+    return { fresh: replicas, stable: canary.trafficWeight === 100 ? 0 : replicas };
+  return { fresh: canaryScale(steps, canary.step, canary.weight, replicas), stable: replicas };
+}
+
+/** The route as a canary at `canary` needs it: `writeWeight` when a step is due to write one, else as written. */
+function routeFor(input: CanaryInput, canary: NginxCanaryStatus, writeWeight?: number): RouteWant {
+  const steps = input.canary?.steps ?? [];
+  const weight = writeWeight ?? canary.trafficWeight ?? 0;
+  if (canary.phase === 'Promoted' || steps.length === 0) return { weight };
+  const headerRoute = headerRouteAt(steps, Math.min(canary.step, steps.length - 1));
+  return headerRoute ? { weight, headerRoute } : { weight };
 }
 
 /**
@@ -178,20 +266,39 @@ function planWithoutCanary(input: CanaryInput, bounds: ReturnType<typeof canaryB
     invalid: input.invalid,
   });
   const kept = input.previous?.revision === input.updateRevision ? input.previous : undefined;
-  return { ...rollout, createStable: 0, canary: kept, recheckInMs: rollout.availableInMs };
+  const plan: CanaryPlan = { ...rollout, createStable: 0, canary: kept, recheckInMs: rollout.availableInMs };
+  if (!input.trafficRouting) return plan;
+  // Held (spec.paused, an invalid template) mid-canary, the route keeps what it was given; with no canary, 0.
+  const held =
+    kept && kept.phase !== 'Promoted' && kept.phase !== 'Aborted' && kept.revision !== input.stableRevision;
+  return { ...plan, route: held && input.stableRevision ? writtenRoute(input, kept) : { weight: 0 } };
+}
+
+/** The route as status.canary says it was last written (what a held canary keeps). */
+function writtenRoute(input: CanaryInput, canary: NginxCanaryStatus): RouteWant {
+  const headerRoute = (input.canary?.steps ?? []).find(
+    (step) => step.setHeaderRoute && step.setHeaderRoute.name === canary.headerRoute,
+  )?.setHeaderRoute;
+  const weight = canary.trafficWeight ?? 0;
+  return headerRoute ? { weight, headerRoute } : { weight };
 }
 
 /** The canary where status.canary left it for this update revision (a copy), or a new one at step 0. */
 function startOrResume(input: CanaryInput): NginxCanaryStatus {
-  return input.previous?.revision === input.updateRevision
-    ? structuredClone(input.previous)
-    : {
-        revision: input.updateRevision,
-        step: 0,
-        weight: 0,
-        phase: 'Progressing',
-        stepStartedAt: new Date(input.now).toISOString(),
-      };
+  if (input.previous?.revision === input.updateRevision) {
+    const previous = structuredClone(input.previous);
+    if (previous.phase !== 'Paused') return previous;
+    // Every pause is decided again by the walk (a pause step, an analysis, the route's absence): none is kept.
+    const { message: _message, ...rest } = previous;
+    return { ...rest, phase: 'Progressing' };
+  }
+  return {
+    revision: input.updateRevision,
+    step: 0,
+    weight: 0,
+    phase: 'Progressing',
+    stepStartedAt: new Date(input.now).toISOString(),
+  };
 }
 
 /** `canary` moved on to step `to`, starting now. */
@@ -219,6 +326,7 @@ function abortTo(input: CanaryInput, stableRevision: string, canary: NginxCanary
   return {
     ...planRollback({ replicas: input.replicas, stableRevision, pods: input.pods, burst: input.burst }),
     canary,
+    ...(input.trafficRouting ? { route: { weight: 0 } } : {}),
   };
 }
 
@@ -230,25 +338,22 @@ interface PodGroups {
   stable: V1Pod[];
   /** Of any other revision: drained first. */
   others: V1Pod[];
-  targetsMet: (weight: number) => boolean;
+  /** Whether each revision has exactly these pods, all available, and no other revision any. */
+  targetsMet: (targets: { fresh: number; stable: number }) => boolean;
 }
 
 function groupPods(input: CanaryInput, stableRevision: string): PodGroups {
-  const { replicas, updateRevision, now } = input;
+  const { updateRevision, now } = input;
   const available = (pod: V1Pod) => isAvailable(pod, input.minReadySeconds, now);
   const active = input.pods.filter(isActive);
   const fresh = active.filter((pod) => runsRevision(pod, updateRevision, input.template));
   const stable = active.filter((pod) => !fresh.includes(pod) && revisionOf(pod) === stableRevision);
   const others = active.filter((pod) => !fresh.includes(pod) && !stable.includes(pod));
-  const targetsMet = (weight: number) => {
-    const target = canaryTarget(weight, replicas);
-    return (
-      others.length === 0 &&
-      fresh.length === target &&
-      stable.length === replicas - target &&
-      [...fresh, ...stable].every(available)
-    );
-  };
+  const targetsMet = (targets: { fresh: number; stable: number }) =>
+    others.length === 0 &&
+    fresh.length === targets.fresh &&
+    stable.length === targets.stable &&
+    [...fresh, ...stable].every(available);
   return { fresh, stable, others, targetsMet };
 }
 
@@ -257,6 +362,8 @@ interface StepWalk {
   canary: NginxCanaryStatus;
   recheckInMs?: number;
   measure?: CanaryPlan['measure'];
+  /** trafficRouting: the weight the route is due to get now (its pods are ready for it). */
+  writeWeight?: number;
 }
 
 /** One step's outcome: its canary, and whether the walk goes on to the next step. */
@@ -267,7 +374,7 @@ function walkSteps(input: CanaryInput, start: NginxCanaryStatus, groups: PodGrou
   const steps = input.canary?.steps ?? [];
   let canary = start;
   for (let guard = 0; guard <= steps.length + 1; guard++) {
-    if (canary.step >= steps.length) return { canary: fullWeight(canary, groups) };
+    if (canary.step >= steps.length) return fullWeight(input, canary, groups);
     const outcome = runStep(input, canary, groups);
     if (!outcome.next) return outcome;
     canary = outcome.canary;
@@ -275,11 +382,17 @@ function walkSteps(input: CanaryInput, start: NginxCanaryStatus, groups: PodGrou
   return { canary };
 }
 
-/** Past the last step: weight 100, Promoted once every pod runs the update revision and is available. */
-function fullWeight(canary: NginxCanaryStatus, groups: PodGroups): NginxCanaryStatus {
-  if (!groups.targetsMet(100)) return { ...canary, weight: 100 };
-  const { message: _message, ...rest } = canary;
-  return { ...rest, weight: 100, phase: 'Promoted' };
+/**
+ * Past the last step: weight 100, Promoted once every pod runs the update revision and is available. With
+ * trafficRouting the route gets 100 once the canary has every pod ready, and only then do the stable pods go.
+ */
+function fullWeight(input: CanaryInput, canary: NginxCanaryStatus, groups: PodGroups): StepWalk {
+  const full = { ...canary, weight: 100 };
+  if (input.trafficRouting && full.trafficWeight !== 100)
+    return groups.targetsMet(podTargets(input, full)) ? { canary: full, writeWeight: 100 } : { canary: full };
+  if (!groups.targetsMet(podTargets(input, full))) return { canary: full };
+  const { message: _message, ...rest } = full;
+  return { canary: { ...rest, phase: 'Promoted' } };
 }
 
 /** The canary's current step (setWeight, pause or analysis), done as far as it can be now. */
@@ -289,10 +402,17 @@ function runStep(input: CanaryInput, canary: NginxCanaryStatus, groups: PodGroup
   const { now } = input;
   if (step.setWeight !== undefined) {
     const weighted = { ...canary, weight: step.setWeight };
-    return groups.targetsMet(step.setWeight)
-      ? { canary: advanced(weighted, canary.step + 1, now), next: true }
-      : { canary: weighted, next: false };
+    if (!groups.targetsMet(podTargets(input, weighted))) return { canary: weighted, next: false };
+    // With trafficRouting the step is done once the route has the weight too (its pods came first).
+    if (input.trafficRouting && (canary.trafficWeight ?? 0) !== step.setWeight)
+      return { canary: weighted, writeWeight: step.setWeight, next: false };
+    return { canary: advanced(weighted, canary.step + 1, now), next: true };
   }
+  if (step.setHeaderRoute)
+    return canary.headerRoute === step.setHeaderRoute.name
+      ? { canary: advanced(canary, canary.step + 1, now), next: true }
+      : { canary, next: false };
+  if (step.setCanaryScale) return { canary: advanced(canary, canary.step + 1, now), next: true };
   if (step.pause) {
     if (step.pause.duration === undefined)
       return {
@@ -415,7 +535,7 @@ function planGroups(
     .filter((pod) => !pod.metadata?.deletionTimestamp && isFinished(pod))
     .map((pod) => ({ pod, reason: finishedReason(pod) }));
   const move = boundedMove({
-    replicas: input.replicas,
+    replicas: groups[0].target + groups[1].target, // trafficRouting: stable at spec.replicas beside the canary
     bounds,
     groups,
     others,

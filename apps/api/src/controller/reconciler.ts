@@ -28,6 +28,8 @@ import type { AnalysisMeasurer } from '../analysis/analysis-run.js';
 import { canaryMove } from './canary-audit.js';
 import { planCanary, planRollback, withMeasurement, type CanaryPlan } from './canary-plan.js';
 import { OwnedSync, type OwnedCaches } from './owned-sync.js';
+import { routedPlan } from './canary-routing.js';
+import { RouteSync } from './route-sync.js';
 import {
   deadlineIn,
   isSettled,
@@ -117,6 +119,8 @@ interface ReconcileWrites {
   client: KubeRequester;
   pods: PodWrites;
   owned: OwnedSync;
+  /** A canary's trafficRouting: its Services and HTTPRoute. */
+  routes: RouteSync;
 }
 
 export class NginxReconciler {
@@ -125,6 +129,12 @@ export class NginxReconciler {
   private readonly untraced: ReconcileWrites;
   /** When each Nginx's spec.tls Secret was last looked for (by a pod creation or the steady recheck). */
   private readonly secretCheckedAt = new Map<string, number>();
+  /**
+   * The resourceVersion each Nginx had when this reconciler last wrote its status: while the cache still shows
+   * it, the cache has not seen that write. A canary with trafficRouting waits for it (ROUTE_CACHE_WAIT_MS at a
+   * time), since its route is written from status.canary, and an older trafficWeight written back is a flap.
+   */
+  private readonly statusWrittenOver = new Map<string, string>();
 
   constructor(private readonly deps: ReconcilerDeps) {
     this.untraced = this.writers(deps.client);
@@ -152,9 +162,17 @@ export class NginxReconciler {
       strays.forget(key);
       this.pacing.forget(key);
       this.secretCheckedAt.delete(key);
+      this.statusWrittenOver.delete(key);
       return;
     }
     if (cached.metadata?.deletionTimestamp) return;
+    const writtenOver = this.statusWrittenOver.get(key);
+    if (
+      writtenOver !== undefined &&
+      writtenOver === cached.metadata?.resourceVersion &&
+      routesTraffic(cached as Nginx)
+    )
+      return { requeueAfterMs: ROUTE_CACHE_WAIT_MS };
     const nginx = structuredClone(cached) as Nginx;
     report.observe(nginx);
     // Before the pods are read, as the ReplicaSet controller does: when every creation and deletion this key
@@ -262,6 +280,7 @@ export class NginxReconciler {
         metrics: deps.metrics,
       }),
       owned: new OwnedSync({ client, caches: deps.owned, events: deps.events }),
+      routes: new RouteSync({ client, services: deps.owned.services, events: deps.events }),
     };
   }
 
@@ -323,7 +342,7 @@ export class NginxReconciler {
   ): Promise<{ failure?: ReplicaFailure; recheckInMs?: number; canary?: NginxCanaryStatus }> {
     const { key, nginx, pods: owned, view, report } = sync;
     const { expectations } = this.deps;
-    const plan = await this.plan(sync);
+    const plan = await this.plan(sync, writes);
     const moved = canaryMove(nginx.status?.canary, plan.canary);
     if (moved) report.record(moved);
     let failure: ReplicaFailure | undefined;
@@ -362,13 +381,16 @@ export class NginxReconciler {
    */
   private async plan(
     sync: SyncContext,
+    writes: ReconcileWrites,
   ): Promise<Omit<CanaryPlan, 'canary'> & { canary?: NginxCanaryStatus } & Partial<StableSource>> {
     const { nginx, pods: owned, view, report, signal } = sync;
     const stable = this.stableSource(sync);
     const canaryStrategy = nginx.spec.strategy?.type === 'Canary';
+    const trafficRouting = canaryStrategy && nginx.spec.strategy?.canary?.trafficRouting !== undefined;
+    if (!trafficRouting) await writes.routes.ensureServices(nginx, { stable: '', canary: '' }, report);
     if (stable && rollingBack(nginx)) {
       const previous = nginx.status?.canary;
-      const canary: NginxCanaryStatus | undefined =
+      let canary: NginxCanaryStatus | undefined =
         canaryStrategy && previous?.revision === view.updateRevision
           ? {
               ...previous,
@@ -377,16 +399,21 @@ export class NginxReconciler {
               message: 'Rolled back: the progress deadline passed.',
             }
           : previous;
-      return {
-        ...planRollback({
-          replicas: nginx.spec.replicas,
-          stableRevision: stable.revision,
-          pods: owned,
-          burst: this.deps.burst,
-        }),
-        canary,
-        ...stable,
-      };
+      const rollback = planRollback({
+        replicas: nginx.spec.replicas,
+        stableRevision: stable.revision,
+        pods: owned,
+        burst: this.deps.burst,
+      });
+      if (trafficRouting) {
+        // As an abort: the route's weight back to 0 first (a write that fails holds the pods).
+        const revisions = { stable: stable.revision, canary: view.updateRevision };
+        const outcome = await writes.routes.ensure(nginx, { weight: 0 }, revisions, report, signal);
+        if (!outcome.ok && outcome.reason === 'HTTPRouteWriteFailed')
+          return { create: 0, createStable: 0, delete: [], canary, ...stable };
+        if (outcome.ok && canary) canary = { ...canary, trafficWeight: 0, httpRoute: outcome.route };
+      }
+      return { ...rollback, canary, ...stable };
     }
     if (!canaryStrategy) {
       const rollout = planRollout({
@@ -420,6 +447,7 @@ export class NginxReconciler {
       requests: { promote: annotations[ANNOTATION_PROMOTE], abort: annotations[ANNOTATION_ABORT] },
       paused: nginx.spec.paused === true,
       invalid: view.invalid !== undefined,
+      trafficRouting,
     };
     let plan = planCanary(input);
     if (plan.measure && plan.canary) {
@@ -430,6 +458,8 @@ export class NginxReconciler {
       // A second measurement due in the same sync is taken on the next one.
       if (plan.measure) plan = { ...plan, recheckInMs: 0 };
     }
+    if (plan.route)
+      plan = await routedPlan({ nginx, plan, planInput: input, routes: writes.routes, report, signal });
     return { ...plan, ...stable };
   }
 
@@ -516,7 +546,10 @@ export class NginxReconciler {
     client: KubeRequester,
   ): Promise<StatusWrite> {
     const written = await writeStatus(client, nginx, status);
-    if (written === 'written') this.pacing.acted(key);
+    if (written === 'written') {
+      this.pacing.acted(key);
+      this.statusWrittenOver.set(key, nginx.metadata.resourceVersion!);
+    }
     return written;
   }
 }
@@ -527,6 +560,12 @@ interface StableSource {
   stableView?: RolloutView;
   stableModel?: V1Pod;
 }
+
+/** How long a reconcile waits for the cache to show its last status write (see statusWrittenOver). */
+const ROUTE_CACHE_WAIT_MS = 50;
+
+const routesTraffic = (nginx: Nginx) =>
+  nginx.spec.strategy?.type === 'Canary' && nginx.spec.strategy.canary?.trafficRouting !== undefined;
 
 function earliest(...delays: (number | undefined)[]): number | undefined {
   const known = delays.filter((delay): delay is number => delay !== undefined);

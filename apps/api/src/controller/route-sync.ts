@@ -1,0 +1,201 @@
+import type { V1Service } from '@kubernetes/client-node';
+import {
+  collectionPath,
+  endedWithTerm,
+  errorMessage,
+  type EventRecorder,
+  type InformerCache,
+  isApiError,
+  type KubeObject,
+  type KubeRequester,
+  objectPath,
+} from '@ngx/kube-runtime';
+import { jsonEqual, type Nginx, type NginxHTTPRouteStatus } from '@ngx/nginx-api';
+import {
+  HTTP_ROUTES,
+  REFERENCE_GRANTS,
+  type HTTPRoute,
+  type ReferenceGrant,
+} from '../traffic-routing/http-route.js';
+import {
+  isStableRule,
+  referenceGranted,
+  routeRules,
+  routeStatus,
+  type RouteTarget,
+} from '../traffic-routing/route-rules.js';
+import { BY_NGINX_LABEL } from '../kube/pod-index.js';
+import type { RouteWant } from './canary-plan.js';
+import {
+  canaryServiceNames,
+  canaryServicesFor,
+  LABEL_SERVICE_ROLE,
+  type ServiceRole,
+} from './canary-services.js';
+import { controlledBy } from './owned-objects.js';
+import type { ReconcileReport } from './reconcile-report.js';
+import { APPLY_PATCH, applyNeeded, FIELD_MANAGER } from './server-side-apply.js';
+
+const SERVICES = { group: '', version: 'v1', plural: 'services' };
+
+/** Why the route could not be made to hold what the canary wants: the canary waits (Paused) until it can. */
+export interface RouteProblem {
+  reason:
+    | 'HTTPRouteNotFound'
+    | 'ReferenceNotGranted'
+    | 'StableServiceNotReferenced'
+    | 'ServiceNotOwned'
+    | 'HTTPRouteWriteFailed';
+  message: string;
+}
+
+/** The route made to hold what was wanted (`written`: by a write of ours now), and its status read back. */
+export type RouteOutcome =
+  { ok: true; written: boolean; route: NginxHTTPRouteStatus } | ({ ok: false } & RouteProblem);
+
+/**
+ * Keeps a canary's traffic routing: its stable and canary Services, then its HTTPRoute's rules (route-rules.ts),
+ * in that order, so a Service already selects the right pods when the route sends it traffic. Reads only the
+ * route the Nginx names (GET) and writes it by server-side apply of spec.rules alone (PATCH): rules are an atomic
+ * list, so the write carries every rule as read, changed only where the canary weighs; resourceVersion makes it
+ * conditional on the route read, so an edit made meanwhile is never overwritten unseen.
+ */
+export class RouteSync {
+  constructor(
+    private readonly deps: {
+      client: KubeRequester;
+      services: InformerCache<V1Service & KubeObject>;
+      events: EventRecorder;
+    },
+  ) {}
+
+  async ensure(
+    nginx: Nginx,
+    want: RouteWant,
+    revisions: Record<ServiceRole, string>,
+    report: ReconcileReport,
+    signal?: AbortSignal,
+  ): Promise<RouteOutcome> {
+    const serviceProblem = await this.ensureServices(nginx, revisions, report);
+    if (serviceProblem) return { ok: false, ...serviceProblem };
+    const gateway = nginx.spec.strategy!.canary!.trafficRouting!.gatewayAPI;
+    const serviceNamespace = nginx.metadata.namespace!;
+    const routeNamespace = gateway.namespace ?? serviceNamespace;
+    const names = canaryServiceNames(nginx);
+    const where = `HTTPRoute ${routeNamespace}/${gateway.httpRoute}`;
+    const path = objectPath({ ...HTTP_ROUTES, namespace: routeNamespace }, gateway.httpRoute);
+    let route: HTTPRoute;
+    try {
+      route = await this.deps.client.request<HTTPRoute>({ path, signal });
+    } catch (error) {
+      if (isApiError(error, 404))
+        return { ok: false, reason: 'HTTPRouteNotFound', message: `${where} not found` };
+      throw error;
+    }
+    if (routeNamespace !== serviceNamespace) {
+      const grants = await this.deps.client.request<{ items: ReferenceGrant[] }>({
+        path: collectionPath({ ...REFERENCE_GRANTS, namespace: serviceNamespace }),
+        signal,
+      });
+      if (!referenceGranted(grants.items, routeNamespace, [names.stable, names.canary]))
+        return {
+          ok: false,
+          reason: 'ReferenceNotGranted',
+          message: `${where} may not refer to Services of namespace ${serviceNamespace}: no ReferenceGrant there allows it`,
+        };
+    }
+    const target: RouteTarget = {
+      serviceNamespace,
+      routeNamespace,
+      stableService: names.stable,
+      canaryService: names.canary,
+      weight: want.weight,
+      ...(want.headerRoute ? { headerRoute: want.headerRoute } : {}),
+    };
+    const rules = route.spec?.rules ?? [];
+    if (!rules.some((rule) => isStableRule(rule, target)))
+      return {
+        ok: false,
+        reason: 'StableServiceNotReferenced',
+        message: `${where} has no rule sending traffic to Service ${names.stable}`,
+      };
+    const wanted = routeRules(rules, target);
+    if (jsonEqual(wanted, rules)) return { ok: true, written: false, route: routeStatus(route) };
+    try {
+      const applied = await this.deps.client.request<HTTPRoute>({
+        method: 'PATCH',
+        path,
+        query: { fieldManager: FIELD_MANAGER, force: true },
+        contentType: APPLY_PATCH,
+        body: {
+          apiVersion: `${HTTP_ROUTES.group}/${HTTP_ROUTES.version}`,
+          kind: 'HTTPRoute',
+          metadata: {
+            name: gateway.httpRoute,
+            namespace: routeNamespace,
+            resourceVersion: route.metadata.resourceVersion,
+          },
+          spec: { rules: wanted },
+        },
+        signal,
+      });
+      const header = want.headerRoute ? `, header route ${want.headerRoute.name}` : '';
+      report.record({ kind: 'route', object: where, reason: `weight ${want.weight}${header}` });
+      return { ok: true, written: true, route: routeStatus(applied) };
+    } catch (error) {
+      if (endedWithTerm(error)) throw error;
+      const message = `Error writing ${where}: ${errorMessage(error)}`;
+      this.deps.events.event(nginx, 'Warning', 'FailedSync', message);
+      return { ok: false, reason: 'HTTPRouteWriteFailed', message };
+    }
+  }
+
+  /**
+   * The stable and canary Services as canaryServicesFor wants them (applied when they differ), and any other
+   * Service of this Nginx's traffic routing deleted (renamed, or trafficRouting dropped).
+   */
+  async ensureServices(
+    nginx: Nginx,
+    revisions: Record<ServiceRole, string>,
+    report: ReconcileReport,
+  ): Promise<RouteProblem | undefined> {
+    const namespace = nginx.metadata.namespace!;
+    const desired = canaryServicesFor(nginx, revisions);
+    for (const service of desired) {
+      const name = service.metadata.name;
+      const cached = this.deps.services.get(`${namespace}/${name}`);
+      if (cached && !controlledBy(cached, nginx))
+        return {
+          reason: 'ServiceNotOwned',
+          message: `Service ${name} exists and is not controlled by this Nginx`,
+        };
+      if (cached && !applyNeeded(cached, service as KubeObject)) continue;
+      await this.deps.client.request({
+        method: 'PATCH',
+        path: objectPath({ ...SERVICES, namespace }, name),
+        query: { fieldManager: FIELD_MANAGER, force: true },
+        contentType: APPLY_PATCH,
+        body: service,
+      });
+      report.record({ kind: 'service', object: name, reason: cached ? 'updated' : 'created' });
+    }
+    const kept = new Set(desired.map((service) => service.metadata.name));
+    const key = `${namespace}/${nginx.metadata.name}`;
+    for (const stale of this.deps.services.byIndex(BY_NGINX_LABEL, key)) {
+      const name = stale.metadata!.name!;
+      if (!stale.metadata?.labels?.[LABEL_SERVICE_ROLE] || kept.has(name) || !controlledBy(stale, nginx))
+        continue;
+      try {
+        await this.deps.client.request({
+          method: 'DELETE',
+          path: objectPath({ ...SERVICES, namespace }, name),
+          body: { apiVersion: 'v1', kind: 'DeleteOptions', preconditions: { uid: stale.metadata!.uid } },
+        });
+        report.record({ kind: 'delete', object: name, reason: 'service-removed' });
+      } catch (error) {
+        if (!isApiError(error, 404, 409)) throw error;
+      }
+    }
+    return undefined;
+  }
+}
