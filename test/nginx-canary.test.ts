@@ -7,12 +7,7 @@
 // resumes at the same step.
 import type { V1Pod } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
-import {
-  ANNOTATION_ABORT,
-  LABEL_REVISION,
-  type Nginx,
-  type NginxSpec,
-} from '../libs/nginx-api/src/index.js';
+import { ANNOTATION_ABORT, LABEL_REVISION, type Nginx, type NginxSpec } from '../libs/nginx-api/src/index.js';
 import { isActive, isReady } from '../apps/api/src/controller/pod-plan.js';
 import { startControlPlane, type ControlPlane, type TestRole } from './support/control-plane.js';
 import { HEADLESS, leaderAndStandby, metric, startApp } from './support/app-process.js';

@@ -5,12 +5,7 @@
 // it (and a route put back resumes it); another manager's edits are kept beside ours, and our weights restored.
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
 import type { V1Pod, V1Service } from '@kubernetes/client-node';
-import {
-  ANNOTATION_ABORT,
-  LABEL_REVISION,
-  type Nginx,
-  type NginxSpec,
-} from '../libs/nginx-api/src/index.js';
+import { ANNOTATION_ABORT, LABEL_REVISION, type Nginx, type NginxSpec } from '../libs/nginx-api/src/index.js';
 import { isActive } from '../apps/api/src/controller/pod-plan.js';
 import { startControlPlane, type ControlPlane } from './support/control-plane.js';
 import { createNamespace } from './support/operations.js';
