@@ -1,5 +1,5 @@
 import { execFile, spawn } from 'node:child_process';
-import { createWriteStream, existsSync, readFileSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { SharedInformer, type KubeClient, type KubeObject } from '../../libs/kube-runtime/src/index.js';
@@ -46,15 +46,12 @@ export async function applyFlaggerCrds(): Promise<void> {
   );
 }
 
-/** What Flagger logs once its informers have synced and its workers run. */
-export const READY_LINE = 'Started operator workers';
-
 export interface FlaggerOptions {
   /** The only namespace whose Canaries it watches. */
   namespace: string;
   /**
-   * How often it syncs its Canaries with its per-Canary analysis timers (its -control-loop-interval, 10 s by
-   * default): a new Canary waits up to this long before its first analysis tick.
+   * How often it syncs its Canaries with its per-Canary analysis timers (-control-loop-interval; Flagger's default
+   * 10 s, 1 s unless told): a new Canary waits up to this long before its first tick.
    */
   controlLoopInterval?: string;
   /**
@@ -96,8 +93,9 @@ export interface FlaggerProcess {
 }
 
 /**
- * Starts the built Flagger against the local cluster and resolves once its workers run; rejects (and kills it)
- * when it exits first or is not ready within `timeoutMs`. Its CRDs must be applied first (applyFlaggerCrds).
+ * Starts the built Flagger against the local cluster and resolves once its /healthz answers, which it serves only
+ * after its informer caches have synced (its workers start right after); rejects (and kills it) when it exits
+ * first or does not answer within `timeoutMs`. Its CRDs must be applied first (applyFlaggerCrds).
  */
 export async function startFlagger(
   options: FlaggerOptions & { logPath?: string; timeoutMs?: number },
@@ -106,46 +104,40 @@ export async function startFlagger(
   const port = await freePort();
   const metricsServer = options.metricsServer ?? `http://127.0.0.1:${await freePort()}`;
   const logPath = options.logPath ?? join(CLUSTER_DIR, `logs/flagger-${options.namespace}.log`);
-  const log = createWriteStream(logPath);
+  const logFd = openSync(logPath, 'w');
   const child = spawn(
     FLAGGER,
     flaggerArgs({ ...options, kubeconfig: KUBECONFIG_PATH, port, metricsServer }),
-    { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
+    {
+      cwd: ROOT,
+      stdio: ['ignore', logFd, logFd],
+    },
   );
+  closeSync(logFd); // the child holds its own copy
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const timeoutMs = options.timeoutMs ?? 60_000;
-  let tail = '';
-  const ready = new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`flagger not ready within ${timeoutMs} ms (log: ${logPath})`));
-    }, timeoutMs);
-    const scan = (chunk: Buffer) => {
-      log.write(chunk);
-      tail = (tail + chunk.toString()).slice(-4096);
-      if (tail.includes(READY_LINE)) {
-        clearTimeout(timer);
-        resolve();
-      }
-    };
-    child.stdout.on('data', scan);
-    child.stderr.on('data', scan);
-    void exited.then(() => {
-      clearTimeout(timer);
-      reject(new Error(`flagger exited before it was ready:\n${tail}`));
-    });
-  });
-  await ready;
+  const log = () => readFileSync(logPath, 'utf8');
   const stop = async (graceMs = 10_000) => {
-    if (child.exitCode === null && child.signalCode === null) {
-      const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
-      child.kill('SIGTERM');
-      await exited;
-      clearTimeout(timer);
-    }
-    await new Promise((resolve) => log.end(resolve));
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+    child.kill('SIGTERM');
+    await exited;
+    clearTimeout(timer);
   };
-  return { pid: child.pid!, logPath, log: () => readFileSync(logPath, 'utf8'), stop };
+  try {
+    await waitFor(
+      'flagger to serve /healthz',
+      async () => {
+        if (child.exitCode !== null)
+          throw new Error(`flagger exited before it was ready:\n${log().slice(-4000)}`);
+        return (await fetch(`http://127.0.0.1:${port}/healthz`)).ok;
+      },
+      { timeoutMs: options.timeoutMs ?? 60_000, intervalMs: 100 },
+    );
+  } catch (error) {
+    await stop(0);
+    throw error;
+  }
+  return { pid: child.pid!, logPath, log, stop };
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- Gateway API and Flagger objects, read loosely
