@@ -12,12 +12,15 @@ import {
   type FlaggerProcess,
 } from './support/flagger.js';
 import { createNamespace } from './support/operations.js';
+import { startControlPlane, type ControlPlane } from './support/control-plane.js';
+import { runOurGatewayCanary } from './support/gateway-canary.js';
 import { runtimeClient } from './support/runtime.js';
 
 const client = runtimeClient();
 const cleanups: (() => Promise<unknown>)[] = [];
 let ns: string;
 let flagger: FlaggerProcess;
+let cp: ControlPlane;
 
 beforeAll(async () => {
   // A symlink once built; the first build compiles Flagger (minutes).
@@ -25,10 +28,13 @@ beforeAll(async () => {
   await applyFlaggerCrds();
   ns = await createNamespace(client, 'flagger-gateway', cleanups);
   flagger = await startFlagger({ namespace: ns });
+  // Our controller in the same namespace, for the side-by-side run (it touches only Nginxes and what they own).
+  cp = await startControlPlane({ CONTROLLER: 'true', WATCH_NAMESPACE: ns, LEASE_NAMESPACE: ns });
 }, 20 * 60_000);
 
 afterAll(async () => {
   await flagger?.stop();
+  await cp?.stop();
   for (const cleanup of cleanups.reverse()) await cleanup().catch(() => {});
   client.close();
 });
@@ -38,8 +44,32 @@ type Body = Record<string, any>;
 
 it('shifts the HTTPRoute it generates 100/0 → 80/20 → 50/50, then back to 100/0 once promoted', async () => {
   onTestFailed(() => console.log(`flagger's log (${flagger.logPath}):\n${flagger.log().slice(-6000)}`));
-  // 10s: Flagger's shortest analysis interval (it raises a shorter one, which its CRD accepts, to 10 s).
-  const run = await runFlaggerCanary(client, ns, { name: 'podinfo', stepWeights: [20, 50], interval: '10s' });
+  // 10s: Flagger's shortest analysis interval (it raises a shorter one, which its CRD accepts, to 10 s). Ours runs
+  // the equivalent steps at the same time, on a route of its own in the same namespace.
+  const [run, ours] = await Promise.all([
+    runFlaggerCanary(client, ns, { name: 'podinfo', stepWeights: [20, 50], interval: '10s' }),
+    runOurGatewayCanary(client, ns, {
+      name: 'ours',
+      steps: [
+        { setWeight: 20 },
+        { pause: { duration: '10s' } },
+        { setWeight: 50 },
+        { pause: { duration: '10s' } },
+      ],
+    }),
+  ]);
+  const shown = (weights: typeof run.weights) =>
+    weights.map((w) => `${w.value.primary}/${w.value.canary} @${Math.round(w.atMs)}ms`);
+  console.log(
+    'ours, side by side:',
+    JSON.stringify({ weights: shown(ours.weights), doneMs: Math.round(ours.doneMs) }),
+  );
+  // The same weight at each step: 100/0, 80/20, 50/50. Then Flagger copies the canary's template to its primary
+  // and routes everything back to it in one write; ours sends the canary 100 once it has every pod, moves the
+  // stable Service to the new revision, then routes back to it (as Argo Rollouts does).
+  const steps = (weights: typeof run.weights) => weights.map((w) => `${w.value.primary}/${w.value.canary}`);
+  expect(steps(ours.weights).slice(0, 3)).toEqual(steps(run.weights).slice(0, 3));
+  expect(steps(ours.weights)).toEqual(['100/0', '80/20', '50/50', '0/100', '100/0']);
   console.log(
     'flagger canary:',
     JSON.stringify({

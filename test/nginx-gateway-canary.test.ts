@@ -9,6 +9,7 @@ import { ANNOTATION_ABORT, LABEL_REVISION, type Nginx, type NginxSpec } from '..
 import { isActive } from '../apps/api/src/controller/pod-plan.js';
 import { startControlPlane, type ControlPlane } from './support/control-plane.js';
 import { createNamespace } from './support/operations.js';
+import { createStableRoute, httpRoutes } from './support/gateway-canary.js';
 import { revisionOfSpec, rolloutsIn } from './support/rollouts.js';
 import { runtimeClient } from './support/runtime.js';
 import { uniqueName, waitFor } from './support/wait.js';
@@ -34,35 +35,9 @@ afterAll(async () => {
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- Gateway API objects, read loosely
 type Body = Record<string, any>;
-const routes = () => `/apis/gateway.networking.k8s.io/v1/namespaces/${ns}/httproutes`;
+const routes = () => httpRoutes(ns);
 
-/** An HTTPRoute as a platform team writes it: one rule to `<name>-stable`, and one of its own to another app. */
-function createRoute(name: string) {
-  return client.request<Body>({
-    method: 'POST',
-    path: routes(),
-    query: { fieldManager: 'platform-team' },
-    body: {
-      apiVersion: 'gateway.networking.k8s.io/v1',
-      kind: 'HTTPRoute',
-      metadata: { name },
-      spec: {
-        parentRefs: [{ name: 'edge' }],
-        hostnames: [`${name}.example.com`],
-        rules: [
-          {
-            matches: [{ path: { type: 'PathPrefix', value: '/' } }],
-            backendRefs: [{ name: `${name}-stable`, port: 80 }],
-          },
-          {
-            matches: [{ path: { type: 'PathPrefix', value: '/api' } }],
-            backendRefs: [{ name: 'api', port: 8080 }],
-          },
-        ],
-      },
-    },
-  });
-}
+const createRoute = (name: string) => createStableRoute(client, ns, name);
 const getRoute = (name: string) => client.request<Body>({ path: `${routes()}/${name}` });
 
 /** The route as weights and matches: `stable/canary` of the first rule, and the header rules' names and headers. */
