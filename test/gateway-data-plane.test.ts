@@ -8,7 +8,12 @@ import { LABEL_REVISION } from '../libs/nginx-api/src/index.js';
 import { countByRevision, servePods, type PodBackends } from './support/data-plane.js';
 import { createNamespace } from './support/operations.js';
 import { runtimeClient } from './support/runtime.js';
-import { conditionOf, startTraefik, type TraefikGateway } from './support/traefik.js';
+import {
+  conditionOf,
+  startTraefik,
+  TRAEFIK_CONTROLLER_NAME,
+  type TraefikGateway,
+} from './support/traefik.js';
 import { waitFor } from './support/wait.js';
 
 const client = runtimeClient();
@@ -54,8 +59,23 @@ const service = (revision: string) => ({
     ports: [{ name: 'http', port: 80, targetPort: backends.port }],
   },
 });
-const backendRefs = (weights: Record<(typeof REVISIONS)[number], number>) =>
-  REVISIONS.map((revision) => ({ name: `${APP}-${revision}`, port: 80, weight: weights[revision] }));
+/** The route's main rule: every path, to both revisions' Services with these weights. */
+const weightedRule = (weights: Record<(typeof REVISIONS)[number], number>) => ({
+  matches: [{ path: { type: 'PathPrefix', value: '/' } }],
+  backendRefs: REVISIONS.map((revision) => ({
+    name: `${APP}-${revision}`,
+    port: 80,
+    weight: weights[revision],
+  })),
+});
+/** Replaces the route's rules (a merge patch replaces the list whole). */
+const setRules = (rules: Body[]) =>
+  client.request({
+    method: 'PATCH',
+    path: routePath(),
+    contentType: 'application/merge-patch+json',
+    body: { spec: { rules } },
+  });
 
 beforeAll(async () => {
   ns = await createNamespace(client, 'gateway-data-plane', cleanups);
@@ -127,19 +147,14 @@ describe('Traefik as the Gateway API data plane', () => {
         metadata: { name: APP },
         spec: {
           parentRefs: [{ name: traefik.gateway }],
-          rules: [
-            {
-              matches: [{ path: { type: 'PathPrefix', value: '/' } }],
-              backendRefs: backendRefs({ a: 80, b: 20 }),
-            },
-          ],
+          rules: [weightedRule({ a: 80, b: 20 })],
         },
       },
     });
     const parent = await waitFor('Traefik to write the HTTPRoute status', async () => {
       const route = await client.request<Body>({ path: routePath() });
       const status = (route.status?.parents as Body[] | undefined)?.find(
-        (p) => p.parentRef?.name === traefik.gateway && p.controllerName === 'traefik.io/gateway-controller',
+        (p) => p.parentRef?.name === traefik.gateway && p.controllerName === TRAEFIK_CONTROLLER_NAME,
       );
       return status && conditionOf(status.conditions, 'ResolvedRefs') ? status : undefined;
     });
@@ -150,21 +165,7 @@ describe('Traefik as the Gateway API data plane', () => {
     console.log('80/20 →', eightyTwenty);
     expectShares(eightyTwenty, { a: 80, b: 20 });
 
-    await client.request({
-      method: 'PATCH',
-      path: routePath(),
-      contentType: 'application/merge-patch+json',
-      body: {
-        spec: {
-          rules: [
-            {
-              matches: [{ path: { type: 'PathPrefix', value: '/' } }],
-              backendRefs: backendRefs({ a: 50, b: 50 }),
-            },
-          ],
-        },
-      },
-    });
+    await setRules([weightedRule({ a: 50, b: 50 })]);
     const before = backends.answered();
     const fiftyFifty = await countWhenWeighted({ a: 50, b: 50 });
     console.log('50/50 →', fiftyFifty);
@@ -176,25 +177,13 @@ describe('Traefik as the Gateway API data plane', () => {
   });
 
   it('sends requests that match a header rule to its backend only, the others by the weights', async () => {
-    await client.request({
-      method: 'PATCH',
-      path: routePath(),
-      contentType: 'application/merge-patch+json',
-      body: {
-        spec: {
-          rules: [
-            {
-              matches: [{ path: { type: 'PathPrefix', value: '/' } }],
-              backendRefs: backendRefs({ a: 50, b: 50 }),
-            },
-            {
-              matches: [{ headers: [{ name: 'x-beta', value: 'yes' }] }],
-              backendRefs: [{ name: `${APP}-b`, port: 80 }],
-            },
-          ],
-        },
+    await setRules([
+      weightedRule({ a: 50, b: 50 }),
+      {
+        matches: [{ headers: [{ name: 'x-beta', value: 'yes' }] }],
+        backendRefs: [{ name: `${APP}-b`, port: 80 }],
       },
-    });
+    ]);
     await waitFor('Traefik to route x-beta: yes to b', async () => {
       const counts = await countByRevision(traefik.url, 20, { 'x-beta': 'yes' });
       return counts.b === 20;
