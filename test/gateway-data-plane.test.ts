@@ -15,12 +15,17 @@ import {
   type TraefikGateway,
 } from './support/traefik.js';
 import { waitFor } from './support/wait.js';
+import { startControlPlane, type ControlPlane } from './support/control-plane.js';
+import { createStableRoute } from './support/gateway-canary.js';
+import { revisionOfSpec } from './support/rollouts.js';
+import type { NginxSpec } from '../libs/nginx-api/src/index.js';
 
 const client = runtimeClient();
 const cleanups: (() => Promise<unknown>)[] = [];
 let ns: string;
 let backends: PodBackends;
 let traefik: TraefikGateway;
+let cp: ControlPlane;
 
 const APP = 'shop';
 const REVISIONS = ['a', 'b'] as const;
@@ -83,6 +88,8 @@ beforeAll(async () => {
   cleanups.push(() => backends.stop());
   traefik = await startTraefik(client, ns);
   cleanups.push(() => traefik.stop());
+  cp = await startControlPlane({ CONTROLLER: 'true', WATCH_NAMESPACE: ns, LEASE_NAMESPACE: ns });
+  cleanups.push(() => cp.stop());
   for (const revision of REVISIONS) {
     await client.request({
       method: 'POST',
@@ -193,5 +200,103 @@ describe('Traefik as the Gateway API data plane', () => {
     console.log('x-beta: yes →', beta, '; x-beta: no →', others);
     expect(beta).toEqual({ b: N });
     expectShares(others, { a: 50, b: 50 });
+  });
+});
+
+describe('our Gateway API canary through Traefik', () => {
+  const name = 'web';
+  const nginxes = () => `/apis/mycompany.com/v1/namespaces/${ns}/nginxes`;
+  const canaryAt = (expected: Record<string, unknown>) =>
+    waitFor(`${name}: status.canary ${JSON.stringify(expected)}`, async () => {
+      const canary = (await client.request<Body>({ path: `${nginxes()}/${name}` })).status?.canary;
+      return canary && Object.entries(expected).every(([k, v]) => canary[k] === v);
+    });
+  /** N requests counted by revision once Traefik runs these weights on our Services. */
+  const countAt = async (stable: number, canary: number) => {
+    const wanted = JSON.stringify({ [`${name}-stable`]: stable, [`${name}-canary`]: canary });
+    await waitFor(`Traefik to run ${wanted}`, async () =>
+      (await traefik.weights(ns, name)).some((rule) => JSON.stringify(rule) === wanted),
+    );
+    return countByRevision(traefik.url, N, HOST);
+  };
+  const HOST = { host: `${name}.example.com` };
+
+  it('serves each step’s share of the requests from the canary revision, and a header route from it alone', async () => {
+    const spec = {
+      replicas: 4,
+      image: 'nginx:1.27',
+      port: backends.port,
+      strategy: {
+        type: 'Canary',
+        canary: {
+          trafficRouting: { gatewayAPI: { httpRoute: name } },
+          steps: [
+            { setWeight: 20 },
+            { pause: {} },
+            {
+              setHeaderRoute: {
+                name: 'beta',
+                match: [{ headerName: 'x-beta', headerValue: { exact: 'yes' } }],
+              },
+            },
+            { setWeight: 50 },
+            { pause: {} },
+          ],
+        },
+      },
+    } as NginxSpec;
+    const stable = revisionOfSpec(spec);
+    const update = revisionOfSpec({ ...spec, image: 'nginx:1.28' });
+    // The route's other rule sends /api to a Service `api` with no endpoints: Traefik cannot resolve that one.
+    await client.request({
+      method: 'POST',
+      path: `/api/v1/namespaces/${ns}/services`,
+      body: { apiVersion: 'v1', kind: 'Service', metadata: { name: 'api' }, spec: { ports: [{ port: 80 }] } },
+    });
+    await createStableRoute(client, ns, name, traefik.gateway);
+    await client.request({
+      method: 'POST',
+      path: nginxes(),
+      body: { apiVersion: 'mycompany.com/v1', kind: 'Nginx', metadata: { name }, spec },
+    });
+    expect(await countAt(100, 0)).toEqual({ [stable]: N });
+
+    await client.request({
+      method: 'PATCH',
+      path: `${nginxes()}/${name}`,
+      contentType: 'application/merge-patch+json',
+      body: { spec: { image: 'nginx:1.28' } },
+    });
+    await canaryAt({ step: 1, phase: 'Paused' });
+    const twenty = await countAt(80, 20);
+    console.log('our canary at 20 →', twenty);
+    expectShares(twenty, { [stable]: 80, [update]: 20 });
+
+    const promote = (step: number) =>
+      cp.as('editor')(`/controlplane/v1/namespaces/${ns}/nginxes/${name}/promote?step=${step}`, {
+        method: 'POST',
+      });
+    expect((await promote(1)).status).toBe(200);
+    await canaryAt({ step: 4, phase: 'Paused' });
+    const fifty = await countAt(50, 50);
+    const beta = await countByRevision(traefik.url, N, { ...HOST, 'x-beta': 'yes' });
+    console.log('our canary at 50 →', fifty, '; x-beta: yes →', beta);
+    expectShares(fifty, { [stable]: 50, [update]: 50 });
+    expect(beta).toEqual({ [update]: N });
+
+    // The route's status as Traefik wrote it, read back into status.canary: accepted, one backendRef (the
+    // platform team's `api`, not ours) unresolved, and why.
+    const status = (await client.request<Body>({ path: `${nginxes()}/${name}` })).status;
+    expect(status.canary.httpRoute).toEqual({
+      name,
+      namespace: ns,
+      accepted: 'True',
+      resolvedRefs: 'False',
+      message: `Cannot load HTTPBackendRef ${ns}/api: endpointslices not found`,
+    });
+
+    expect((await promote(4)).status).toBe(200);
+    await canaryAt({ phase: 'Promoted' });
+    expect(await countAt(100, 0)).toEqual({ [update]: N });
   });
 });

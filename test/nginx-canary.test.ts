@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest'
 import { ANNOTATION_ABORT, LABEL_REVISION, type Nginx, type NginxSpec } from '../libs/nginx-api/src/index.js';
 import { isActive, isReady } from '../apps/api/src/controller/pod-plan.js';
 import { startControlPlane, type ControlPlane, type TestRole } from './support/control-plane.js';
-import { HEADLESS, leaderAndStandby, metric, startApp } from './support/app-process.js';
+import { HEADLESS, handOver, leaderAndStandby, startApp } from './support/app-process.js';
 import { createNamespace, createPodQuota } from './support/operations.js';
 import { revisionOfSpec, rolloutsIn } from './support/rollouts.js';
 import { runtimeClient } from './support/runtime.js';
@@ -348,21 +348,7 @@ describe('a canary across a change of leader', () => {
       .sort();
 
     // The standby reconciles nothing until it leads; it watches this namespace alone, whose one Nginx is this.
-    const reconcilesBefore = await metric(standby, 'nginx_reconciles_total');
-    await leader.terminate();
-    await waitFor(
-      'the standby to lead with synced caches',
-      async () => {
-        const readiness = await standby.readiness();
-        return readiness.checks.controller.ok && readiness.checks.controller.leader === true;
-      },
-      { timeoutMs: 60_000, intervalMs: 250 },
-    );
-    await waitFor(
-      'a reconcile of the Nginx by the new leader',
-      async () => (await metric(standby, 'nginx_reconciles_total')) > reconcilesBefore,
-      { timeoutMs: 30_000, intervalMs: 100 },
-    );
+    await handOver(leader, standby);
     // The new leader has reconciled it from status.canary alone: anything it meant to move, it would have moved
     // then. Nothing did.
     const after = await inNs.get(name);

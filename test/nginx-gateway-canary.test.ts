@@ -2,12 +2,14 @@
 // standard CRDs (tools/gateway-api/crds.sh, installed by tools/cluster/up.sh), the controller and the REST API in
 // one process watching only this file's namespace. At every step the route's weights and matches are read back
 // from kube-apiserver; an abort sets the weight to 0 before any canary pod goes; a route deleted mid-canary pauses
-// it (and a route put back resumes it); another manager's edits are kept beside ours, and our weights restored.
+// it (and a route put back resumes it); another manager's edits are kept beside ours, and our weights restored; a
+// route in another namespace waits for a ReferenceGrant; a new leader mid-step keeps the weight without a write.
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
 import type { V1Pod, V1Service } from '@kubernetes/client-node';
-import { ANNOTATION_ABORT, LABEL_REVISION, type Nginx, type NginxSpec } from '../libs/nginx-api/src/index.js';
+import { ANNOTATION_ABORT, LABEL_REVISION, type NginxSpec } from '../libs/nginx-api/src/index.js';
 import { isActive } from '../apps/api/src/controller/pod-plan.js';
 import { startControlPlane, type ControlPlane } from './support/control-plane.js';
+import { HEADLESS, handOver, leaderAndStandby, startApp } from './support/app-process.js';
 import { createNamespace } from './support/operations.js';
 import { createStableRoute, httpRoutes } from './support/gateway-canary.js';
 import { revisionOfSpec, rolloutsIn } from './support/rollouts.js';
@@ -288,6 +290,91 @@ describe('strategy Canary with trafficRouting.gatewayAPI', () => {
       'cdn',
     ]);
   }, 120_000);
+
+  it('refuses a route in another namespace until a ReferenceGrant there allows it', async () => {
+    const name = uniqueName('granted');
+    const edge = await createNamespace(client, 'gateway-edge', cleanups);
+    // The route lives in `edge` and refers to the Services of this namespace.
+    await client.request({
+      method: 'POST',
+      path: httpRoutes(edge),
+      body: {
+        apiVersion: 'gateway.networking.k8s.io/v1',
+        kind: 'HTTPRoute',
+        metadata: { name },
+        spec: {
+          parentRefs: [{ name: 'edge' }],
+          rules: [{ backendRefs: [{ name: `${name}-stable`, namespace: ns, port: 80 }] }],
+        },
+      },
+    });
+    const first = { ...spec(name, [{ setWeight: 50 }, { pause: {} }]) };
+    first.strategy!.canary!.trafficRouting = { gatewayAPI: { httpRoute: name, namespace: edge } };
+    await rollouts.create(name, first);
+    await rollouts.rolledOut(name, 4, revisionOfSpec(first));
+    await rollouts.patchSpec(name, { image: 'nginx:1.28' });
+    const held = await canaryAt(name, { phase: 'Paused', step: 0 });
+    expect(held.status?.canary?.message).toBe(
+      `Paused: HTTPRoute ${edge}/${name} may not refer to Services of namespace ${ns}: no ReferenceGrant there allows it (ReferenceNotGranted).`,
+    );
+
+    await client.request({
+      method: 'POST',
+      path: `/apis/gateway.networking.k8s.io/v1/namespaces/${ns}/referencegrants`,
+      body: {
+        apiVersion: 'gateway.networking.k8s.io/v1',
+        kind: 'ReferenceGrant',
+        metadata: { name: 'from-edge' },
+        spec: {
+          from: [{ group: 'gateway.networking.k8s.io', kind: 'HTTPRoute', namespace: edge }],
+          to: [{ group: '', kind: 'Service' }],
+        },
+      },
+    });
+    await canaryAt(name, { step: 1, phase: 'Paused', trafficWeight: 50 });
+    const route = await client.request<Body>({ path: `${httpRoutes(edge)}/${name}` });
+    expect(route.spec.rules[0].backendRefs).toEqual([
+      expect.objectContaining({ name: `${name}-stable`, namespace: ns, weight: 50 }),
+      expect.objectContaining({ name: `${name}-canary`, namespace: ns, weight: 50 }),
+    ]);
+  }, 120_000);
 });
 
-export type { Nginx };
+describe('a traffic-routed canary across a change of leader', () => {
+  it('keeps the same weight, with no write of the route, and goes on after a promote', async () => {
+    const handoverNs = await createNamespace(client, 'gateway-handover', cleanups);
+    const inNs = await rolloutsIn(client, handoverNs);
+    cleanups.push(inNs.stop);
+    const env = { ...HEADLESS, WATCH_NAMESPACE: handoverNs, LEASE_NAMESPACE: handoverNs };
+    const apps = await Promise.all([startApp(env), startApp(env)]);
+    for (const app of apps) cleanups.push(() => app.kill());
+    const [leader, standby] = await leaderAndStandby(apps[0]!, apps[1]!);
+    const name = uniqueName('handover');
+    await createStableRoute(client, handoverNs, name);
+    const first = spec(name, [{ setWeight: 25 }, { pause: {} }, { setWeight: 75 }, { pause: {} }]);
+    await inNs.create(name, first);
+    await inNs.rolledOut(name, 4, revisionOfSpec(first));
+    await inNs.patchSpec(name, { image: 'nginx:1.28' });
+    const paused = await inNs.canaryAt(name, { step: 1, phase: 'Paused', trafficWeight: 25 });
+    const routePath = `${httpRoutes(handoverNs)}/${name}`;
+    const before = await client.request<Body>({ path: routePath });
+
+    await handOver(leader, standby);
+    // The new leader read the route and found it as status.canary says: no write, no flap.
+    const after = await client.request<Body>({ path: routePath });
+    expect(after.metadata.resourceVersion).toBe(before.metadata.resourceVersion);
+    expect(shape(after).weights).toBe('75/25');
+    expect((await inNs.get(name)).status?.canary).toEqual(paused.status?.canary);
+
+    await client.request({
+      method: 'PATCH',
+      path: `${inNs.collection}/${name}`,
+      contentType: 'application/merge-patch+json',
+      body: {
+        metadata: { annotations: { 'mycompany.com/promote': `${paused.status!.canary!.revision}/1` } },
+      },
+    });
+    await inNs.canaryAt(name, { step: 3, phase: 'Paused', trafficWeight: 75 });
+    expect(shape(await client.request<Body>({ path: routePath })).weights).toBe('25/75');
+  }, 240_000);
+});

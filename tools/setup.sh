@@ -58,6 +58,10 @@ bash tools/conformance/setup.sh
 bash tools/helm/build.sh >/dev/null
 # An OpenTelemetry Collector (OTLP receiver, debug exporter) receives the app's traces in test/tracing.test.ts.
 bash tools/otel-collector/build.sh >/dev/null
+# Gateway API peers: Flagger (test/flagger-gateway.test.ts) and Traefik as the Gateway (test/gateway-data-plane.test.ts).
+# Cached once built; the first builds take ~6 and ~11 min on 2 cores.
+bash tools/flagger/build.sh >/dev/null
+bash tools/traefik/build.sh >/dev/null
 
 if [ -z "${KUBECONFIG:-}" ]; then
   bash tools/cluster/up.sh

@@ -191,3 +191,25 @@ export function leaderAndStandby(a: AppProcess, b: AppProcess): Promise<[AppProc
     { timeoutMs: 40_000, intervalMs: 100 },
   );
 }
+
+/**
+ * Ends `leader` (SIGTERM) and waits until `standby` leads with synced caches and has reconciled at least once
+ * since (counted by nginx_reconciles_total: the namespace it watches should hold the Nginx the caller means).
+ */
+export async function handOver(leader: AppProcess, standby: AppProcess): Promise<void> {
+  const reconcilesBefore = await metric(standby, 'nginx_reconciles_total');
+  await leader.terminate();
+  await waitFor(
+    'the standby to lead with synced caches',
+    async () => {
+      const readiness = await standby.readiness();
+      return readiness.checks.controller.ok && readiness.checks.controller.leader === true;
+    },
+    { timeoutMs: 60_000, intervalMs: 250 },
+  );
+  await waitFor(
+    'a reconcile of the Nginx by the new leader',
+    async () => (await metric(standby, 'nginx_reconciles_total')) > reconcilesBefore,
+    { timeoutMs: 30_000, intervalMs: 100 },
+  );
+}

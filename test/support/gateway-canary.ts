@@ -13,10 +13,15 @@ export const httpRoutes = (namespace: string) =>
   `/apis/gateway.networking.k8s.io/v1/namespaces/${namespace}/httproutes`;
 
 /**
- * An HTTPRoute as a platform team writes it (field manager `platform-team`), attached to the Gateway `edge`: one
+ * An HTTPRoute as a platform team writes it (field manager `platform-team`), attached to `gateway`: one
  * rule sending / to `<name>-stable`, and one of its own sending /api to another app.
  */
-export function createStableRoute(client: KubeClient, namespace: string, name: string): Promise<Body> {
+export function createStableRoute(
+  client: KubeClient,
+  namespace: string,
+  name: string,
+  gateway = 'edge',
+): Promise<Body> {
   return client.request<Body>({
     method: 'POST',
     path: httpRoutes(namespace),
@@ -26,7 +31,7 @@ export function createStableRoute(client: KubeClient, namespace: string, name: s
       kind: 'HTTPRoute',
       metadata: { name },
       spec: {
-        parentRefs: [{ name: 'edge' }],
+        parentRefs: [{ name: gateway }],
         hostnames: [`${name}.example.com`],
         rules: [
           {
