@@ -114,6 +114,20 @@ afterAll(async () => {
   client.close();
 });
 
+/**
+ * N requests counted by revision, once every request of a probe is answered by a pod: Traefik may run new weights
+ * before it has a Service's endpoints, and a pod kwok made Ready may not be served on its IP yet (503, 502).
+ */
+async function countWhenAnswered(n: number, headers: Record<string, string> = {}) {
+  await waitFor(
+    `every probe answered by a pod (${JSON.stringify(headers)})`,
+    async () =>
+      Object.keys(await countByRevision(traefik.url, 40, headers)).every((key) => !key.startsWith('HTTP ')),
+    { timeoutMs: 30_000, intervalMs: 200 },
+  );
+  return countByRevision(traefik.url, n, headers);
+}
+
 /** Counts N requests through Traefik once it runs the route's rule with these weights (by revision). */
 async function countWhenWeighted(weights: Record<string, number>) {
   const byService = Object.fromEntries(
@@ -125,7 +139,7 @@ async function countWhenWeighted(weights: Record<string, number>) {
       (await traefik.weights(ns, APP)).some((rule) => JSON.stringify(rule) === JSON.stringify(byService)),
     { timeoutMs: 20_000 },
   );
-  return countByRevision(traefik.url, N);
+  return countWhenAnswered(N);
 }
 
 function expectShares(counts: Record<string, number>, weights: Record<string, number>) {
@@ -195,8 +209,8 @@ describe('Traefik as the Gateway API data plane', () => {
       const counts = await countByRevision(traefik.url, 20, { 'x-beta': 'yes' });
       return counts.b === 20;
     });
-    const beta = await countByRevision(traefik.url, N, { 'x-beta': 'yes' });
-    const others = await countByRevision(traefik.url, N, { 'x-beta': 'no' });
+    const beta = await countWhenAnswered(N, { 'x-beta': 'yes' });
+    const others = await countWhenAnswered(N, { 'x-beta': 'no' });
     console.log('x-beta: yes →', beta, '; x-beta: no →', others);
     expect(beta).toEqual({ b: N });
     expectShares(others, { a: 50, b: 50 });
@@ -217,7 +231,7 @@ describe('our Gateway API canary through Traefik', () => {
     await waitFor(`Traefik to run ${wanted}`, async () =>
       (await traefik.weights(ns, name)).some((rule) => JSON.stringify(rule) === wanted),
     );
-    return countByRevision(traefik.url, N, HOST);
+    return countWhenAnswered(N, HOST);
   };
   const HOST = { host: `${name}.example.com` };
 
@@ -279,7 +293,7 @@ describe('our Gateway API canary through Traefik', () => {
     expect((await promote(1)).status).toBe(200);
     await canaryAt({ step: 4, phase: 'Paused' });
     const fifty = await countAt(50, 50);
-    const beta = await countByRevision(traefik.url, N, { ...HOST, 'x-beta': 'yes' });
+    const beta = await countWhenAnswered(N, { ...HOST, 'x-beta': 'yes' });
     console.log('our canary at 50 →', fifty, '; x-beta: yes →', beta);
     expectShares(fifty, { [stable]: 50, [update]: 50 });
     expect(beta).toEqual({ [update]: N });

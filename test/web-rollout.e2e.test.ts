@@ -38,6 +38,8 @@ import {
   waitForSettledRollout,
 } from './support/rollout-page.js';
 import { uniqueName, waitFor } from './support/wait.js';
+import { runtimeClient } from './support/runtime.js';
+import { createStableRoute } from './support/gateway-canary.js';
 
 const NS = uniqueName('web-rollout');
 /** A namespace the limited editor may not write in. */
@@ -46,6 +48,8 @@ const NAME = 'web';
 const OTHER = 'elsewhere';
 /** An Nginx with strategy Canary, in NS. */
 const CANARY = 'canary';
+/** An Nginx whose canary shifts traffic through the HTTPRoute of the same name, in NS. */
+const ROUTED = 'routed';
 const TOKEN_KEY = 'ngx.token';
 /** An editor limited to NS (from a token file, next to the three AUTH_TOKENS). */
 const LIMITED = { name: 'lou-limited', token: 'limited-rollout-token-0123456789' };
@@ -91,6 +95,10 @@ async function openDetail(page: Page, ns = NS, name = NAME): Promise<void> {
 }
 
 /** Waits until the API server's status says `pods` pods of the spec's revision are all there and available. */
+/** Sets the image of the Nginx `name` in NS with kubectl (a merge patch), as a user would. */
+const setImageOf = (name: string, image: string) =>
+  kubectl('patch', 'nginx', name, '-n', NS, '--type', 'merge', '-p', JSON.stringify({ spec: { image } }));
+
 const rolledOut = (pods: number, ns = NS, name = NAME) =>
   waitFor(
     `${ns}/${name} rolled out to ${pods} pods`,
@@ -270,17 +278,7 @@ describe('rollouts in the web UI, in a real browser', () => {
     await markDocument(editor);
     await recordRollout(editor);
 
-    await kubectl(
-      'patch',
-      'nginx',
-      NAME,
-      '-n',
-      NS,
-      '--type',
-      'merge',
-      '-p',
-      '{"spec":{"image":"nginx:1.28"}}',
-    );
+    await setImageOf(NAME, 'nginx:1.28');
     await waitFor(
       'two revision groups with pods at the same time',
       async () => (await rolloutRecord(editor)).maxGroupsWithPods >= 2,
@@ -721,6 +719,61 @@ describe('rollouts in the web UI, in a real browser', () => {
     expect(await steps.getByRole('button', { name: 'Promote', exact: true }).isDisabled()).toBe(true);
   }, 240_000);
 
+  it("shows a traffic-routed canary's weight, its header route and its HTTPRoute as the Gateways report it", async () => {
+    const client = runtimeClient();
+    try {
+      await createStableRoute(client, NS, ROUTED);
+      const spec = {
+        replicas: 4,
+        image: 'nginx:1.27',
+        strategy: {
+          type: 'Canary',
+          canary: {
+            trafficRouting: { gatewayAPI: { httpRoute: ROUTED } },
+            steps: [
+              { setWeight: 20 },
+              {
+                setHeaderRoute: {
+                  name: 'beta',
+                  match: [{ headerName: 'x-beta', headerValue: { exact: 'yes' } }],
+                },
+              },
+              { pause: {} },
+            ],
+          },
+        },
+      } as NginxSpec;
+      await kubectlApply(
+        JSON.stringify({ apiVersion: 'mycompany.com/v1', kind: 'Nginx', metadata: { name: ROUTED }, spec }),
+        NS,
+      );
+      await rolledOut(4, NS, ROUTED);
+      await openDetail(editor, NS, ROUTED);
+      await setImageOf(ROUTED, 'nginx:1.28');
+      const traffic = editor.getByTestId('canary-traffic');
+      await waitFor(
+        'the route at 20 in the panel',
+        async () => (await traffic.getAttribute('data-weight')) === '20',
+        {
+          timeoutMs: 120_000,
+        },
+      );
+      await editor.getByTestId('canary-header-route').waitFor({ timeout: 30_000 });
+      const text = await traffic.innerText();
+      expect(text).toContain(`HTTPRoute ${NS}/${ROUTED}: 80% stable, 20% canary`);
+      expect(text).toContain('Accepted Unknown'); // no Gateway implementation here: no parent reports
+      expect(text).toContain('Header route beta: requests with x-beta = yes go to the canary only.');
+      const steps = await editor.getByTestId('canary-step').allInnerTexts();
+      expect(steps.map((step) => step.replace(/^\w+\s+/, ''))).toEqual([
+        'Set weight 20%',
+        'Header route beta: x-beta = yes',
+        'Pause until promoted',
+      ]);
+    } finally {
+      client.close();
+    }
+  }, 240_000);
+
   it('passes axe-core on the rollout views in the light and the dark scheme (screenshots of each)', async () => {
     const views: { name: string; path: string; ready: (page: Page) => Promise<unknown> }[] = [
       { name: 'rollout-detail', path: `/nginxes/${NS}/${NAME}`, ready: showRevisionDiff },
@@ -732,6 +785,11 @@ describe('rollouts in the web UI, in a real browser', () => {
         name: 'rollout-canary',
         path: `/nginxes/${NS}/${CANARY}`,
         ready: (page) => page.getByTestId('canary-steps').waitFor({ timeout: 30_000 }),
+      },
+      {
+        name: 'rollout-canary-traffic',
+        path: `/nginxes/${NS}/${ROUTED}`,
+        ready: (page) => page.getByTestId('canary-traffic').waitFor({ timeout: 30_000 }),
       },
     ];
     const failures: string[] = [];

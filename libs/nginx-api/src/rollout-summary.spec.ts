@@ -92,3 +92,31 @@ describe('rolloutVerdict', () => {
     (reason) => expect(rolloutVerdict(at(reason)).state).toBe('waiting'),
   );
 });
+
+describe('rolloutSummary with trafficRouting', () => {
+  it('gives the weight the route sends the canary, 0 until it is written', () => {
+    const routed = (trafficWeight?: number): Nginx => ({
+      apiVersion: 'mycompany.com/v1',
+      kind: 'Nginx',
+      metadata: { name: 'web', namespace: 'ns' },
+      spec: {
+        replicas: 4,
+        strategy: {
+          type: 'Canary',
+          canary: { steps: [{ setWeight: 20 }], trafficRouting: { gatewayAPI: { httpRoute: 'web' } } },
+        },
+      },
+      status: {
+        canary: {
+          revision: 'r',
+          step: 0,
+          weight: 20,
+          phase: 'Progressing',
+          ...(trafficWeight === undefined ? {} : { trafficWeight }),
+        },
+      },
+    });
+    expect(rolloutSummary(routed()).canary?.weight).toBe(0);
+    expect(rolloutSummary(routed(20)).canary?.weight).toBe(20);
+  });
+});

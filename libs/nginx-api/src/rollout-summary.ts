@@ -19,7 +19,10 @@ export interface RolloutSummary {
   revision?: string;
   /** Its Progressing condition's reason (RollingUpdate, ReplicasReady, Canary, ProgressDeadlineExceeded, …). */
   phase: string;
-  /** Where its canary stands, when it has one: step index, of how many steps, the weight and the canary's phase. */
+  /**
+   * Where its canary stands, when it has one: step index, of how many steps, the weight and the canary's phase.
+   * The weight is the share of pods, or with trafficRouting the share of requests the route sends the canary.
+   */
   canary?: { step: number; steps: number; weight: number; phase: string };
   /** The phase of its canary's newest analysis run (Running, Successful, Failed, Inconclusive, Error). */
   analysis?: string;
@@ -42,9 +45,17 @@ export function rolloutSummary(nginx: Nginx): RolloutSummary {
     ready: status?.readyReplicas ?? 0,
     ...(status?.updateRevision ? { revision: status.updateRevision } : {}),
     phase: progressing?.reason ?? 'Unknown',
-    ...(canary ? { canary: { step: canary.step, steps, weight: canary.weight, phase: canary.phase } } : {}),
+    ...(canary
+      ? { canary: { step: canary.step, steps, weight: canaryWeight(nginx), phase: canary.phase } }
+      : {}),
     ...(newest ? { analysis: newest.phase } : {}),
   };
+}
+
+/** The canary's weight: of the pods, or with trafficRouting of the requests (as written to the route). */
+function canaryWeight(nginx: Nginx): number {
+  const canary = nginx.status!.canary!;
+  return nginx.spec.strategy?.canary?.trafficRouting ? (canary.trafficWeight ?? 0) : canary.weight;
 }
 
 /** Progressing reasons that end a rollout without reaching its revision. */

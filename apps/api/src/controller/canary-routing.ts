@@ -5,6 +5,7 @@ import {
   withRouteWritten,
   type CanaryInput,
   type CanaryPlan,
+  type RouteWant,
 } from './canary-plan.js';
 import type { ReconcileReport } from './reconcile-report.js';
 import type { RouteProblem, RouteSync } from './route-sync.js';
@@ -33,6 +34,8 @@ export async function routedPlan(input: {
   routes: RouteSync;
   report: ReconcileReport;
   signal?: AbortSignal;
+  /** Told each route the canary's revision now has, as it is known to hold it (see WrittenRoutes). */
+  held?: (revision: string, route: RouteWant) => void;
 }): Promise<CanaryPlan> {
   const { nginx, planInput, routes, report, signal } = input;
   const revisions = {
@@ -44,6 +47,7 @@ export async function routedPlan(input: {
     const outcome = await routes.ensure(nginx, plan.route!, revisions, report, signal);
     if (!outcome.ok) return heldByRoute(plan, outcome, planInput);
     if (!plan.canary) return plan;
+    input.held?.(plan.canary.revision, plan.route!);
     const canary = withRouteWritten({ ...plan.canary, httpRoute: outcome.route }, plan.route!);
     if (routeWritten(plan.canary, plan.route!)) return { ...plan, canary };
     plan = planCanary({ ...planInput, previous: canary });

@@ -30,6 +30,7 @@ import { planCanary, planRollback, withMeasurement, type CanaryPlan } from './ca
 import { OwnedSync, type OwnedCaches } from './owned-sync.js';
 import { routedPlan } from './canary-routing.js';
 import { RouteSync } from './route-sync.js';
+import { WrittenRoutes } from './written-routes.js';
 import {
   deadlineIn,
   isSettled,
@@ -135,6 +136,8 @@ export class NginxReconciler {
    * time), since its route is written from status.canary, and an older trafficWeight written back is a flap.
    */
   private readonly statusWrittenOver = new Map<string, string>();
+  /** The route each canary last had written here, for a status.canary whose write failed after the route's. */
+  private readonly writtenRoutes = new WrittenRoutes();
 
   constructor(private readonly deps: ReconcilerDeps) {
     this.untraced = this.writers(deps.client);
@@ -163,6 +166,7 @@ export class NginxReconciler {
       this.pacing.forget(key);
       this.secretCheckedAt.delete(key);
       this.statusWrittenOver.delete(key);
+      this.writtenRoutes.forget(key);
       return;
     }
     if (cached.metadata?.deletionTimestamp) return;
@@ -443,7 +447,9 @@ export class NginxReconciler {
       minReadySeconds: nginx.spec.minReadySeconds ?? 0,
       now: view.now,
       burst: this.deps.burst,
-      previous: nginx.status?.canary,
+      previous: trafficRouting
+        ? this.writtenRoutes.caughtUp(sync.key, nginx.status?.canary)
+        : nginx.status?.canary,
       requests: { promote: annotations[ANNOTATION_PROMOTE], abort: annotations[ANNOTATION_ABORT] },
       paused: nginx.spec.paused === true,
       invalid: view.invalid !== undefined,
@@ -459,7 +465,15 @@ export class NginxReconciler {
       if (plan.measure) plan = { ...plan, recheckInMs: 0 };
     }
     if (plan.route)
-      plan = await routedPlan({ nginx, plan, planInput: input, routes: writes.routes, report, signal });
+      plan = await routedPlan({
+        nginx,
+        plan,
+        planInput: input,
+        routes: writes.routes,
+        report,
+        signal,
+        held: (revision, route) => this.writtenRoutes.remember(sync.key, revision, route),
+      });
     return { ...plan, ...stable };
   }
 

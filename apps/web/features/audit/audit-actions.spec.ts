@@ -73,3 +73,17 @@ describe('canary actions', () => {
     );
   });
 });
+
+describe('a route action (a canary with trafficRouting)', () => {
+  const route = {
+    kind: 'route' as const,
+    object: 'HTTPRoute shop/web',
+    reason: 'weight 20, header route beta',
+  };
+  it('says which route was written, and to what', () => {
+    expect(describeAction(route)).toBe('wrote HTTPRoute shop/web: weight 20, header route beta');
+    expect(summariseActions([route, { kind: 'status' }])).toBe(
+      'route set to weight 20, header route beta · status updated',
+    );
+  });
+});

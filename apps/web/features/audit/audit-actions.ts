@@ -36,6 +36,8 @@ function summaryOf(action: ReconcileAction): [key: string, text: (n: number) => 
       ];
     case 'canary':
       return [`canary ${action.reason ?? ''}`, () => `canary ${action.reason ?? 'moved'}`];
+    case 'route':
+      return [`route ${action.reason ?? ''}`, () => `route set to ${action.reason ?? '?'}`];
     default: {
       const what = action.kind === 'budget' ? 'disruption budget' : action.kind;
       const done = action.reason ?? 'synced';
@@ -72,6 +74,7 @@ export function describeAction(action: ReconcileAction): string {
   }
   if (action.kind === 'canary')
     return `canary ${action.reason ?? 'moved'}${action.object ? ` by analysis run ${action.object}` : ''}`;
+  if (action.kind === 'route') return `wrote ${action.object ?? 'the HTTPRoute'}: ${action.reason ?? '?'}`;
   const past = PAST[action.kind];
   if (past && action.pod !== undefined) return `${past} pod ${action.pod}${reason}`;
   if (past) return `${past} ${action.object ?? '?'}${reason}`;

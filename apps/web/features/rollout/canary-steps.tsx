@@ -69,6 +69,40 @@ function AnalysisRunTable({ run }: { run: NginxAnalysisRun }) {
   );
 }
 
+const CONDITION_TONES: Record<string, Tone> = { True: 'success', False: 'danger', Unknown: 'neutral' };
+
+/** The HTTPRoute the canary writes: its weight, the header route in it, and its status as the Gateways report it. */
+function TrafficLine({ traffic }: { traffic: NonNullable<CanaryView['traffic']> }) {
+  return (
+    <div className="small" data-testid="canary-traffic" data-weight={traffic.weight}>
+      <p>
+        HTTPRoute <code>{traffic.route}</code>: {100 - traffic.weight}% stable, {traffic.weight}% canary
+        {traffic.accepted && (
+          <>
+            {' '}
+            <Badge tone={CONDITION_TONES[traffic.accepted] ?? 'neutral'}>Accepted {traffic.accepted}</Badge>
+          </>
+        )}
+        {traffic.resolvedRefs && (
+          <>
+            {' '}
+            <Badge tone={CONDITION_TONES[traffic.resolvedRefs] ?? 'neutral'}>
+              ResolvedRefs {traffic.resolvedRefs}
+            </Badge>
+          </>
+        )}
+      </p>
+      {traffic.message && <p className="muted">{traffic.message}</p>}
+      {traffic.headerRoute && (
+        <p data-testid="canary-header-route">
+          Header route <code>{traffic.headerRoute.name}</code>: requests with {traffic.headerRoute.matches} go
+          to the canary only.
+        </p>
+      )}
+    </div>
+  );
+}
+
 /**
  * The canary's steps in order, each marked done / current / pending / aborted, every analysis run beside the
  * step it gated; when `writable` and the canary is under way: Promote, Promote fully and Abort (asked first).
@@ -111,7 +145,11 @@ export function CanarySteps({
         <Badge tone={view.phase === 'Aborted' ? 'danger' : view.phase === 'Promoted' ? 'success' : 'info'}>
           {view.phase}
         </Badge>
-        <span className="muted small">{view.weight}% on the new revision</span>
+        <span className="muted small">
+          {view.traffic
+            ? `${view.traffic.weight}% of requests to the new revision (step weight ${view.weight}%)`
+            : `${view.weight}% on the new revision`}
+        </span>
         {writable && (
           <div className="actions">
             <button
@@ -142,6 +180,7 @@ export function CanarySteps({
           </div>
         )}
       </div>
+      {view.traffic && <TrafficLine traffic={view.traffic} />}
       {view.message && (
         <p className="small" data-testid="canary-message">
           {view.message}

@@ -65,3 +65,79 @@ describe('canaryViewOf', () => {
     expect(view.canPromote).toBe(false);
   });
 });
+
+describe('canaryViewOf with trafficRouting', () => {
+  const routed = (canary: NginxCanaryStatus): Nginx => ({
+    apiVersion: 'mycompany.com/v1',
+    kind: 'Nginx',
+    metadata: { name: 'web', namespace: 'ns' },
+    spec: {
+      replicas: 10,
+      strategy: {
+        type: 'Canary',
+        canary: {
+          trafficRouting: { gatewayAPI: { httpRoute: 'shop' } },
+          steps: [
+            { setWeight: 20 },
+            {
+              setHeaderRoute: {
+                name: 'beta',
+                match: [
+                  { headerName: 'x-beta', headerValue: { exact: 'yes' } },
+                  { headerName: 'x-version', headerValue: { prefix: 'v2.' } },
+                ],
+              },
+            },
+            { setCanaryScale: { replicas: 5 } },
+            { setCanaryScale: { matchTrafficWeight: true } },
+          ],
+        },
+      },
+    },
+    status: { canary },
+  });
+
+  it('labels the header route and canary scale steps in words', () => {
+    const view = canaryViewOf(routed({ revision: 'abc', step: 0, weight: 20, phase: 'Progressing' }))!;
+    expect(view.steps.map((s) => s.label)).toEqual([
+      'Set weight 20%',
+      'Header route beta: x-beta = yes, x-version starts with v2.',
+      'Canary scale 5 pods',
+      'Canary pods follow the traffic weight',
+    ]);
+  });
+
+  it('shows the weight the route has, the header route in it, and the route as its Gateways report it', () => {
+    const view = canaryViewOf(
+      routed({
+        revision: 'abc',
+        step: 2,
+        weight: 20,
+        phase: 'Progressing',
+        trafficWeight: 20,
+        headerRoute: 'beta',
+        httpRoute: {
+          name: 'shop',
+          namespace: 'ns',
+          accepted: 'True',
+          resolvedRefs: 'False',
+          message: 'no api',
+        },
+      }),
+    )!;
+    expect(view.traffic).toEqual({
+      route: 'ns/shop',
+      weight: 20,
+      headerRoute: { name: 'beta', matches: 'x-beta = yes, x-version starts with v2.' },
+      accepted: 'True',
+      resolvedRefs: 'False',
+      message: 'no api',
+    });
+    expect(
+      canaryViewOf(routed({ revision: 'abc', step: 0, weight: 20, phase: 'Progressing' }))!.traffic,
+    ).toEqual({
+      route: 'ns/shop',
+      weight: 0,
+    });
+  });
+});

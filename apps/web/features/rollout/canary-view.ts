@@ -1,4 +1,10 @@
-import type { Nginx, NginxAnalysisRun, NginxCanaryPhase, NginxCanaryStep } from '@ngx/nginx-api';
+import type {
+  Nginx,
+  NginxAnalysisRun,
+  NginxCanaryPhase,
+  NginxCanaryStep,
+  NginxHeaderMatch,
+} from '@ngx/nginx-api';
 
 /** How far the canary has got with one step. */
 export type CanaryStepState = 'done' | 'current' | 'pending' | 'aborted';
@@ -26,12 +32,43 @@ export interface CanaryView {
   canPromote: boolean;
   /** Abort makes sense: the canary is under way and not already aborted or promoted. */
   canAbort: boolean;
+  /** With trafficRouting: the share of requests the HTTPRoute sends the canary, and the route as read back. */
+  traffic?: TrafficView;
+}
+
+export interface TrafficView {
+  /** "namespace/name" of the HTTPRoute. */
+  route: string;
+  /** The canary's weight as last written to the route (status.canary.trafficWeight). */
+  weight: number;
+  /** The header route in the route now, with its matches in words ("x-beta = yes"), when there is one. */
+  headerRoute?: { name: string; matches: string };
+  /** The route's Accepted and ResolvedRefs as its Gateways report them, and why not, when read. */
+  accepted?: string;
+  resolvedRefs?: string;
+  message?: string;
+}
+
+/** A setHeaderRoute match in words: `x-beta = yes`, `x-version starts with v2.`, `ua ~ /bot/`. */
+export function headerMatchText(match: NginxHeaderMatch): string {
+  const { exact, prefix, regex } = match.headerValue;
+  if (exact !== undefined) return `${match.headerName} = ${exact}`;
+  if (prefix !== undefined) return `${match.headerName} starts with ${prefix}`;
+  return `${match.headerName} ~ /${regex}/`;
 }
 
 function stepLabel(step: NginxCanaryStep): string {
   if (step.setWeight !== undefined) return `Set weight ${step.setWeight}%`;
   if (step.pause) return step.pause.duration ? `Pause ${step.pause.duration}` : 'Pause until promoted';
   if (step.analysis) return `Analysis ${step.analysis.templateName}`;
+  if (step.setHeaderRoute)
+    return `Header route ${step.setHeaderRoute.name}: ${step.setHeaderRoute.match.map(headerMatchText).join(', ')}`;
+  if (step.setCanaryScale) {
+    const { replicas, weight } = step.setCanaryScale;
+    if (replicas !== undefined) return `Canary scale ${replicas} pods`;
+    if (weight !== undefined) return `Canary scale ${weight}% of the pods`;
+    return 'Canary pods follow the traffic weight';
+  }
   return 'Unknown step';
 }
 
@@ -66,5 +103,28 @@ export function canaryViewOf(nginx: Nginx): CanaryView | undefined {
     abortedBy: canary.abortedBy,
     canPromote: underWay,
     canAbort: underWay,
+    ...trafficOf(nginx),
+  };
+}
+
+/** The canary's traffic through its HTTPRoute, when the strategy routes traffic. */
+function trafficOf(nginx: Nginx): { traffic?: TrafficView } {
+  const canary = nginx.status?.canary;
+  const gateway = nginx.spec?.strategy?.canary?.trafficRouting?.gatewayAPI;
+  if (!canary || !gateway) return {};
+  const steps = nginx.spec.strategy?.canary?.steps ?? [];
+  const header = steps.find((step) => step.setHeaderRoute?.name === canary.headerRoute)?.setHeaderRoute;
+  const read = canary.httpRoute;
+  return {
+    traffic: {
+      route: `${gateway.namespace ?? nginx.metadata.namespace}/${gateway.httpRoute}`,
+      weight: canary.trafficWeight ?? 0,
+      ...(header
+        ? { headerRoute: { name: header.name, matches: header.match.map(headerMatchText).join(', ') } }
+        : {}),
+      ...(read?.accepted ? { accepted: read.accepted } : {}),
+      ...(read?.resolvedRefs ? { resolvedRefs: read.resolvedRefs } : {}),
+      ...(read?.message ? { message: read.message } : {}),
+    },
   };
 }
