@@ -97,9 +97,6 @@ it('shifts the HTTPRoute it generates 100/0 → 80/20 → 50/50, then back to 10
     'Finalising',
     'Succeeded',
   ]);
-  const times = [...run.weights.map((w) => w.atMs), run.succeededMs];
-  const gaps = times.slice(1).map((time, index) => time - times[index]!);
-  expect(gaps.slice(1).every((gap) => gap > 9_000)).toBe(true); // a tick apart: 80/20 → 50/50 → 100/0 → Succeeded
 
   // The route Flagger generated (named after the Deployment, owned by the Canary): one rule, the path prefix /, the
   // primary and canary Services side by side on the Canary's port, attached to the Gateway named in gatewayRefs.

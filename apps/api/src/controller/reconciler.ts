@@ -390,7 +390,7 @@ export class NginxReconciler {
     const { nginx, pods: owned, view, report, signal } = sync;
     const stable = this.stableSource(sync);
     const canaryStrategy = nginx.spec.strategy?.type === 'Canary';
-    const trafficRouting = canaryStrategy && nginx.spec.strategy?.canary?.trafficRouting !== undefined;
+    const trafficRouting = routesTraffic(nginx);
     if (!trafficRouting) await writes.routes.ensureServices(nginx, { stable: '', canary: '' }, report);
     if (stable && rollingBack(nginx)) {
       const previous = nginx.status?.canary;
