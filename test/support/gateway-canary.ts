@@ -147,7 +147,13 @@ export async function runOurGatewayCanary(
       },
       { timeoutMs, intervalMs: 100 },
     );
-    return { weights, doneMs: performance.now() - triggeredAt };
+    const doneMs = performance.now() - triggeredAt;
+    // The GET above can see the route back at 100/0 before the watch delivers that change: wait for the watch.
+    await waitFor(`${namespace}/${name}: the watch to deliver the route back at 100/0`, async () => {
+      const last = weights.at(-1)?.value;
+      return last?.primary === 100 && last.canary === 0 && weights.length > 1;
+    });
+    return { weights, doneMs };
   } finally {
     stop.abort();
     await running.catch(() => {});
