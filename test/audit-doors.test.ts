@@ -9,7 +9,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Agent, fetch as undiciFetch } from 'undici';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { parse } from 'yaml';
 import type { ChangeItem, RevisionItem, TimelineItem } from '../libs/nginx-api/src/index.js';
 import {
@@ -533,6 +533,11 @@ describe('the causal timeline', () => {
       items: unknown[];
     };
     await kubectl('-n', NS, 'create', 'quota', 'pods', `--hard=pods=${inNamespace.items.length + 1}`);
+    // The namespace's pods are free again for the tests after this one, even when this one fails.
+    onTestFinished(async () => {
+      await kubectl('-n', NS, 'delete', 'quota', 'pods', '--ignore-not-found');
+      await kubectl('-n', NS, 'scale', 'nginx', 'shop', '--replicas=0');
+    });
     const scaled = await cp.as('editor')(`/apis/mycompany.com/v1/namespaces/${NS}/nginxes/shop/scale`, {
       method: 'PATCH',
       headers: { 'Content-Type': 'application/merge-patch+json' },
@@ -623,9 +628,6 @@ describe('the causal timeline', () => {
       await browser.close();
     }
 
-    // The namespace's pods are free again for the tests after this one.
-    await kubectl('-n', NS, 'delete', 'quota', 'pods');
-    await kubectl('-n', NS, 'scale', 'nginx', 'shop', '--replicas=0');
   }, 180_000);
 
   it('streams new entries with watch=true from a list’s resourceVersion, oldest first, with bookmarks to resume', async () => {

@@ -119,6 +119,44 @@ describe('timelineRows', () => {
     ]);
   });
 
+  it('keeps a burst of refusals one row across the reconciles folded above it (one per refused retry)', () => {
+    const noop = (n: number, at: string): TimelineItem => ({
+      id: `reconcile/${n}`,
+      kind: 'reconcile',
+      at,
+      nginxUid: 'n1',
+      causes: [],
+      reconcile: {
+        trigger: 'retry',
+        actions: [],
+        result: 'error',
+        error: 'exceeded quota',
+      } as unknown as TimelineItem['reconcile'],
+    });
+    const refused = (n: number, at: string) =>
+      evidence(`event/${n}`, 'event', at, {
+        what: 'FailedCreate',
+        type: 'Warning',
+        message: 'exceeded quota',
+      });
+    const items = [
+      refused(9, '2026-11-26T10:00:04.000Z'),
+      noop(8, '2026-11-26T10:00:03.900Z'),
+      refused(7, '2026-11-26T10:00:03.000Z'),
+      noop(6, '2026-11-26T10:00:02.900Z'),
+      refused(5, '2026-11-26T10:00:02.000Z'),
+      noop(4, '2026-11-26T10:00:01.900Z'),
+      refused(3, '2026-11-26T10:00:01.000Z'),
+    ];
+    expect(
+      timelineRows(items, { kinds: [], actor: '' }).map((row) => [row.id, row.text, row.ids.length]),
+    ).toEqual([
+      ['event/9', 'FailedCreate: exceeded quota', 1], // the reconcile row below it stands between
+      ['reconcile/8', '3 reconciles that changed nothing — error: exceeded quota', 3],
+      ['event/7', '3 pod creations refused: exceeded quota', 3],
+    ]);
+  });
+
   it("folds a kubelet's or kwok's finishing delete under the row showing that pod going", () => {
     const items = [
       evidence('pod-write/9', 'pod-write', '2026-11-26T10:00:05.000Z', {

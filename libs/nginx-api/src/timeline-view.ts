@@ -167,7 +167,8 @@ export function causeText(item: TimelineItem): string {
  * - Like entries fold into one row at the newest one's place: bursts of pod transitions of one kind and of Events
  *   of one reason, one after another within BURST_MS ("7 pods created", "3 pod creations refused: …"), and
  *   reconciles that changed nothing ("12 reconciles that changed nothing"), also across the bursts between them,
- *   but never across a change, a reconcile that acted, a condition, a pod write or a gap.
+ *   but never across a change, a reconcile that acted, a condition, a pod write or a gap. A reconcile folded into
+ *   a row above leaves no row of its own, so the burst around it stays one.
  * - The cluster's bookkeeping deletes (a kubelet's, or kwok's, ending a pod's graceful deletion) fold under the
  *   row that shows that pod going.
  * - Each cause is also given in words, where the page holds it.
@@ -186,6 +187,7 @@ export function timelineRows(items: readonly TimelineItem[], filter: TimelineFil
   /** The group showing each pod going (terminating, deleted or a delete), by pod name. */
   const podGoing = new Map<string, TimelineItem[]>();
   const bookkeeping: TimelineItem[] = [];
+  /** The group of the row last shown, which a burst must directly follow to join it. */
   let previous: TimelineItem[] | undefined;
   for (const item of kept) {
     if (item.kind === 'pod-write' && item.evidence?.what === 'delete' && isBookkeeper(item.evidence.actor)) {
@@ -208,7 +210,10 @@ export function timelineRows(items: readonly TimelineItem[], filter: TimelineFil
       groups.push(group);
       if (fold) open.set(fold.key, group);
     }
-    previous = group;
+    // An entry that joins a fold shown further up leaves no row here, so it does not break the burst around it
+    // (each refused retry is a reconcile that changed nothing and then its FailedCreate).
+    const shownHere = !(fold && !fold.burst && group.length > 1);
+    if (shownHere) previous = group;
     const pod = item.evidence?.pod;
     const going =
       (item.kind === 'pod' && (item.evidence?.what === 'terminating' || item.evidence?.what === 'deleted')) ||
