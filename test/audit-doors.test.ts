@@ -627,7 +627,6 @@ describe('the causal timeline', () => {
     } finally {
       await browser.close();
     }
-
   }, 180_000);
 
   it('streams new entries with watch=true from a list’s resourceVersion, oldest first, with bookmarks to resume', async () => {
