@@ -109,7 +109,7 @@ const MUTATIONS: { names: string; apply: (m: Manifest, r: ReturnType<typeof rand
     names: 'spec.strategy',
     apply: (m, r) =>
       (objectAt(m, 'spec').strategy = r.pick([
-        { type: 'BlueGreen' },
+        { type: 'Shadow' },
         { rollingUpdate: { maxSurge: 'x' } },
         { rollingUpdate: { maxUnavailable: '101%' } },
         { type: 'Recreate', rollingUpdate: { maxSurge: 1 } },

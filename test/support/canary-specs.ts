@@ -72,6 +72,19 @@ export const ISSUE_46_BAD_SPECS: [what: string, spec: Record<string, unknown>, f
     }),
     'spec.strategy.canary',
   ],
+  [
+    'blue-green with the same active and preview Service',
+    {
+      replicas: 2,
+      strategy: { type: 'BlueGreen', blueGreen: { activeService: 'web', previewService: 'web' } },
+    },
+    'spec.strategy.blueGreen',
+  ],
+  [
+    'blue-green scaleDownDelaySeconds -1',
+    { replicas: 2, strategy: { type: 'BlueGreen', blueGreen: { scaleDownDelaySeconds: -1 } } },
+    'spec.strategy.blueGreen.scaleDownDelaySeconds',
+  ],
 ];
 
 /** A header route whose regex does not compile: only our API (and its admission webhook) can say so. */

@@ -11,6 +11,7 @@ import {
   podTemplateOf,
   revisionOf,
   type Nginx,
+  type NginxBlueGreenStatus,
   type NginxCanaryStatus,
   type NginxSpec,
 } from '../../libs/nginx-api/src/index.js';
@@ -71,6 +72,21 @@ export async function rolloutsIn(client: KubeClient, namespace: string) {
           const matches =
             canary !== undefined &&
             Object.entries(expected).every(([k, v]) => canary[k as keyof NginxCanaryStatus] === v);
+          return matches && nginx;
+        },
+        { timeoutMs, intervalMs: 200 },
+      ),
+
+    /** Waits until status.blueGreen matches `expected` (and returns the Nginx). */
+    blueGreenAt: (name: string, expected: Partial<NginxBlueGreenStatus>, timeoutMs = 90_000) =>
+      waitFor(
+        `${namespace}/${name}: status.blueGreen ${JSON.stringify(expected)}`,
+        async () => {
+          const nginx = await get(name);
+          const blueGreen = nginx.status?.blueGreen;
+          const matches =
+            blueGreen !== undefined &&
+            Object.entries(expected).every(([k, v]) => blueGreen[k as keyof NginxBlueGreenStatus] === v);
           return matches && nginx;
         },
         { timeoutMs, intervalMs: 200 },

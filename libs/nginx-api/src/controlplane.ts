@@ -24,6 +24,7 @@ export const RECONCILE_ACTION_KINDS = [
   'analysis',
   'canary',
   'route',
+  'blue-green',
 ] as const;
 
 /** One action a reconcile took, as the audit trail stores it. */

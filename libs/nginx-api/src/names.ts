@@ -48,6 +48,9 @@ export const REASON_INVALID_CONFIG = 'InvalidConfig';
 export const REASON_CANARY = 'Canary';
 export const REASON_CANARY_PAUSED = 'CanaryPaused';
 export const REASON_CANARY_ABORTED = 'CanaryAborted';
+export const REASON_BLUE_GREEN = 'BlueGreen';
+export const REASON_BLUE_GREEN_PAUSED = 'BlueGreenPaused';
+export const REASON_BLUE_GREEN_ABORTED = 'BlueGreenAborted';
 /** spec.rollbackOnFailure sent the pods back to status.currentRevision after the progress deadline passed. */
 export const REASON_ROLLED_BACK = 'RolledBack';
 

@@ -539,16 +539,87 @@ export const CanaryStrategyShape = object(
   },
 );
 
+const analysisReference = (description: string) =>
+  object({ templateName: Type.String({ minLength: 1, maxLength: 63 }) }, { description });
+
+export const BlueGreenStrategyShape = object(
+  {
+    activeService: Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 63,
+        pattern: DNS_LABEL,
+        description:
+          'The Service selecting the active revision (switched at promotion in one write); defaults to <name>-active.',
+      }),
+    ),
+    previewService: Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 63,
+        pattern: DNS_LABEL,
+        description: 'The Service selecting the revision being previewed; defaults to <name>-preview.',
+      }),
+    ),
+    autoPromotionEnabled: Optional(
+      Type.Boolean({
+        description:
+          'Promote by itself once the preview is ready and its analysis passed (the default); false waits for a promote.',
+      }),
+    ),
+    autoPromotionSeconds: Optional(
+      int32({
+        minimum: 0,
+        maximum: 86_400,
+        description: 'How long after the preview is ready an automatic promotion waits; defaults to 0.',
+      }),
+    ),
+    prePromotionAnalysis: Optional(
+      analysisReference('Run an entry of spec.analysis on the preview before promotion; failed aborts.'),
+    ),
+    postPromotionAnalysis: Optional(
+      analysisReference(
+        'Run an entry of spec.analysis after the switch, the old pods kept; failed switches back.',
+      ),
+    ),
+    scaleDownDelaySeconds: Optional(
+      int32({
+        minimum: 0,
+        maximum: 86_400,
+        description:
+          "How long the old revision's pods stay after the switch, for an instant switch back; defaults to 30.",
+      }),
+    ),
+    previewReplicaCount: Optional(
+      int32({
+        minimum: 1,
+        maximum: MAX_REPLICAS,
+        description: 'Pods of the new revision while it is previewed; defaults to spec.replicas.',
+      }),
+    ),
+  },
+  {
+    description: 'A preview of the new revision beside the active one, then a switch of the active Service.',
+    'x-kubernetes-validations': [
+      {
+        rule: '!has(self.activeService) || !has(self.previewService) || self.activeService != self.previewService',
+        message: 'activeService and previewService must differ',
+      },
+    ],
+  },
+);
+
 export const StrategyShape = object(
   {
     type: Optional(
-      StringEnum(['RollingUpdate', 'Recreate', 'Canary'], {
+      StringEnum(['RollingUpdate', 'Recreate', 'Canary', 'BlueGreen'], {
         description:
-          'RollingUpdate replaces pods a few at a time; Recreate deletes all old pods first; Canary moves a share of the pods at a time through canary.steps.',
+          'RollingUpdate replaces pods a few at a time; Recreate deletes all old pods first; Canary moves a share of the pods at a time through canary.steps; BlueGreen previews the new revision beside the active one, then switches the active Service to it.',
       }),
     ),
     rollingUpdate: Optional(RollingUpdateShape),
     canary: Optional(CanaryStrategyShape),
+    blueGreen: Optional(BlueGreenStrategyShape),
   },
   {
     description:
@@ -562,6 +633,11 @@ export const StrategyShape = object(
       {
         rule: "!has(self.canary) || (has(self.type) && self.type == 'Canary')",
         message: 'canary may be set only when type is Canary',
+        reason: 'FieldValueForbidden',
+      },
+      {
+        rule: "!has(self.blueGreen) || (has(self.type) && self.type == 'BlueGreen')",
+        message: 'blueGreen may be set only when type is BlueGreen',
         reason: 'FieldValueForbidden',
       },
     ],
@@ -967,6 +1043,25 @@ export const CanaryStatusShape = object(
   { description: 'Strategy Canary: where the canary of the update revision stands.' },
 );
 
+export const BlueGreenPhaseShape = StringEnum(['Previewing', 'Paused', 'Promoting', 'Promoted', 'Aborted']);
+
+export const BlueGreenStatusShape = object(
+  {
+    revision: Type.String({
+      maxLength: 63,
+      description: 'The revision being rolled out: previewed, then active.',
+    }),
+    activeRevision: Type.String({ maxLength: 63, description: 'The revision the active Service selects.' }),
+    phase: BlueGreenPhaseShape,
+    previewReadyAt: Optional(dateTime({ description: 'When every preview pod was first available.' })),
+    promotedAt: Optional(dateTime({ description: 'When the active Service was switched to revision.' })),
+    message: Optional(Type.String({ maxLength: 1024 })),
+    abortedBy: Optional(Type.String({ maxLength: 253 })),
+    analysisRuns: Optional(list(AnalysisRunShape, 64)),
+  },
+  { description: 'Strategy BlueGreen: where the rollout of the update revision stands.' },
+);
+
 export const ServiceStatusShape = object(
   {
     name: Optional(Type.String({ maxLength: 253 })),
@@ -1024,6 +1119,7 @@ export const NginxStatusShape = object(
       Type.String({ description: 'Label selector of the pods, for the scale subresource.' }),
     ),
     canary: Optional(CanaryStatusShape),
+    blueGreen: Optional(BlueGreenStatusShape),
     conditions: Optional(
       Type.Array(ConditionShape, {
         'x-kubernetes-list-type': 'map',

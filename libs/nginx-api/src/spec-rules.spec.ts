@@ -46,7 +46,16 @@ describe('the rollout fields', () => {
     [{ strategy: { rollingUpdate: { maxSurge: 1.5 } } }, 'spec.strategy.rollingUpdate.maxSurge'],
     [{ strategy: { rollingUpdate: { maxSurge: 0, maxUnavailable: '0%' } } }, 'spec.strategy.rollingUpdate'],
     [{ strategy: { type: 'Recreate', rollingUpdate: { maxSurge: 1 } } }, 'spec.strategy'],
-    [{ strategy: { type: 'BlueGreen' } }, 'spec.strategy.type'],
+    [{ strategy: { type: 'Shadow' } }, 'spec.strategy.type'],
+    [
+      { strategy: { type: 'BlueGreen', blueGreen: { activeService: 'web', previewService: 'web' } } },
+      'spec.strategy.blueGreen',
+    ],
+    [{ strategy: { type: 'Canary', blueGreen: {} } }, 'spec.strategy'],
+    [
+      { strategy: { type: 'BlueGreen', blueGreen: { previewReplicaCount: 0 } } },
+      'spec.strategy.blueGreen.previewReplicaCount',
+    ],
     [{ resources: { requests: { cpu: 'lots' } } }, 'spec.resources.requests.cpu'],
     [{ resources: { requests: { memory: '128Mi' }, limits: { memory: '64Mi' } } }, 'spec.resources'],
     [{ service: { nodePort: 30080 } }, 'spec.service'],

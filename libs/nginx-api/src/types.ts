@@ -8,6 +8,9 @@ import type {
   AnalysisTemplateShape,
   CanaryPhaseShape,
   CanaryStatusShape,
+  BlueGreenPhaseShape,
+  BlueGreenStatusShape,
+  BlueGreenStrategyShape,
   CanaryStepShape,
   CanaryStrategyShape,
   ConditionShape,
@@ -50,6 +53,7 @@ export type NginxServiceSpec = Static<typeof ServiceShape>;
 export type NginxStrategy = Static<typeof StrategyShape>;
 export type NginxRollingUpdate = Static<typeof RollingUpdateShape>;
 export type NginxCanaryStrategy = Static<typeof CanaryStrategyShape>;
+export type NginxBlueGreenStrategy = Static<typeof BlueGreenStrategyShape>;
 export type NginxCanaryStep = Static<typeof CanaryStepShape>;
 export type NginxGatewayAPIRouting = Static<typeof GatewayAPIRoutingShape>;
 export type NginxHeaderMatch = Static<typeof HeaderMatchShape>;
@@ -74,6 +78,8 @@ export type NginxAnalysisMeasurement = Static<typeof AnalysisMeasurementShape>;
 export type NginxAnalysisRun = Static<typeof AnalysisRunShape>;
 export type NginxCanaryPhase = Static<typeof CanaryPhaseShape>;
 export type NginxCanaryStatus = Static<typeof CanaryStatusShape>;
+export type NginxBlueGreenPhase = Static<typeof BlueGreenPhaseShape>;
+export type NginxBlueGreenStatus = Static<typeof BlueGreenStatusShape>;
 export type NginxStatus = Static<typeof NginxStatusShape>;
 
 /** An Nginx as the API serves it: the envelope (typed more tightly than the schema states it), spec and status. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { NginxCanaryStatus } from '@ngx/nginx-api';
-import { canaryMove } from './canary-audit.js';
+import type { NginxBlueGreenStatus, NginxCanaryStatus } from '@ngx/nginx-api';
+import { blueGreenMove, canaryMove } from './canary-audit.js';
 
 const at = (over: Partial<NginxCanaryStatus>): NginxCanaryStatus => ({
   revision: 'r2',
@@ -38,5 +38,39 @@ describe('canaryMove', () => {
       object: 'r2-2-errors',
     });
     expect(canaryMove(at({}), at({ phase: 'Aborted' }))).not.toHaveProperty('object');
+  });
+});
+
+describe('blueGreenMove', () => {
+  const at = (more: Partial<NginxBlueGreenStatus> = {}): NginxBlueGreenStatus => ({
+    revision: 'green',
+    activeRevision: 'blue',
+    phase: 'Previewing',
+    ...more,
+  });
+  const reason = (previous: NginxBlueGreenStatus | undefined, next: NginxBlueGreenStatus) =>
+    blueGreenMove(previous, next)?.reason;
+
+  it('names a new preview, the switch, a pause, an abort and the end', () => {
+    expect(reason(undefined, at())).toBe('preview started');
+    expect(reason(at(), at({ phase: 'Paused' }))).toBe('paused');
+    expect(reason(at(), at({ phase: 'Promoting', activeRevision: 'green' }))).toBe('promoted');
+    expect(
+      reason(
+        at({ phase: 'Promoting', activeRevision: 'green' }),
+        at({ phase: 'Promoted', activeRevision: 'green' }),
+      ),
+    ).toBe('completed');
+    expect(reason(at({ activeRevision: 'green' }), at({ phase: 'Aborted' }))).toBe('aborted');
+  });
+
+  it('is nothing when neither the phase nor the active revision moved, and names the run that aborted it', () => {
+    expect(blueGreenMove(at(), at({ previewReadyAt: '2026-11-28T10:00:00Z' }))).toBeUndefined();
+    expect(blueGreenMove(at(), at({ phase: 'Aborted', abortedBy: 'green-pre-errors' }))).toEqual({
+      kind: 'blue-green',
+      reason: 'aborted',
+      revision: 'green',
+      object: 'green-pre-errors',
+    });
   });
 });

@@ -146,12 +146,12 @@ export function runName(revision: string, step: number, templateName: string): s
 }
 
 /** `canary` with `measurement` added to its run `run` (and the run's phase brought up to date). */
-export function withMeasurement(
-  canary: NginxCanaryStatus,
+export function withMeasurement<S extends { analysisRuns?: NginxAnalysisRun[] }>(
+  canary: S,
   run: string,
   template: NginxAnalysisTemplate,
   measurement: NginxAnalysisMeasurement,
-): NginxCanaryStatus {
+): S {
   const analysisRuns = (canary.analysisRuns ?? []).map((r) => {
     if (r.name !== run) return r;
     const measurements = [...r.measurements, measurement];

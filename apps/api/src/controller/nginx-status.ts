@@ -9,6 +9,9 @@ import {
   REASON_INVALID_CONFIG,
   REASON_PAUSED,
   REASON_CANARY,
+  REASON_BLUE_GREEN,
+  REASON_BLUE_GREEN_ABORTED,
+  REASON_BLUE_GREEN_PAUSED,
   REASON_CANARY_ABORTED,
   REASON_CANARY_PAUSED,
   REASON_ROLLED_BACK,
@@ -17,6 +20,7 @@ import {
   podTemplateOf,
   revisionOf,
   type Nginx,
+  type NginxBlueGreenStatus,
   type NginxCanaryStatus,
   type NginxCondition,
   type NginxPodTemplate,
@@ -85,6 +89,8 @@ function madeProgress(previous: NginxStatus | undefined, next: NginxStatus): boo
     previous.observedGeneration !== next.observedGeneration ||
     previous.canary?.step !== next.canary?.step ||
     previous.canary?.phase !== next.canary?.phase ||
+    previous.blueGreen?.phase !== next.blueGreen?.phase ||
+    previous.blueGreen?.activeRevision !== next.blueGreen?.activeRevision ||
     (next.updatedReplicas ?? 0) > (previous.updatedReplicas ?? 0) ||
     (next.availableReplicas ?? 0) > (previous.availableReplicas ?? 0) ||
     old(next) < old(previous)
@@ -106,6 +112,8 @@ export interface OwnedStatus {
  * or, with spec.rollbackOnFailure and a stable revision to go back to, with RolledBack (held for this generation:
  * see rollingBack). Strategy Canary: `canary` (the planner's status.canary) is carried, and Progressing tells its
  * step; a canary waiting (a pause, an analysis) is not stalled, a Paused one is Unknown, an Aborted one False.
+ * Strategy BlueGreen: `blueGreen` likewise; a preview that is ready (waiting for its promotion or analysis) is not
+ * stalled.
  */
 export function nginxStatus(
   nginx: Nginx,
@@ -116,6 +124,7 @@ export function nginxStatus(
     view = rolloutView(nginx, Date.parse(now)),
     owned = {},
     canary,
+    blueGreen,
   }: {
     /** What the reconcile read of the rollout (computed from `nginx` at `now` when not given). */
     view?: RolloutView;
@@ -123,14 +132,21 @@ export function nginxStatus(
     owned?: OwnedStatus;
     /** Strategy Canary: the planner's status.canary. */
     canary?: NginxCanaryStatus;
+    /** Strategy BlueGreen: the planner's status.blueGreen. */
+    blueGreen?: NginxBlueGreenStatus;
   } = {},
 ): NginxStatus {
   const counts = countPods(nginx, pods, view);
   const previous = nginx.status?.conditions;
   const failure = refusal && stableFailure(refusal, previous);
-  const status = statusFields(nginx, counts, view, owned, canary);
-  const progress = progressOf(nginx, status, counts, view, canary, now);
-  const message = progressMessage(nginx, progress, view, podsMessage(nginx, counts, view, canary, failure));
+  const status = statusFields(nginx, counts, view, owned, canary, blueGreen);
+  const progress = progressOf(nginx, status, counts, view, canary, blueGreen, now);
+  const message = progressMessage(
+    nginx,
+    progress,
+    view,
+    podsMessage(nginx, counts, view, canary, blueGreen, failure),
+  );
   const generation = nginx.metadata.generation;
   const progressing = condition(
     CONDITION_PROGRESSING,
@@ -214,6 +230,7 @@ function statusFields(
   view: RolloutView,
   owned: OwnedStatus,
   canary: NginxCanaryStatus | undefined,
+  blueGreen: NginxBlueGreenStatus | undefined,
 ): NginxStatus {
   const { active, updated, converged } = counts;
   return {
@@ -231,6 +248,7 @@ function statusFields(
     ...(owned.ingress ? { ingress: owned.ingress } : {}),
     selector: selectorString(nginx.metadata.name!),
     ...(canary ? { canary } : {}),
+    ...(blueGreen ? { blueGreen } : {}),
   };
 }
 
@@ -240,6 +258,7 @@ function podsMessage(
   counts: PodCounts,
   view: RolloutView,
   canary: NginxCanaryStatus | undefined,
+  blueGreen: NginxBlueGreenStatus | undefined,
   failure: ReplicaFailure | undefined,
 ): string {
   const desired = nginx.spec.replicas;
@@ -250,7 +269,9 @@ function podsMessage(
       : `${counts.ready} of ${plural(desired, 'pod')} ready${active.length !== desired ? ` (${active.length} running)` : ''}.`;
   // Aborted or rolled back, the pods go the other way: the update revision is the one being left.
   const heldBack =
-    (canary?.phase === 'Aborted' && canary.revision === view.updateRevision) || rollingBack(nginx);
+    (canary?.phase === 'Aborted' && canary.revision === view.updateRevision) ||
+    (blueGreen?.phase === 'Aborted' && blueGreen.revision === view.updateRevision) ||
+    rollingBack(nginx);
   if (!rolledOut && heldBack)
     message = `${message} Going back: ${active.length - updated.length} of ${desired} on the stable revision.`;
   else if (!rolledOut) message = `${message} Rolling out: ${updated.length} of ${desired} updated.`;
@@ -274,6 +295,8 @@ interface Progress {
   paused: boolean;
   /** The canary of the update revision while it is rolling out. */
   liveCanary: NginxCanaryStatus | undefined;
+  /** The blue-green rollout of the update revision while it is rolling out. */
+  liveBlueGreen: NginxBlueGreenStatus | undefined;
   /** spec.strategy.canary.steps' count. */
   steps: number;
   /** No progress for progressDeadlineSeconds, and nothing waited for. */
@@ -290,6 +313,7 @@ function progressOf(
   counts: PodCounts,
   view: RolloutView,
   canary: NginxCanaryStatus | undefined,
+  blueGreen: NginxBlueGreenStatus | undefined,
   now: string,
 ): Progress {
   const { converged, rolledOut } = counts;
@@ -300,10 +324,15 @@ function progressOf(
   const paused = nginx.spec.paused === true && !rolledOut && !view.invalid;
   const liveCanary = canary?.revision === view.updateRevision && !rolledOut ? canary : undefined;
   const steps = nginx.spec.strategy?.canary?.steps ?? [];
+  const liveBlueGreen = blueGreen?.revision === view.updateRevision && !rolledOut ? blueGreen : undefined;
   const waiting =
-    liveCanary !== undefined &&
-    (liveCanary.phase !== 'Progressing' ||
-      Boolean(steps[liveCanary.step]?.pause || steps[liveCanary.step]?.analysis));
+    (liveCanary !== undefined &&
+      (liveCanary.phase !== 'Progressing' ||
+        Boolean(steps[liveCanary.step]?.pause || steps[liveCanary.step]?.analysis))) ||
+    (liveBlueGreen !== undefined &&
+      (liveBlueGreen.phase === 'Paused' ||
+        liveBlueGreen.phase === 'Aborted' ||
+        liveBlueGreen.previewReadyAt !== undefined));
   // As a Deployment's: a paused rollout is not stalled; the deadline counts again from the resume.
   const stalled =
     !converged && !paused && !waiting && view.now - Date.parse(lastProgress) >= deadlineSeconds * 1000;
@@ -320,6 +349,7 @@ function progressOf(
     deadlineSeconds,
     paused,
     liveCanary,
+    liveBlueGreen,
     steps: steps.length,
     stalled,
     rolledBack,
@@ -329,11 +359,12 @@ function progressOf(
 
 /** The status message: the pods' sentence with the rollout's state around it (paused, canary, rolled back…). */
 function progressMessage(nginx: Nginx, progress: Progress, view: RolloutView, podsSentence: string): string {
-  const { liveCanary, rolledBack, deadlineSeconds } = progress;
+  const { liveCanary, liveBlueGreen, rolledBack, deadlineSeconds } = progress;
   let message = podsSentence;
   if (progress.paused) message = `${message} Paused.`;
   if (view.invalid) message = `${message} Not rolling out spec.config: ${view.invalid}`;
   if (liveCanary && !rolledBack) message = `${canarySentence(liveCanary, progress.steps)} ${message}`;
+  if (liveBlueGreen && !rolledBack) message = `${blueGreenSentence(liveBlueGreen)} ${message}`;
   if (rolledBack) {
     const cause = rollingBack(nginx)
       ? (progress.before?.message.match(/^Rolled back to \S+: (.*?)\. /)?.[1] ?? 'no progress')
@@ -349,14 +380,17 @@ function progressingState(
   progress: Progress,
   view: RolloutView,
 ): [NginxCondition['status'], string] {
-  const { liveCanary } = progress;
+  const { liveCanary, liveBlueGreen } = progress;
   if (view.invalid) return ['False', REASON_INVALID_CONFIG];
   if (progress.rolledBack) return ['False', REASON_ROLLED_BACK];
   if (progress.paused) return ['Unknown', REASON_PAUSED];
   if (liveCanary?.phase === 'Aborted') return ['False', REASON_CANARY_ABORTED];
   if (liveCanary?.phase === 'Paused') return ['Unknown', REASON_CANARY_PAUSED];
+  if (liveBlueGreen?.phase === 'Aborted') return ['False', REASON_BLUE_GREEN_ABORTED];
+  if (liveBlueGreen?.phase === 'Paused') return ['Unknown', REASON_BLUE_GREEN_PAUSED];
   if (progress.stalled) return ['False', REASON_DEADLINE_EXCEEDED];
   if (counts.converged) return ['False', counts.progressingReason];
+  if (liveBlueGreen) return ['True', REASON_BLUE_GREEN];
   return ['True', liveCanary ? REASON_CANARY : counts.progressingReason];
 }
 
@@ -380,6 +414,15 @@ function canarySentence(canary: NginxCanaryStatus, steps: number): string {
       ? `canary past its last step: ${canary.weight}% on ${canary.revision}.`
       : `canary step ${canary.step + 1}/${steps}: ${canary.weight}% on ${canary.revision}.`;
   return canary.message ? `${where} ${canary.message}` : where;
+}
+
+/** "blue-green: previewing <rev> beside <active> (active)." and why it waits or stopped. */
+function blueGreenSentence(blueGreen: NginxBlueGreenStatus): string {
+  const where =
+    blueGreen.activeRevision === blueGreen.revision
+      ? `blue-green: ${blueGreen.revision} active (${blueGreen.phase}).`
+      : `blue-green: previewing ${blueGreen.revision}, ${blueGreen.activeRevision} active (${blueGreen.phase}).`;
+  return blueGreen.message ? `${where} ${blueGreen.message}` : where;
 }
 
 /** The spec's revision, as the status and the rollout plan see it. */
@@ -480,5 +523,6 @@ function normalise(status: NginxStatus) {
     status.message,
     conditions,
     status.canary ?? null,
+    status.blueGreen ?? null,
   ];
 }

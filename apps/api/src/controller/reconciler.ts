@@ -18,6 +18,7 @@ import {
   LABEL_REVISION,
   type Nginx,
   type NginxAnalysisMeasurement,
+  type NginxBlueGreenStatus,
   type NginxCanaryStatus,
   type NginxPodTemplate,
   type NginxRevisionData,
@@ -30,6 +31,9 @@ import { planCanary, planRollback, withMeasurement, type CanaryPlan } from './ca
 import { OwnedSync, type OwnedCaches } from './owned-sync.js';
 import { routedPlan } from './canary-routing.js';
 import { RouteSync } from './route-sync.js';
+import { blueGreenMove } from './canary-audit.js';
+import { blueGreenPlan } from './bluegreen-rollout.js';
+import { RolloutServiceSync } from './rollout-service-sync.js';
 import { WrittenRoutes } from './written-routes.js';
 import {
   deadlineIn,
@@ -120,7 +124,9 @@ interface ReconcileWrites {
   client: KubeRequester;
   pods: PodWrites;
   owned: OwnedSync;
-  /** A canary's trafficRouting: its Services and HTTPRoute. */
+  /** The Services of a canary's trafficRouting or of a blue-green rollout. */
+  services: RolloutServiceSync;
+  /** A canary's trafficRouting: its HTTPRoute (and Services, first). */
   routes: RouteSync;
 }
 
@@ -202,7 +208,8 @@ export class NginxReconciler {
     let failure: ReplicaFailure | undefined;
     let recheckInMs: number | undefined;
     let canary: NginxCanaryStatus | undefined = nginx.status?.canary;
-    if (expectationsMet) ({ failure, recheckInMs, canary } = await this.managePods(sync, writes));
+    let blueGreen: NginxBlueGreenStatus | undefined = nginx.status?.blueGreen;
+    if (expectationsMet) ({ failure, recheckInMs, canary, blueGreen } = await this.managePods(sync, writes));
     if (expectationsMet && !failure) failure = await this.recheckSecret(sync, now, writes.client);
     signal.throwIfAborted();
     // When the sync fails, the status keeps what it said about the Service and budget until one succeeds.
@@ -224,6 +231,7 @@ export class NginxReconciler {
       view,
       owned: ownedStatus,
       canary: nginx.spec.strategy?.type === 'Canary' ? canary : undefined,
+      blueGreen: nginx.spec.strategy?.type === 'BlueGreen' ? blueGreen : undefined,
     });
     // The status just turned RolledBack: its pods go back on the next sync (the condition is the state).
     if (!rollingBack(nginx) && rollingBack({ ...nginx, status })) recheckInMs = 0;
@@ -259,8 +267,11 @@ export class NginxReconciler {
     const settled = isSettled(status);
     if (settled) this.pacing.settled(key);
     if (!statusChanged(nginx.status, status)) return later;
-    // A canary's step is its only state: written at once, never left to a paced write a later sync would redo.
-    const canaryMoved = !jsonEqual(nginx.status?.canary, status.canary);
+    // A canary's step (a blue-green's phase) is its only state: written at once, never left to a paced write a
+    // later sync would redo.
+    const canaryMoved =
+      !jsonEqual(nginx.status?.canary, status.canary) ||
+      !jsonEqual(nginx.status?.blueGreen, status.blueGreen);
     const wait = settled || canaryMoved ? 0 : this.pacing.wait(key, podCounts(status));
     if (wait > 0) return { requeueAfterMs: earliest(wait, due)! };
     const written = await this.writeStatus(key, nginx, status, writes.client);
@@ -274,6 +285,7 @@ export class NginxReconciler {
   /** The pod and owned-object writers that send through `client`. */
   private writers(client: KubeRequester): ReconcileWrites {
     const { deps } = this;
+    const services = new RolloutServiceSync({ client, services: deps.owned.services });
     return {
       client,
       pods: new PodWrites({
@@ -284,7 +296,8 @@ export class NginxReconciler {
         metrics: deps.metrics,
       }),
       owned: new OwnedSync({ client, caches: deps.owned, events: deps.events }),
-      routes: new RouteSync({ client, services: deps.owned.services, events: deps.events }),
+      services,
+      routes: new RouteSync({ client, services, events: deps.events }),
     };
   }
 
@@ -343,11 +356,17 @@ export class NginxReconciler {
   private async managePods(
     sync: SyncContext,
     writes: ReconcileWrites,
-  ): Promise<{ failure?: ReplicaFailure; recheckInMs?: number; canary?: NginxCanaryStatus }> {
+  ): Promise<{
+    failure?: ReplicaFailure;
+    recheckInMs?: number;
+    canary?: NginxCanaryStatus;
+    blueGreen?: NginxBlueGreenStatus;
+  }> {
     const { key, nginx, pods: owned, view, report } = sync;
     const { expectations } = this.deps;
     const plan = await this.plan(sync, writes);
-    const moved = canaryMove(nginx.status?.canary, plan.canary);
+    const moved =
+      canaryMove(nginx.status?.canary, plan.canary) ?? blueGreenMove(nginx.status?.blueGreen, plan.blueGreen);
     if (moved) report.record(moved);
     let failure: ReplicaFailure | undefined;
 
@@ -375,7 +394,12 @@ export class NginxReconciler {
     }
     // Progress writes are paced from the burst's end: under load a burst takes longer than the interval itself.
     if (plan.delete.length > 0 || plan.create > 0 || plan.createStable > 0) this.pacing.acted(key);
-    return { failure, recheckInMs: plan.recheckInMs ?? plan.availableInMs, canary: plan.canary };
+    return {
+      failure,
+      recheckInMs: plan.recheckInMs ?? plan.availableInMs,
+      canary: plan.canary,
+      blueGreen: plan.blueGreen,
+    };
   }
 
   /**
@@ -386,12 +410,40 @@ export class NginxReconciler {
   private async plan(
     sync: SyncContext,
     writes: ReconcileWrites,
-  ): Promise<Omit<CanaryPlan, 'canary'> & { canary?: NginxCanaryStatus } & Partial<StableSource>> {
+  ): Promise<
+    Omit<CanaryPlan, 'canary'> & {
+      canary?: NginxCanaryStatus;
+      blueGreen?: NginxBlueGreenStatus;
+    } & Partial<StableSource>
+  > {
     const { nginx, pods: owned, view, report, signal } = sync;
     const stable = this.stableSource(sync);
     const canaryStrategy = nginx.spec.strategy?.type === 'Canary';
+    const blueGreenStrategy = nginx.spec.strategy?.type === 'BlueGreen';
     const trafficRouting = routesTraffic(nginx);
-    if (!trafficRouting) await writes.routes.ensureServices(nginx, { stable: '', canary: '' }, report);
+    // No Services of a rollout role to keep: any left from an earlier strategy go.
+    if (!trafficRouting && !blueGreenStrategy) await writes.services.ensure(nginx, {}, report);
+    if (stable && rollingBack(nginx) && blueGreenStrategy) {
+      // As an abort: the active Service back on the stable revision first (a write that fails throws).
+      await writes.services.ensure(nginx, { active: stable.revision, preview: view.updateRevision }, report);
+      const previous = nginx.status?.blueGreen;
+      const blueGreen: NginxBlueGreenStatus | undefined =
+        previous?.revision === view.updateRevision
+          ? {
+              ...previous,
+              phase: 'Aborted',
+              activeRevision: stable.revision,
+              message: 'Rolled back: the progress deadline passed.',
+            }
+          : previous;
+      const rollback = planRollback({
+        replicas: nginx.spec.replicas,
+        stableRevision: stable.revision,
+        pods: owned,
+        burst: this.deps.burst,
+      });
+      return { ...rollback, blueGreen, ...stable };
+    }
     if (stable && rollingBack(nginx)) {
       const previous = nginx.status?.canary;
       let canary: NginxCanaryStatus | undefined =
@@ -418,6 +470,30 @@ export class NginxReconciler {
         if (outcome.ok && canary) canary = { ...canary, trafficWeight: 0, httpRoute: outcome.route };
       }
       return { ...rollback, canary, ...stable };
+    }
+    if (blueGreenStrategy) {
+      const annotations = nginx.metadata.annotations ?? {};
+      const plan = await blueGreenPlan({
+        nginx,
+        planInput: {
+          replicas: nginx.spec.replicas,
+          strategy: nginx.spec.strategy?.blueGreen,
+          analysis: nginx.spec.analysis,
+          stableRevision: stable?.revision,
+          updateRevision: view.updateRevision,
+          template: view.template,
+          pods: owned,
+          minReadySeconds: nginx.spec.minReadySeconds ?? 0,
+          now: view.now,
+          burst: this.deps.burst,
+          previous: nginx.status?.blueGreen,
+          requests: { promote: annotations[ANNOTATION_PROMOTE], abort: annotations[ANNOTATION_ABORT] },
+        },
+        services: writes.services,
+        report,
+        measure: (template) => this.measure(nginx, template, view.updateRevision, signal),
+      });
+      return { ...plan, ...stable };
     }
     if (!canaryStrategy) {
       const rollout = planRollout({

@@ -1,12 +1,9 @@
-import type { V1Service } from '@kubernetes/client-node';
 import {
   collectionPath,
   endedWithTerm,
   errorMessage,
   type EventRecorder,
-  type InformerCache,
   isApiError,
-  type KubeObject,
   type KubeRequester,
   objectPath,
 } from '@ngx/kube-runtime';
@@ -24,19 +21,11 @@ import {
   routeStatus,
   type RouteTarget,
 } from '../traffic-routing/route-rules.js';
-import { BY_NGINX_LABEL } from '../kube/pod-index.js';
 import type { RouteWant } from './canary-plan.js';
-import {
-  canaryServiceNames,
-  canaryServicesFor,
-  LABEL_SERVICE_ROLE,
-  type ServiceRole,
-} from './canary-services.js';
-import { controlledBy } from './owned-objects.js';
+import { canaryServiceNames, type ServiceRevisions } from './rollout-services.js';
+import type { RolloutServiceSync, ServiceProblem } from './rollout-service-sync.js';
 import type { ReconcileReport } from './reconcile-report.js';
-import { APPLY_PATCH, applyNeeded, FIELD_MANAGER } from './server-side-apply.js';
-
-const SERVICES = { group: '', version: 'v1', plural: 'services' };
+import { APPLY_PATCH, FIELD_MANAGER } from './server-side-apply.js';
 
 /** Why the route could not be made to hold what the canary wants: the canary waits (Paused) until it can. */
 export interface RouteProblem {
@@ -44,7 +33,7 @@ export interface RouteProblem {
     | 'HTTPRouteNotFound'
     | 'ReferenceNotGranted'
     | 'StableServiceNotReferenced'
-    | 'ServiceNotOwned'
+    | ServiceProblem['reason']
     | 'HTTPRouteWriteFailed';
   message: string;
 }
@@ -54,7 +43,7 @@ export type RouteOutcome =
   { ok: true; written: boolean; route: NginxHTTPRouteStatus } | ({ ok: false } & RouteProblem);
 
 /**
- * Keeps a canary's traffic routing: its stable and canary Services, then its HTTPRoute's rules (route-rules.ts),
+ * Keeps a canary's traffic routing: its stable and canary Services (RolloutServiceSync), then its HTTPRoute's rules (route-rules.ts),
  * in that order, so a Service already selects the right pods when the route sends it traffic. Reads only the
  * route the Nginx names (GET) and writes it by server-side apply of spec.rules alone (PATCH): rules are an atomic
  * list, so the write carries every rule as read, changed only where the canary weighs; resourceVersion makes it
@@ -64,7 +53,7 @@ export class RouteSync {
   constructor(
     private readonly deps: {
       client: KubeRequester;
-      services: InformerCache<V1Service & KubeObject>;
+      services: RolloutServiceSync;
       events: EventRecorder;
     },
   ) {}
@@ -72,11 +61,11 @@ export class RouteSync {
   async ensure(
     nginx: Nginx,
     want: RouteWant,
-    revisions: Record<ServiceRole, string>,
+    revisions: ServiceRevisions,
     report: ReconcileReport,
     signal?: AbortSignal,
   ): Promise<RouteOutcome> {
-    const serviceProblem = await this.ensureServices(nginx, revisions, report);
+    const serviceProblem = await this.deps.services.ensure(nginx, revisions, report);
     if (serviceProblem) return { ok: false, ...serviceProblem };
     const gateway = nginx.spec.strategy!.canary!.trafficRouting!.gatewayAPI;
     const serviceNamespace = nginx.metadata.namespace!;
@@ -148,54 +137,5 @@ export class RouteSync {
       this.deps.events.event(nginx, 'Warning', 'FailedSync', message);
       return { ok: false, reason: 'HTTPRouteWriteFailed', message };
     }
-  }
-
-  /**
-   * The stable and canary Services as canaryServicesFor wants them (applied when they differ), and any other
-   * Service of this Nginx's traffic routing deleted (renamed, or trafficRouting dropped).
-   */
-  async ensureServices(
-    nginx: Nginx,
-    revisions: Record<ServiceRole, string>,
-    report: ReconcileReport,
-  ): Promise<RouteProblem | undefined> {
-    const namespace = nginx.metadata.namespace!;
-    const desired = canaryServicesFor(nginx, revisions);
-    for (const service of desired) {
-      const name = service.metadata.name;
-      const cached = this.deps.services.get(`${namespace}/${name}`);
-      if (cached && !controlledBy(cached, nginx))
-        return {
-          reason: 'ServiceNotOwned',
-          message: `Service ${name} exists and is not controlled by this Nginx`,
-        };
-      if (cached && !applyNeeded(cached, service as KubeObject)) continue;
-      await this.deps.client.request({
-        method: 'PATCH',
-        path: objectPath({ ...SERVICES, namespace }, name),
-        query: { fieldManager: FIELD_MANAGER, force: true },
-        contentType: APPLY_PATCH,
-        body: service,
-      });
-      report.record({ kind: 'service', object: name, reason: cached ? 'updated' : 'created' });
-    }
-    const kept = new Set(desired.map((service) => service.metadata.name));
-    const key = `${namespace}/${nginx.metadata.name}`;
-    for (const stale of this.deps.services.byIndex(BY_NGINX_LABEL, key)) {
-      const name = stale.metadata!.name!;
-      if (!stale.metadata?.labels?.[LABEL_SERVICE_ROLE] || kept.has(name) || !controlledBy(stale, nginx))
-        continue;
-      try {
-        await this.deps.client.request({
-          method: 'DELETE',
-          path: objectPath({ ...SERVICES, namespace }, name),
-          body: { apiVersion: 'v1', kind: 'DeleteOptions', preconditions: { uid: stale.metadata!.uid } },
-        });
-        report.record({ kind: 'delete', object: name, reason: 'service-removed' });
-      } catch (error) {
-        if (!isApiError(error, 404, 409)) throw error;
-      }
-    }
-    return undefined;
   }
 }

@@ -28,7 +28,7 @@ function canaryInProgress(nginx: Nginx) {
   const revision = revisionOf(podTemplateOf(nginx.spec));
   const canary = nginx.status?.canary;
   if (nginx.spec.strategy?.type !== 'Canary')
-    throw refuse(nginx, 'strategy is not Canary: no canary in progress');
+    throw refuse(nginx, 'strategy is neither Canary nor BlueGreen: no canary in progress');
   if (!canary || canary.revision !== revision)
     throw refuse(nginx, `no canary of revision ${revision} in progress (yet)`);
   if (canary.phase !== 'Progressing' && canary.phase !== 'Paused')
@@ -46,10 +46,34 @@ function annotate(nginx: Nginx, key: string, value: string): WritePlan {
 }
 
 /**
+ * The blue-green rollout in progress of `nginx` (as just read): strategy BlueGreen, status.blueGreen of the spec's
+ * revision, neither Promoted nor Aborted. Refused (409) when there is none.
+ */
+function blueGreenInProgress(nginx: Nginx) {
+  const revision = revisionOf(podTemplateOf(nginx.spec));
+  const blueGreen = nginx.status?.blueGreen;
+  if (!blueGreen || blueGreen.revision !== revision)
+    throw refuse(nginx, `no blue-green rollout of revision ${revision} in progress (yet)`);
+  if (blueGreen.phase === 'Promoted' || blueGreen.phase === 'Aborted')
+    throw refuse(
+      nginx,
+      `the blue-green rollout of revision ${revision} is ${blueGreen.phase}: none in progress`,
+    );
+  return { revision, blueGreen };
+}
+
+/**
  * What a promote writes: `mycompany.com/promote: <revision>/<step>` (past the current step) or `<revision>/full`
- * (past every step left). Refused (409) when no canary is in progress, or `step` is not the current one.
+ * (past every step left); a blue-green rollout's preview is promoted whole (`<revision>/full`, `step` not taken).
+ * Refused (409) when no canary or blue-green rollout is in progress, or `step` is not the current one.
  */
 export function promotePlan(nginx: Nginx, options: PromoteOptions): WritePlan {
+  if (nginx.spec.strategy?.type === 'BlueGreen') {
+    const { revision, blueGreen } = blueGreenInProgress(nginx);
+    if (blueGreen.activeRevision === revision) throw refuse(nginx, `revision ${revision} is already active`);
+    if (options.step !== undefined) throw refuse(nginx, 'a blue-green rollout has no steps');
+    return annotate(nginx, ANNOTATION_PROMOTE, `${revision}/full`);
+  }
   const { revision, canary } = canaryInProgress(nginx);
   if (options.step !== undefined && options.step !== canary.step)
     throw refuse(nginx, `step ${options.step} is not the canary's current step (${canary.step})`);
@@ -60,8 +84,12 @@ export function promotePlan(nginx: Nginx, options: PromoteOptions): WritePlan {
   );
 }
 
-/** What an abort writes: `mycompany.com/abort: <revision>`. Refused (409) when no canary is in progress. */
+/**
+ * What an abort writes: `mycompany.com/abort: <revision>`. Refused (409) when no canary or blue-green rollout is
+ * in progress. A blue-green rollout aborted after its switch switches back.
+ */
 export function abortPlan(nginx: Nginx): WritePlan {
-  const { revision } = canaryInProgress(nginx);
+  const { revision } =
+    nginx.spec.strategy?.type === 'BlueGreen' ? blueGreenInProgress(nginx) : canaryInProgress(nginx);
   return annotate(nginx, ANNOTATION_ABORT, revision);
 }
