@@ -81,6 +81,27 @@ export const ISSUE_46_BAD_SPECS: [what: string, spec: Record<string, unknown>, f
     'spec.strategy.blueGreen',
   ],
   [
+    'a gate URL that is not http(s)',
+    canaryStrategy([{ setWeight: 20 }, { gate: { webhook: { url: 'file:///etc/passwd' } } }]),
+    'spec.strategy.canary.steps[1].gate.webhook.url',
+  ],
+  [
+    'a gate both webhook and manual',
+    canaryStrategy([{ gate: { webhook: { url: 'https://smoke.test/run' }, manual: {} } }]),
+    'spec.strategy.canary.steps[0].gate',
+  ],
+  [
+    'a blue-green gate URL that is not http(s)',
+    {
+      replicas: 2,
+      strategy: {
+        type: 'BlueGreen',
+        blueGreen: { prePromotionGate: { webhook: { url: 'ftp://smoke.test/run' } } },
+      },
+    },
+    'spec.strategy.blueGreen.prePromotionGate.webhook.url',
+  ],
+  [
     'blue-green scaleDownDelaySeconds -1',
     { replicas: 2, strategy: { type: 'BlueGreen', blueGreen: { scaleDownDelaySeconds: -1 } } },
     'spec.strategy.blueGreen.scaleDownDelaySeconds',

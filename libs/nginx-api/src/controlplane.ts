@@ -25,6 +25,7 @@ export const RECONCILE_ACTION_KINDS = [
   'canary',
   'route',
   'blue-green',
+  'gate',
 ] as const;
 
 /** One action a reconcile took, as the audit trail stores it. */

@@ -82,15 +82,31 @@ describe('rolloutVerdict', () => {
     });
   });
 
-  it.each(['ProgressDeadlineExceeded', 'CanaryAborted', 'RolledBack', 'InvalidConfig'])(
+  it.each(['ProgressDeadlineExceeded', 'CanaryAborted', 'BlueGreenAborted', 'RolledBack', 'InvalidConfig'])(
     'has failed when Progressing says %s',
     (reason) => expect(rolloutVerdict(at(reason)).state).toBe('failed'),
   );
 
-  it.each(['RollingUpdate', 'Canary', 'CanaryPaused', 'Paused', 'ScalingUp'])(
+  it.each(['RollingUpdate', 'Canary', 'CanaryPaused', 'BlueGreen', 'BlueGreenPaused', 'Paused', 'ScalingUp'])(
     'waits while Progressing says %s',
     (reason) => expect(rolloutVerdict(at(reason)).state).toBe('waiting'),
   );
+
+  it('says what a canary waits for, a manual gate as a gate', () => {
+    const waiting = at('CanaryPaused', {
+      updateRevision: 'r2',
+      canary: {
+        revision: 'r2',
+        step: 2,
+        weight: 50,
+        phase: 'Paused',
+        message: 'Waiting at step 3 of 3: a manual gate, until a promote.',
+      },
+    });
+    expect(rolloutVerdict(waiting).message).toBe(
+      'Waiting for rollout to finish: 3 of 3 updated pods, 3 ready (CanaryPaused: Waiting at step 3 of 3: a manual gate, until a promote.)',
+    );
+  });
 });
 
 describe('rolloutSummary with trafficRouting', () => {

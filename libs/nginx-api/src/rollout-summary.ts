@@ -1,5 +1,6 @@
 import {
   CONDITION_PROGRESSING,
+  REASON_BLUE_GREEN_ABORTED,
   REASON_CANARY_ABORTED,
   REASON_DEADLINE_EXCEEDED,
   REASON_INVALID_CONFIG,
@@ -62,6 +63,7 @@ function canaryWeight(nginx: Nginx): number {
 const FAILED_REASONS: ReadonlySet<string> = new Set([
   REASON_DEADLINE_EXCEEDED,
   REASON_CANARY_ABORTED,
+  REASON_BLUE_GREEN_ABORTED,
   REASON_ROLLED_BACK,
   REASON_INVALID_CONFIG,
 ]);
@@ -88,8 +90,11 @@ export function rolloutVerdict(nginx: Nginx): { state: 'done' | 'failed' | 'wait
       message: `${ready} of ${desired} pods ready on revision ${status?.updateRevision ?? ''}`,
     };
   const updated = status?.updatedReplicas ?? 0;
+  // What a canary or blue-green rollout waits for, in its words: a pause, a manual gate, a failed gate, …
+  const rollout = [status?.canary, status?.blueGreen].find((r) => r?.revision === status?.updateRevision);
+  const why = rollout?.message ? `: ${rollout.message}` : '';
   return {
     state: 'waiting',
-    message: `Waiting for rollout to finish: ${updated} of ${desired} updated pods, ${ready} ready (${progressing?.reason ?? 'no status yet'})`,
+    message: `Waiting for rollout to finish: ${updated} of ${desired} updated pods, ${ready} ready (${progressing?.reason ?? 'no status yet'}${why})`,
   };
 }

@@ -375,15 +375,70 @@ export const HeaderValueShape = object(
   },
 );
 
+/** An HTTP header name: a token (RFC 9110). */
+const HEADER_NAME_PATTERN = "^[A-Za-z0-9!#$%&'*+\\-.^_\\x60|~]+$";
+
 export const HeaderMatchShape = object({
   headerName: Type.String({
     minLength: 1,
     maxLength: 256,
-    pattern: "^[A-Za-z0-9!#$%&'*+\\-.^_\\x60|~]+$",
+    pattern: HEADER_NAME_PATTERN,
     description: 'An HTTP header name (case-insensitive).',
   }),
   headerValue: HeaderValueShape,
 });
+
+export const GateWebhookShape = object(
+  {
+    url: Type.String({
+      minLength: 8,
+      maxLength: 2048,
+      pattern: '^https?://[^\\s/?#]+([/?#]\\S*)?$',
+      description: 'Where the gate POSTs the rollout’s context (http or https). A 2xx answer passes.',
+    }),
+    timeoutSeconds: Optional(
+      int32({
+        minimum: 1,
+        maximum: 60,
+        description: 'How long the answer may take; defaults to 10. Longer fails.',
+      }),
+    ),
+    headers: Optional(
+      MapOf(Type.String({ maxLength: 4096 }), {
+        description: 'Headers sent with the POST (Authorization, …).',
+        maxProperties: 16,
+        'x-kubernetes-validations': [
+          {
+            rule: `self.all(k, k.matches(r"${HEADER_NAME_PATTERN}"))`,
+            message: 'every key must be an HTTP header name',
+          },
+        ],
+      }),
+    ),
+  },
+  { description: 'A gate decided by a webhook: 2xx passes; any other answer, or none in time, fails.' },
+);
+
+export const GateShape = object(
+  {
+    webhook: Optional(GateWebhookShape),
+    manual: Optional(
+      object(
+        {},
+        { description: 'A gate opened by a promote (the UI and the plugin call it a gate, not a pause).' },
+      ),
+    ),
+  },
+  {
+    description: 'Exactly one of webhook and manual.',
+    'x-kubernetes-validations': [
+      {
+        rule: '(has(self.webhook) ? 1 : 0) + (has(self.manual) ? 1 : 0) == 1',
+        message: 'a gate is exactly one of webhook and manual',
+      },
+    ],
+  },
+);
 
 export const CanaryStepShape = object(
   {
@@ -426,6 +481,7 @@ export const CanaryStepShape = object(
         },
       ),
     ),
+    gate: Optional(GateShape),
     setCanaryScale: Optional(
       object(
         {
@@ -453,11 +509,12 @@ export const CanaryStepShape = object(
     ),
   },
   {
-    description: 'Exactly one of setWeight, pause, analysis, setHeaderRoute and setCanaryScale.',
+    description: 'Exactly one of setWeight, pause, analysis, setHeaderRoute, setCanaryScale and gate.',
     'x-kubernetes-validations': [
       {
-        rule: '(has(self.setWeight) ? 1 : 0) + (has(self.pause) ? 1 : 0) + (has(self.analysis) ? 1 : 0) + (has(self.setHeaderRoute) ? 1 : 0) + (has(self.setCanaryScale) ? 1 : 0) == 1',
-        message: 'a step is exactly one of setWeight, pause, analysis, setHeaderRoute and setCanaryScale',
+        rule: '(has(self.setWeight) ? 1 : 0) + (has(self.pause) ? 1 : 0) + (has(self.analysis) ? 1 : 0) + (has(self.setHeaderRoute) ? 1 : 0) + (has(self.setCanaryScale) ? 1 : 0) + (has(self.gate) ? 1 : 0) == 1',
+        message:
+          'a step is exactly one of setWeight, pause, analysis, setHeaderRoute, setCanaryScale and gate',
       },
     ],
   },
@@ -577,6 +634,7 @@ export const BlueGreenStrategyShape = object(
     prePromotionAnalysis: Optional(
       analysisReference('Run an entry of spec.analysis on the preview before promotion; failed aborts.'),
     ),
+    prePromotionGate: Optional(GateShape),
     postPromotionAnalysis: Optional(
       analysisReference(
         'Run an entry of spec.analysis after the switch, the old pods kept; failed switches back.',
@@ -995,6 +1053,22 @@ export const AnalysisRunShape = object({
   measurements: list(AnalysisMeasurementShape, 100),
 });
 
+export const GateRunShape = object(
+  {
+    name: Type.String({ maxLength: 253, description: '<revision>-<step>-gate, or <revision>-pre-gate.' }),
+    step: count('The step it gates (a blue-green rollout: 0).'),
+    phase: StringEnum(['Passed', 'Failed']),
+    at: dateTime({ description: 'When the answer came (or the time ran out).' }),
+    code: Optional(
+      int32({ minimum: 0, maximum: 999, description: "The webhook's HTTP status, if it answered." }),
+    ),
+    message: Optional(
+      Type.String({ maxLength: 1024, description: 'Why it failed: the answer (capped) or the error.' }),
+    ),
+  },
+  { description: "A webhook gate's outcome." },
+);
+
 export const CanaryPhaseShape = StringEnum(['Progressing', 'Paused', 'Promoted', 'Aborted']);
 
 /** The HTTPRoute a canary writes, as last read back: its parents' Accepted and ResolvedRefs conditions. */
@@ -1025,6 +1099,7 @@ export const CanaryStatusShape = object(
     message: Optional(Type.String({ maxLength: 1024 })),
     abortedBy: Optional(Type.String({ maxLength: 253 })),
     analysisRuns: Optional(list(AnalysisRunShape, 64)),
+    gateRuns: Optional(list(GateRunShape, 64)),
     trafficWeight: Optional(
       int32({
         minimum: 0,
@@ -1058,6 +1133,7 @@ export const BlueGreenStatusShape = object(
     message: Optional(Type.String({ maxLength: 1024 })),
     abortedBy: Optional(Type.String({ maxLength: 253 })),
     analysisRuns: Optional(list(AnalysisRunShape, 64)),
+    gateRuns: Optional(list(GateRunShape, 64)),
   },
   { description: 'Strategy BlueGreen: where the rollout of the update revision stands.' },
 );

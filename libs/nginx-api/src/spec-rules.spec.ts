@@ -53,6 +53,39 @@ describe('the rollout fields', () => {
     ],
     [{ strategy: { type: 'Canary', blueGreen: {} } }, 'spec.strategy'],
     [
+      {
+        strategy: {
+          type: 'Canary',
+          canary: { steps: [{ gate: { webhook: { url: 'javascript:alert(1)' } } }] },
+        },
+      },
+      'spec.strategy.canary.steps[0].gate.webhook.url',
+    ],
+    [
+      {
+        strategy: {
+          type: 'Canary',
+          canary: {
+            steps: [{ gate: { webhook: { url: 'https://x.test', headers: { 'bad header': 'v' } } } }],
+          },
+        },
+      },
+      'spec.strategy.canary.steps[0].gate.webhook.headers',
+    ],
+    [
+      {
+        strategy: {
+          type: 'Canary',
+          canary: { steps: [{ gate: { webhook: { url: 'https://x.test', timeoutSeconds: 61 } } }] },
+        },
+      },
+      'spec.strategy.canary.steps[0].gate.webhook.timeoutSeconds',
+    ],
+    [
+      { strategy: { type: 'Canary', canary: { steps: [{ gate: {} }] } } },
+      'spec.strategy.canary.steps[0].gate',
+    ],
+    [
       { strategy: { type: 'BlueGreen', blueGreen: { previewReplicaCount: 0 } } },
       'spec.strategy.blueGreen.previewReplicaCount',
     ],

@@ -8,6 +8,8 @@ import type {
   AnalysisTemplateShape,
   CanaryPhaseShape,
   CanaryStatusShape,
+  GateRunShape,
+  GateShape,
   BlueGreenPhaseShape,
   BlueGreenStatusShape,
   BlueGreenStrategyShape,
@@ -76,6 +78,9 @@ export type NginxIngressStatus = Static<typeof IngressStatusShape>;
 export type NginxMeasurementPhase = Static<typeof MeasurementPhaseShape>;
 export type NginxAnalysisMeasurement = Static<typeof AnalysisMeasurementShape>;
 export type NginxAnalysisRun = Static<typeof AnalysisRunShape>;
+export type NginxGate = Static<typeof GateShape>;
+export type NginxGateWebhook = NonNullable<NginxGate['webhook']>;
+export type NginxGateRun = Static<typeof GateRunShape>;
 export type NginxCanaryPhase = Static<typeof CanaryPhaseShape>;
 export type NginxCanaryStatus = Static<typeof CanaryStatusShape>;
 export type NginxBlueGreenPhase = Static<typeof BlueGreenPhaseShape>;

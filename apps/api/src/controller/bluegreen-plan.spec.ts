@@ -7,6 +7,7 @@ import {
   type BlueGreenInput,
   type BlueGreenStatus,
 } from './bluegreen-plan.js';
+import { gateRunName, withGateRun } from './gate-runs.js';
 
 const NOW = Date.parse('2026-11-28T10:00:00Z');
 const iso = (at: number) => new Date(at).toISOString();
@@ -193,5 +194,51 @@ describe('planBlueGreen, once the old pods are gone', () => {
     });
     expect(result.blueGreen?.phase).toBe('Promoted');
     expect([result.activeRevision, result.previewRevision]).toEqual(['green', 'green']);
+  });
+});
+
+describe('planBlueGreen with a pre-promotion gate', () => {
+  const webhook = { url: 'https://smoke.test/run' };
+  const ready = () => [...pods(4, 'blue'), ...pods(4, 'green')];
+  const run = gateRunName('green', 'pre');
+
+  it('calls the webhook once the preview is ready, promotes once it passed, aborts when it failed', () => {
+    const asked = plan({ strategy: { prePromotionGate: { webhook } }, pods: ready() });
+    expect(asked.callGate).toEqual({ run, step: 0, webhook });
+    expect(asked.activeRevision).toBe('blue');
+    const verdict = (phase: 'Passed' | 'Failed') =>
+      withGateRun(asked.blueGreen!, {
+        name: run,
+        step: 0,
+        phase,
+        at: iso(NOW),
+        message: 'HTTP 500: smoke failed',
+      });
+    const passed = plan({
+      strategy: { prePromotionGate: { webhook } },
+      pods: ready(),
+      previous: verdict('Passed'),
+    });
+    expect(passed.activeRevision).toBe('green');
+    const failed = plan({
+      strategy: { prePromotionGate: { webhook } },
+      pods: ready(),
+      previous: verdict('Failed'),
+    });
+    expect(failed.blueGreen).toMatchObject({ phase: 'Aborted', abortedBy: run, activeRevision: 'blue' });
+    expect(failed.blueGreen?.message).toBe(`Aborted: gate ${run} failed: HTTP 500: smoke failed.`);
+  });
+
+  it('waits at a manual gate for a promote', () => {
+    const waiting = plan({ strategy: { prePromotionGate: { manual: {} } }, pods: ready() });
+    expect(waiting.blueGreen).toMatchObject({ phase: 'Paused', activeRevision: 'blue' });
+    expect(waiting.blueGreen?.message).toContain('manual gate');
+    const promoted = plan({
+      strategy: { prePromotionGate: { manual: {} } },
+      pods: ready(),
+      previous: waiting.blueGreen,
+      requests: { promote: 'green/full' },
+    });
+    expect(promoted.activeRevision).toBe('green');
   });
 });

@@ -6,6 +6,7 @@ import {
   type NginxBlueGreenStrategy,
   type NginxPodTemplate,
 } from '@ngx/nginx-api';
+import { gateRunName, type GateCall } from './gate-runs.js';
 import { nextMeasurementIn, runPhase } from '../analysis/analysis-run.js';
 import { isActive, isFinished } from './pod-plan.js';
 import {
@@ -51,6 +52,8 @@ export interface BlueGreenPlan extends RolloutPlan {
   recheckInMs?: number;
   /** A measurement of this run is due now: take it, add it and plan again. */
   measure?: { run: string; template: NginxAnalysisTemplate };
+  /** The pre-promotion webhook gate is due now: call it, record its verdict (withGateRun) and plan again. */
+  callGate?: GateCall;
 }
 
 const revisionOf = (pod: V1Pod) => pod.metadata?.labels?.[LABEL_REVISION];
@@ -190,6 +193,7 @@ interface Decision {
   status: BlueGreenStatus;
   recheckInMs?: number;
   measure?: BlueGreenPlan['measure'];
+  callGate?: GateCall;
   /** A post-promotion analysis still to pass: the old pods stay. */
   waiting?: boolean;
 }
@@ -205,6 +209,29 @@ function beforePromotion(input: BlueGreenInput, status: BlueGreenStatus, ready: 
     status = run.status;
   }
   if (requested) return { status: { ...status, phase: 'Promoting' } };
+  const gate = strategy.prePromotionGate;
+  if (gate?.manual)
+    return {
+      status: {
+        ...status,
+        phase: 'Paused',
+        message: 'Preview ready: waiting at a manual gate, until a promote.',
+      },
+    };
+  if (gate?.webhook) {
+    const name = gateRunName(input.updateRevision, 'pre');
+    const run = status.gateRuns?.find((r) => r.name === name);
+    if (!run) return { status, callGate: { run: name, step: 0, webhook: gate.webhook } };
+    if (run.phase === 'Failed')
+      return {
+        status: {
+          ...status,
+          phase: 'Aborted',
+          abortedBy: name,
+          message: `Aborted: gate ${name} failed: ${run.message ?? 'failed'}.`,
+        },
+      };
+  }
   if (strategy.autoPromotionEnabled === false)
     return { status: { ...status, phase: 'Paused', message: 'Preview ready: waiting for a promote.' } };
   const dueIn = Date.parse(status.previewReadyAt!) + (strategy.autoPromotionSeconds ?? 0) * 1000 - input.now;
@@ -362,7 +389,7 @@ function withStatus(
   status: BlueGreenStatus,
   activeRevision: string,
   previewRevision: string,
-  decided: { recheckInMs?: number; measure?: BlueGreenPlan['measure'] },
+  decided: { recheckInMs?: number; measure?: BlueGreenPlan['measure']; callGate?: GateCall },
   availableInMs: number | undefined,
 ): BlueGreenPlan {
   const recheckInMs = earliest(decided.recheckInMs, availableInMs);
@@ -374,6 +401,7 @@ function withStatus(
     previewRevision,
     ...(recheckInMs === undefined ? {} : { recheckInMs }),
     ...(decided.measure ? { measure: decided.measure } : {}),
+    ...(decided.callGate ? { callGate: decided.callGate } : {}),
   };
 }
 

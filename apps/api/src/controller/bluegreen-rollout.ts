@@ -3,9 +3,11 @@ import type {
   NginxAnalysisMeasurement,
   NginxAnalysisTemplate,
   NginxBlueGreenStatus,
+  NginxGateRun,
 } from '@ngx/nginx-api';
 import { planBlueGreen, type BlueGreenInput, type BlueGreenPlan } from './bluegreen-plan.js';
 import { withMeasurement } from './canary-plan.js';
+import { withGateRun, type GateCall } from './gate-runs.js';
 import type { ReconcileReport } from './reconcile-report.js';
 import type { RolloutServiceSync } from './rollout-service-sync.js';
 
@@ -13,8 +15,8 @@ import type { RolloutServiceSync } from './rollout-service-sync.js';
 export const SERVICE_RECHECK_MS = 5_000;
 
 /**
- * A blue-green plan with its Services made to select what it says first: a measurement due is taken and the
- * rollout planned again with it; then the active Service is switched (or switched back) and the preview Service
+ * A blue-green plan with its Services made to select what it says first: a measurement due is taken, or a webhook
+ * gate due is called, and the rollout planned again with it; then the active Service is switched (or switched back) and the preview Service
  * pointed, each in one write; only then do the plan's pods move. So an abort's switch back lands before the
  * preview's pods are deleted, and a promotion's switch lands before the old pods may go.
  *
@@ -27,6 +29,8 @@ export async function blueGreenPlan(input: {
   services: RolloutServiceSync;
   report: ReconcileReport;
   measure: (template: NginxAnalysisTemplate) => Promise<NginxAnalysisMeasurement>;
+  /** Calls a webhook gate (recording its verdict in the audit) and answers its run. */
+  gate: (call: GateCall) => Promise<NginxGateRun>;
 }): Promise<BlueGreenPlan> {
   const { nginx, planInput, services, report } = input;
   let plan = planBlueGreen(planInput);
@@ -40,6 +44,10 @@ export async function blueGreenPlan(input: {
     });
     // A second measurement due in the same sync is taken on the next one.
     if (plan.measure) plan = { ...plan, recheckInMs: 0 };
+  }
+  if (plan.callGate && plan.blueGreen && !plan.measure) {
+    const run = await input.gate(plan.callGate);
+    plan = planBlueGreen({ ...planInput, previous: withGateRun(plan.blueGreen, run) });
   }
   const problem = await services.ensure(
     nginx,

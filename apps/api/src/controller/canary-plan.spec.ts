@@ -8,6 +8,7 @@ import {
 } from '@ngx/nginx-api';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { gateRunName, withGateRun } from './gate-runs.js';
 import { isActive } from './pod-plan.js';
 import {
   canaryScale,
@@ -242,6 +243,63 @@ describe('planCanary', () => {
       expect(p.delete).toHaveLength(4);
       const over = planRollback({ replicas: 2, stableRevision: STABLE, pods: pods(3, STABLE), burst: 10 });
       expect(over.delete.map((d) => d.reason)).toEqual(['scale-down']);
+    });
+  });
+
+  describe('gate steps', () => {
+    const webhook = { url: 'http://smoke.test/run', timeoutSeconds: 5 };
+    const steps: NginxCanaryStep[] = [
+      { setWeight: 20 },
+      { gate: { webhook } },
+      { gate: { manual: {} } },
+      { setWeight: 50 },
+    ];
+    const at = () => [...pods(8, STABLE), ...pods(2, NEW)];
+    const run = gateRunName(NEW, 1);
+    const decided = (phase: 'Passed' | 'Failed', message?: string) =>
+      withGateRun(status(1, { weight: 20 }), {
+        name: run,
+        step: 1,
+        phase,
+        at: iso(NOW),
+        ...(message ? { message } : {}),
+      });
+
+    it('asks for the webhook once, named <revision>-<step>-gate, and holds the step until its verdict', () => {
+      const p = plan({ canary: { steps }, previous: status(1, { weight: 20 }), pods: at() });
+      expect(p.callGate).toEqual({ run, step: 1, webhook });
+      expect(p.canary).toMatchObject({ step: 1, phase: 'Progressing' });
+    });
+    it('a passed webhook goes on; a manual gate then waits for a promote, said as a gate', () => {
+      const p = plan({ canary: { steps }, previous: decided('Passed'), pods: at() });
+      expect(p.callGate).toBeUndefined();
+      expect(p.canary).toMatchObject({ step: 2, phase: 'Paused' });
+      expect(p.canary?.message).toBe('Waiting at step 3 of 4: a manual gate, until a promote.');
+      const promoted = plan({
+        canary: { steps },
+        previous: p.canary,
+        pods: at(),
+        requests: { promote: `${NEW}/2` },
+      });
+      expect(promoted.canary).toMatchObject({ step: 3, weight: 50, phase: 'Progressing' });
+    });
+    it('a failed webhook pauses with its answer; with rollbackOnFailure it aborts, abortedBy the gate', () => {
+      const why = 'no answer within 5 s';
+      const paused = plan({ canary: { steps }, previous: decided('Failed', why), pods: at() });
+      expect(paused.canary).toMatchObject({ step: 1, phase: 'Paused' });
+      expect(paused.canary?.message).toBe(
+        `Paused at step 2 of 4: gate ${run} failed (${why}); promote or abort.`,
+      );
+      expect(paused.callGate).toBeUndefined();
+      const aborted = plan({
+        canary: { steps },
+        previous: decided('Failed', why),
+        pods: at(),
+        rollbackOnFailure: true,
+      });
+      expect(aborted.canary).toMatchObject({ phase: 'Aborted', abortedBy: run });
+      expect(aborted.canary?.message).toBe(`Aborted: gate ${run} failed: ${why}.`);
+      expect(deleted(aborted, NEW)).toBe(2);
     });
   });
 

@@ -8,11 +8,13 @@ import {
   type NginxAnalysisRun,
   type NginxAnalysisTemplate,
   type NginxCanaryStatus,
+  type NginxGate,
   type NginxCanaryStep,
   type NginxCanaryStrategy,
   type NginxHeaderMatch,
   type NginxPodTemplate,
 } from '@ngx/nginx-api';
+import { gateRunName, type GateCall } from './gate-runs.js';
 import { nextMeasurementIn, runPhase } from '../analysis/analysis-run.js';
 import { isActive, isFinished } from './pod-plan.js';
 import {
@@ -91,6 +93,8 @@ export interface CanaryPlan extends RolloutPlan {
   recheckInMs?: number;
   /** A measurement of this run is due now: take it, add it (withMeasurement) and plan again. */
   measure?: { run: string; template: NginxAnalysisTemplate };
+  /** A webhook gate is due now: call it, record its verdict (withGateRun) and plan again. */
+  callGate?: GateCall;
   /**
    * trafficRouting: the route as it must be before any pod is written. When it differs from what status.canary
    * says written (trafficWeight, headerRoute), write it, record it (withRouteWritten) and plan again.
@@ -215,6 +219,7 @@ export function planCanary(input: CanaryInput): CanaryPlan {
     canary: walked.canary,
     recheckInMs: earliest(walked.recheckInMs, plan.availableInMs),
     ...(walked.measure ? { measure: walked.measure } : {}),
+    ...(walked.callGate ? { callGate: walked.callGate } : {}),
     ...(input.trafficRouting ? { route: routeFor(input, walked.canary, walked.writeWeight) } : {}),
   };
 }
@@ -362,6 +367,7 @@ interface StepWalk {
   canary: NginxCanaryStatus;
   recheckInMs?: number;
   measure?: CanaryPlan['measure'];
+  callGate?: GateCall;
   /** trafficRouting: the weight the route is due to get now (its pods are ready for it). */
   writeWeight?: number;
 }
@@ -430,7 +436,52 @@ function runStep(input: CanaryInput, canary: NginxCanaryStatus, groups: PodGroup
       : { canary: advanced(canary, canary.step + 1, now), next: true };
   }
   if (step.analysis) return analysisStep(input, canary, step.analysis.templateName);
+  if (step.gate) return gateStep(input, canary, step.gate);
   return { canary, next: true };
+}
+
+/**
+ * A gate step. Manual: Paused until a promote (said as a gate, not a pause). Webhook: called once (its run
+ * `<revision>-<step>-gate` in status.canary.gateRuns); Passed → next step; Failed → Aborted with
+ * rollbackOnFailure, else Paused until a promote or an abort.
+ */
+function gateStep(input: CanaryInput, canary: NginxCanaryStatus, gate: NginxGate): StepOutcome {
+  const label = stepLabel(canary, input.canary?.steps?.length ?? 0);
+  if (!gate.webhook)
+    return {
+      canary: { ...canary, phase: 'Paused', message: `Waiting at ${label}: a manual gate, until a promote.` },
+      next: false,
+    };
+  const name = gateRunName(input.updateRevision, canary.step);
+  const run = canary.gateRuns?.find((r) => r.name === name);
+  if (!run) return { canary, callGate: { run: name, step: canary.step, webhook: gate.webhook }, next: false };
+  if (run.phase === 'Passed') return { canary: advanced(canary, canary.step + 1, input.now), next: true };
+  return failedStep(input, canary, { name, what: `gate ${name}`, why: run.message ?? 'failed' });
+}
+
+/**
+ * A step whose run (an analysis run, a gate) failed: Aborted with rollbackOnFailure (abortedBy the run), else
+ * Paused until a promote or an abort, saying which run failed and why.
+ */
+function failedStep(
+  input: CanaryInput,
+  canary: NginxCanaryStatus,
+  run: { name: string; what: string; why: string },
+): StepOutcome {
+  if (input.rollbackOnFailure)
+    return {
+      canary: {
+        ...canary,
+        phase: 'Aborted',
+        weight: 0,
+        abortedBy: run.name,
+        message: `Aborted: ${run.what} failed: ${run.why}.`,
+      },
+      next: false,
+    };
+  const label = stepLabel(canary, input.canary?.steps?.length ?? 0);
+  const message = `Paused at ${label}: ${run.what} failed (${run.why}); promote or abort.`;
+  return { canary: { ...canary, phase: 'Paused', message }, next: false };
 }
 
 const stepLabel = (canary: NginxCanaryStatus, steps: number) => `step ${canary.step + 1} of ${steps}`;
@@ -475,21 +526,9 @@ function analysisStep(input: CanaryInput, start: NginxCanaryStatus, templateName
       ? { canary, measure: { run: name, template }, next: false }
       : { canary, recheckInMs: due, next: false };
   }
-  if (phase === 'Failed' && input.rollbackOnFailure)
-    return {
-      canary: {
-        ...canary,
-        phase: 'Aborted',
-        weight: 0,
-        abortedBy: name,
-        message: `Aborted: analysis run ${name} failed: ${failedMessage(run)}.`,
-      },
-      next: false,
-    };
-  const message =
-    phase === 'Failed'
-      ? `Paused at ${label}: analysis run ${name} failed (${failedMessage(run)}); promote or abort.`
-      : `Paused at ${label}: analysis run ${name} is ${phase}: ${lastMessage(run)}`;
+  if (phase === 'Failed')
+    return failedStep(input, canary, { name, what: `analysis run ${name}`, why: failedMessage(run) });
+  const message = `Paused at ${label}: analysis run ${name} is ${phase}: ${lastMessage(run)}`;
   return { canary: { ...canary, phase: 'Paused', message }, next: false };
 }
 

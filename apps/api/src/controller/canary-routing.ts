@@ -52,7 +52,7 @@ export async function routedPlan(input: {
     if (routeWritten(plan.canary, plan.route!)) return { ...plan, canary };
     plan = planCanary({ ...planInput, previous: canary });
     if (!plan.canary || routeWritten(plan.canary, plan.route!))
-      return plan.measure ? { ...plan, recheckInMs: 0 } : plan;
+      return plan.measure || plan.callGate ? { ...plan, recheckInMs: 0 } : plan;
   }
   return { ...plan, recheckInMs: 0 };
 }

@@ -20,6 +20,7 @@ import {
   type NginxAnalysisMeasurement,
   type NginxBlueGreenStatus,
   type NginxCanaryStatus,
+  type NginxGateRun,
   type NginxPodTemplate,
   type NginxRevisionData,
   SECRET_NOT_FOUND,
@@ -33,6 +34,8 @@ import { routedPlan } from './canary-routing.js';
 import { RouteSync } from './route-sync.js';
 import { blueGreenMove } from './canary-audit.js';
 import { blueGreenPlan } from './bluegreen-rollout.js';
+import { gateOutcomeText, withGateRun, type GateCall } from './gate-runs.js';
+import { callGateWebhook, type GateContext } from '../analysis/gate-webhook.js';
 import { RolloutServiceSync } from './rollout-service-sync.js';
 import { WrittenRoutes } from './written-routes.js';
 import {
@@ -138,8 +141,9 @@ export class NginxReconciler {
   private readonly secretCheckedAt = new Map<string, number>();
   /**
    * The resourceVersion each Nginx had when this reconciler last wrote its status: while the cache still shows
-   * it, the cache has not seen that write. A canary with trafficRouting waits for it (ROUTE_CACHE_WAIT_MS at a
-   * time), since its route is written from status.canary, and an older trafficWeight written back is a flap.
+   * it, the cache has not seen that write. A rollout that acts on the world from its status waits for it
+   * (STATUS_CACHE_WAIT_MS at a time): a canary with trafficRouting (an older trafficWeight written back is a flap),
+   * a webhook gate (called again, a smoke test runs twice) and a blue-green switch.
    */
   private readonly statusWrittenOver = new Map<string, string>();
   /** The route each canary last had written here, for a status.canary whose write failed after the route's. */
@@ -180,9 +184,9 @@ export class NginxReconciler {
     if (
       writtenOver !== undefined &&
       writtenOver === cached.metadata?.resourceVersion &&
-      routesTraffic(cached as Nginx)
+      actsFromStatus(cached as Nginx)
     )
-      return { requeueAfterMs: ROUTE_CACHE_WAIT_MS };
+      return { requeueAfterMs: STATUS_CACHE_WAIT_MS };
     const nginx = structuredClone(cached) as Nginx;
     report.observe(nginx);
     // Before the pods are read, as the ReplicaSet controller does: when every creation and deletion this key
@@ -492,6 +496,13 @@ export class NginxReconciler {
         services: writes.services,
         report,
         measure: (template) => this.measure(nginx, template, view.updateRevision, signal),
+        gate: (call) =>
+          this.callGate(
+            call,
+            gateContext(nginx, 'BlueGreen', view.updateRevision, stable?.revision),
+            report,
+            signal,
+          ),
       });
       return { ...plan, ...stable };
     }
@@ -540,6 +551,12 @@ export class NginxReconciler {
       // A second measurement due in the same sync is taken on the next one.
       if (plan.measure) plan = { ...plan, recheckInMs: 0 };
     }
+    if (plan.callGate && plan.canary && !plan.measure) {
+      const context = gateContext(nginx, 'Canary', view.updateRevision, stable?.revision, plan.canary);
+      const run = await this.callGate(plan.callGate, context, report, signal);
+      plan = planCanary({ ...input, previous: withGateRun(plan.canary, run) });
+      if (plan.measure || plan.callGate) plan = { ...plan, recheckInMs: 0 };
+    }
     if (plan.route)
       plan = await routedPlan({
         nginx,
@@ -551,6 +568,23 @@ export class NginxReconciler {
         held: (revision, route) => this.writtenRoutes.remember(sync.key, revision, route),
       });
     return { ...plan, ...stable };
+  }
+
+  /** Calls a webhook gate, records its verdict in the audit, and answers its run. */
+  private async callGate(
+    call: GateCall,
+    context: Omit<GateContext, 'gate'>,
+    report: ReconcileReport,
+    signal: AbortSignal,
+  ): Promise<NginxGateRun> {
+    const verdict = await callGateWebhook(
+      call.webhook,
+      { gate: call.run, ...context },
+      { signal, now: () => new Date(this.now()) },
+    );
+    const run: NginxGateRun = { name: call.run, step: call.step, ...verdict };
+    report.record({ kind: 'gate', object: call.run, reason: gateOutcomeText(run) });
+    return run;
   }
 
   private async measure(
@@ -651,8 +685,34 @@ interface StableSource {
   stableModel?: V1Pod;
 }
 
+/** What a gate's webhook is told of the rollout it gates. */
+function gateContext(
+  nginx: Nginx,
+  strategy: GateContext['strategy'],
+  revision: string,
+  stableRevision: string | undefined,
+  canary?: NginxCanaryStatus,
+): Omit<GateContext, 'gate'> {
+  const { namespace, name, uid } = nginx.metadata;
+  return {
+    nginx: { namespace: namespace!, name: name!, ...(uid ? { uid } : {}) },
+    strategy,
+    revision,
+    ...(stableRevision ? { stableRevision } : {}),
+    ...(canary ? { step: canary.step, weight: canary.weight } : {}),
+  };
+}
+
 /** How long a reconcile waits for the cache to show its last status write (see statusWrittenOver). */
-const ROUTE_CACHE_WAIT_MS = 50;
+const STATUS_CACHE_WAIT_MS = 50;
+
+/** Whether the Nginx's rollout writes the world from its status: routes, webhook gates, a blue-green switch. */
+function actsFromStatus(nginx: Nginx): boolean {
+  const strategy = nginx.spec.strategy;
+  if (strategy?.type === 'BlueGreen') return true;
+  if (strategy?.type !== 'Canary') return false;
+  return routesTraffic(nginx) || (strategy.canary?.steps ?? []).some((step) => step.gate?.webhook);
+}
 
 const routesTraffic = (nginx: Nginx) =>
   nginx.spec.strategy?.type === 'Canary' && nginx.spec.strategy.canary?.trafficRouting !== undefined;

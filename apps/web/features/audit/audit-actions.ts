@@ -38,6 +38,8 @@ function summaryOf(action: ReconcileAction): [key: string, text: (n: number) => 
       return [`canary ${action.reason ?? ''}`, () => `canary ${action.reason ?? 'moved'}`];
     case 'route':
       return [`route ${action.reason ?? ''}`, () => `route set to ${action.reason ?? '?'}`];
+    case 'gate':
+      return [`gate ${action.reason ?? ''}`, () => `gate ${action.reason ?? 'called'}`];
     case 'blue-green':
       return [`blue-green ${action.reason ?? ''}`, () => `blue-green ${action.reason ?? 'moved'}`];
     default: {
@@ -77,6 +79,7 @@ export function describeAction(action: ReconcileAction): string {
   if (action.kind === 'canary')
     return `canary ${action.reason ?? 'moved'}${action.object ? ` by analysis run ${action.object}` : ''}`;
   if (action.kind === 'route') return `wrote ${action.object ?? 'the HTTPRoute'}: ${action.reason ?? '?'}`;
+  if (action.kind === 'gate') return `gate ${action.object ?? '?'} ${action.reason ?? 'called'}`;
   if (action.kind === 'blue-green')
     return `blue-green ${action.reason ?? 'moved'}${action.revision ? ` (${action.revision})` : ''}${action.object ? ` by analysis run ${action.object}` : ''}`;
   const past = PAST[action.kind];
