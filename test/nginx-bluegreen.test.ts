@@ -166,6 +166,11 @@ describe('strategy BlueGreen', () => {
     remove();
     expect(switchedBackFirst).toBe(true);
     expect(await selections.stop()).toEqual([blue, green, blue]);
+    // The preview Service, too, is back on blue (green has no pods left).
+    await waitFor(
+      `${name}: the preview Service on blue`,
+      async () => (await selected(`${name}-preview`)) === blue,
+    );
     // Blue's pods are the same pods: none was deleted or made again.
     const blueNow = rollouts
       .podsOf(name)
@@ -190,6 +195,10 @@ describe('strategy BlueGreen', () => {
     await rollouts.blueGreenAt(name, { phase: 'Aborted' });
     await waitFor(`${name}: green's pods gone`, async () => activeOf(name, green) === 0);
     expect(activeOf(name, blue)).toBe(3);
+    await waitFor(
+      `${name}: the preview Service on blue`,
+      async () => (await selected(`${name}-preview`)) === blue,
+    );
     // A second abort finds nothing in progress.
     expect((await request(name, 'abort')).status).toBe(409);
 

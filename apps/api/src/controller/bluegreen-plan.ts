@@ -327,7 +327,8 @@ function aborted(
     delete: victims.slice(0, input.burst),
     blueGreen: { ...status, phase: 'Aborted', activeRevision: stableRevision },
     activeRevision: stableRevision,
-    previewRevision: input.updateRevision,
+    // As Argo Rollouts does: the preview Service, too, goes back to the stable revision (the new one has no pods).
+    previewRevision: stableRevision,
   };
 }
 
