@@ -34,9 +34,7 @@ describe('blueGreenViewOf', () => {
   });
 
   it('previews the new revision beside the active one, through <name>-active and <name>-preview', () => {
-    expect(
-      blueGreenViewOf(nginx({ ...previewing, previewReadyAt: '2026-11-28T10:00:00Z' })),
-    ).toMatchObject({
+    expect(blueGreenViewOf(nginx({ ...previewing, previewReadyAt: '2026-11-28T10:00:00Z' }))).toMatchObject({
       revision: 'green',
       activeRevision: 'blue',
       previewRevision: 'green',
@@ -50,7 +48,9 @@ describe('blueGreenViewOf', () => {
   });
 
   it('names the Services the strategy renames', () => {
-    const view = blueGreenViewOf(nginx(previewing, { strategy: { activeService: 'prod', previewService: 'qa' } }));
+    const view = blueGreenViewOf(
+      nginx(previewing, { strategy: { activeService: 'prod', previewService: 'qa' } }),
+    );
     expect(view).toMatchObject({ activeService: 'prod', previewService: 'qa' });
   });
 
@@ -60,7 +60,12 @@ describe('blueGreenViewOf', () => {
       canAbort: true,
     });
     const switched = blueGreenViewOf(
-      nginx({ revision: 'green', activeRevision: 'green', phase: 'Promoting', promotedAt: '2026-11-28T10:01:00Z' }),
+      nginx({
+        revision: 'green',
+        activeRevision: 'green',
+        phase: 'Promoting',
+        promotedAt: '2026-11-28T10:01:00Z',
+      }),
     );
     expect(switched).toMatchObject({
       previewRevision: undefined,
