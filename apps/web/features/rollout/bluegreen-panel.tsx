@@ -1,12 +1,15 @@
 'use client';
 
 import type { NginxAnalysisRun, NginxBlueGreenPhase } from '@ngx/nginx-api';
-import { useState } from 'react';
 import { Badge, type Tone } from '@/components/ui/badge';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
-import type { ApiClient } from '@/lib/api/api-client';
-import { errorText } from '@/lib/query/query-state';
-import { useNginxMutation } from '@/lib/query/use-nginx-mutation';
+import {
+  AbortButton,
+  AbortedBy,
+  ActionError,
+  usePromoteAbort,
+  type StrategyPanelProps,
+} from '@/features/rollout/promote-abort';
 import { formatDateTime } from '@/lib/ui/format';
 import { AnalysisRunTable } from '@/features/rollout/analysis-run-table';
 import type { BlueGreenView } from '@/features/rollout/bluegreen-view';
@@ -31,8 +34,12 @@ function ServiceLines({ view }: { view: BlueGreenView }) {
         {view.previewRevision ? (
           <>
             Preview Service <code>{view.previewService}</code> selects <code>{view.previewRevision}</code>
-            {view.previewReadyAt && (
-              <span className="muted"> (ready {formatDateTime(view.previewReadyAt)})</span>
+            {view.phase === 'Aborted' ? (
+              <span className="muted"> (aborted: its pods go)</span>
+            ) : (
+              view.previewReadyAt && (
+                <span className="muted"> (ready {formatDateTime(view.previewReadyAt)})</span>
+              )
             )}
           </>
         ) : (
@@ -62,32 +69,8 @@ function RunList({ title, runs, testId }: { title: string; runs: NginxAnalysisRu
  * A blue-green rollout: its phase, which revision the active and the preview Service select, the pre- and
  * post-promotion analysis runs; when `writable`, Promote (the preview becomes active) and Abort (asked first).
  */
-export function BlueGreenPanel({
-  view,
-  api,
-  namespace,
-  name,
-  writable,
-}: {
-  view: BlueGreenView;
-  api: ApiClient;
-  namespace: string;
-  name: string;
-  writable: boolean;
-}) {
-  const [confirmingAbort, setConfirmingAbort] = useState(false);
-  const act = useNginxMutation(
-    { namespace, name },
-    {
-      mutationFn: (action: 'promote' | 'abort') =>
-        action === 'abort' ? api.abort(namespace, name) : api.promote(namespace, name, false),
-      onSuccess: (_updated, action) => {
-        if (action === 'abort') setConfirmingAbort(false);
-      },
-    },
-  );
-  const busy = act.isPending;
-  const error = errorText(act.error);
+export function BlueGreenPanel({ view, api, namespace, name, writable }: StrategyPanelProps<BlueGreenView>) {
+  const actions = usePromoteAbort(api, namespace, name);
 
   return (
     <div className="canary" data-testid="bluegreen-panel" data-phase={view.phase}>
@@ -100,21 +83,13 @@ export function BlueGreenPanel({
           <div className="actions">
             <button
               type="button"
-              disabled={busy || !view.canPromote}
-              onClick={() => act.mutate('promote')}
+              disabled={actions.busy || !view.canPromote}
+              onClick={() => actions.run('promote')}
               data-testid="bluegreen-promote"
             >
               Promote
             </button>
-            <button
-              type="button"
-              className="danger"
-              disabled={busy || !view.canAbort}
-              onClick={() => setConfirmingAbort(true)}
-              data-testid="bluegreen-abort"
-            >
-              Abort
-            </button>
+            <AbortButton actions={actions} disabled={!view.canAbort} testId="bluegreen-abort" />
           </div>
         )}
       </div>
@@ -124,34 +99,20 @@ export function BlueGreenPanel({
           {view.message}
         </p>
       )}
-      {view.abortedBy && (
-        <p className="small" data-testid="bluegreen-aborted-by">
-          Aborted by analysis run <code>{view.abortedBy}</code>.
-        </p>
-      )}
-      {error && !confirmingAbort && (
-        <p className="field-error" role="alert">
-          {error}
-        </p>
-      )}
+      <AbortedBy run={view.abortedBy} testId="bluegreen-aborted-by" />
+      <ActionError error={actions.error} />
       <RunList title="Before promotion" runs={view.preRuns} testId="bluegreen-pre-runs" />
       <RunList title="After the switch" runs={view.postRuns} testId="bluegreen-post-runs" />
       <ConfirmDialog
-        open={confirmingAbort}
+        {...actions.abortDialog}
         title="Abort the blue-green rollout?"
         description={
           view.previewRevision
             ? `The active Service ${view.activeService} stays on ${view.activeRevision} and the preview pods of ${view.revision} go. The spec keeps the new template; the rollout stays aborted until the template changes.`
             : `The active Service ${view.activeService} switches back to the old revision in one write, then the pods of ${view.revision} go. The spec keeps the new template; the rollout stays aborted until the template changes.`
         }
-        error={error}
-        busy={busy}
         confirmLabel="Abort rollout"
-        busyLabel="Aborting…"
-        tone="danger"
         testId="bluegreen-abort-dialog"
-        onCancel={() => setConfirmingAbort(false)}
-        onConfirm={() => act.mutate('abort')}
       />
     </div>
   );
