@@ -1,7 +1,8 @@
 // The create form's inputs for issue 34's fields, in a real browser (Debian's Chromium against the built app with
 // its controller on, on the local cluster): a Canary Nginx with ordered steps, rollbackOnFailure, a node selector, a
 // priority class, TLS and an Ingress made through the form lands in kube-apiserver as the spec those inputs say,
-// and the YAML mode shows the same fields and gives them back to the form.
+// and the YAML mode shows the same fields and gives them back to the form; a BlueGreen Nginx made through the form
+// (issue 46) lands with the blue-green fields it names, and none of the rolling bounds.
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Nginx } from '../libs/nginx-api/src/index.js';
@@ -92,6 +93,48 @@ describe('the create form for canary, placement and TLS', () => {
       nodeSelector: { disktype: 'ssd', zone: 'a' },
     });
     expect(held.spec.strategy).not.toHaveProperty('rollingUpdate');
+    expect(pageErrors).toEqual([]);
+  }, 120_000);
+
+  it('creates a BlueGreen Nginx from the form: promotion by hand, a scale-down delay and one preview pod', async () => {
+    const name = 'bluegreen-form';
+    await page.goto(`${cp.url}/nginxes/new?namespace=${NS}`);
+    await page.getByLabel('Name', { exact: true }).fill(name);
+    await page.getByLabel('Replicas', { exact: true }).fill('3');
+
+    await openSection('rollout');
+    await page.getByLabel('Max surge', { exact: true }).fill('2');
+    await page.getByLabel('Strategy', { exact: true }).selectOption('BlueGreen');
+    // The rolling bounds go with RollingUpdate; automatic promotion is on unless unchecked.
+    expect(await page.getByLabel('Max surge', { exact: true }).count()).toBe(0);
+    const automatic = page.getByLabel('Promote automatically', { exact: true });
+    expect(await automatic.isChecked()).toBe(true);
+    await automatic.uncheck();
+    await page.getByLabel('Scale-down delay seconds', { exact: true }).fill('5');
+    const preview = page.getByLabel('Preview replicas', { exact: true });
+    // The schema's bound is shown at the field before anything is sent.
+    await preview.fill('0');
+    await page.getByTestId('error-spec-strategy-blueGreen-previewReplicaCount').waitFor({ timeout: 10_000 });
+    await preview.fill('1');
+    await page
+      .getByTestId('error-spec-strategy-blueGreen-previewReplicaCount')
+      .waitFor({ state: 'detached' });
+
+    await page.getByRole('button', { name: 'YAML', exact: true }).click();
+    const yaml = await page.getByLabel('Manifest (YAML)').inputValue();
+    for (const text of ['type: BlueGreen', 'autoPromotionEnabled: false', 'previewReplicaCount: 1'])
+      expect(yaml).toContain(text);
+    await page.getByRole('button', { name: 'Form', exact: true }).click();
+    expect(await page.getByLabel('Promote automatically', { exact: true }).isChecked()).toBe(false);
+
+    await page.getByRole('button', { name: 'Create', exact: true }).click();
+    await waitFor('the detail page', () => new URL(page.url()).pathname === `/nginxes/${NS}/${name}`);
+
+    const held = JSON.parse(await kubectl('get', 'nginx', name, '-n', NS, '-o', 'json')) as Nginx;
+    expect(held.spec.strategy).toEqual({
+      type: 'BlueGreen',
+      blueGreen: { autoPromotionEnabled: false, scaleDownDelaySeconds: 5, previewReplicaCount: 1 },
+    });
     expect(pageErrors).toEqual([]);
   }, 120_000);
 });

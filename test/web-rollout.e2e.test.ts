@@ -5,7 +5,9 @@
 // Resume; the Service and the disruption budget; Edit YAML refuses to overwrite a concurrent kubectl scale and puts
 // a dry run's 422 causes at their lines; an invalid config is shown at its line and cannot be saved; a viewer and
 // an editor limited to another namespace see no write controls, and a forged rollback is refused; a canary's steps
-// are shown, Promote moves it on and Abort (asked first) brings every pod back (issue 34). Every new view
+// are shown, Promote moves it on and Abort (asked first) brings every pod back (issue 34); a blue-green shows which
+// revision the active and the preview Service select, Promote switches the active one, Abort (asked first) ends
+// the preview (issue 46). Every new view
 // passes axe-core in the light and the dark scheme (screenshots in .data/screenshots/), breaking no CSP.
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -48,6 +50,8 @@ const NAME = 'web';
 const OTHER = 'elsewhere';
 /** An Nginx with strategy Canary, in NS. */
 const CANARY = 'canary';
+/** An Nginx with strategy BlueGreen (promoted by hand), in NS. */
+const BLUE_GREEN = 'bluegreen';
 /** An Nginx whose canary shifts traffic through the HTTPRoute of the same name, in NS. */
 const ROUTED = 'routed';
 const TOKEN_KEY = 'ngx.token';
@@ -719,6 +723,96 @@ describe('rollouts in the web UI, in a real browser', () => {
     expect(await steps.getByRole('button', { name: 'Promote', exact: true }).isDisabled()).toBe(true);
   }, 240_000);
 
+  it('walks a blue-green from the rollout panel: preview beside active, Promote switches, Abort (asked first) ends the preview', async () => {
+    const spec = {
+      replicas: 2,
+      image: 'nginx:1.27',
+      strategy: { type: 'BlueGreen', blueGreen: { autoPromotionEnabled: false, scaleDownDelaySeconds: 0 } },
+    } as NginxSpec;
+    await kubectlApply(
+      JSON.stringify({ apiVersion: 'mycompany.com/v1', kind: 'Nginx', metadata: { name: BLUE_GREEN }, spec }),
+      NS,
+    );
+    await rolledOut(2, NS, BLUE_GREEN);
+    await openDetail(editor, NS, BLUE_GREEN);
+    const blue = hashOf(spec);
+    const green = hashOf({ ...spec, image: 'nginx:1.28' });
+    const panel = editor.getByTestId('bluegreen-panel');
+    const selects = (which: 'active' | 'preview') =>
+      panel.getByTestId(`bluegreen-${which}`).getAttribute('data-revision');
+    const shown = (what: string, check: () => Promise<boolean>) =>
+      waitFor(what, check, { timeoutMs: 120_000, intervalMs: 300 });
+    /** The revision the Service `service` selects, as kube-apiserver has it. */
+    const serviceSelects = async (service: string) =>
+      (
+        JSON.parse(await kubectl('get', 'service', service, '-n', NS, '-o', 'json')) as {
+          spec: { selector: Record<string, string> };
+        }
+      ).spec.selector['mycompany.com/revision'];
+
+    await setImageOf(BLUE_GREEN, 'nginx:1.28');
+    await shown(
+      'the preview paused, waiting for a promote',
+      async () => (await panel.getAttribute('data-phase').catch(() => null)) === 'Paused',
+    );
+    expect(await panel.getByRole('heading').innerText()).toBe(`Blue-green of ${green}`);
+    expect(await selects('active')).toBe(blue);
+    expect(await selects('preview')).toBe(green);
+    expect(await panel.getByTestId('bluegreen-active').innerText()).toBe(
+      `Active Service ${BLUE_GREEN}-active selects ${blue}`,
+    );
+    expect(await panel.getByTestId('bluegreen-preview').innerText()).toContain(
+      `Preview Service ${BLUE_GREEN}-preview selects ${green}`,
+    );
+    expect(await serviceSelects(`${BLUE_GREEN}-active`)).toBe(blue);
+
+    await panel.getByRole('button', { name: 'Promote', exact: true }).click();
+    await shown(
+      'the active Service on the new revision in the panel',
+      async () => (await selects('active')) === green,
+    );
+    expect(await serviceSelects(`${BLUE_GREEN}-active`)).toBe(green);
+    await shown(
+      'the blue-green promoted',
+      async () => (await panel.getAttribute('data-phase').catch(() => null)) === 'Promoted',
+    );
+    expect(await selects('preview')).toBe('');
+    expect(await panel.getByRole('button', { name: 'Promote', exact: true }).isDisabled()).toBe(true);
+    await rolledOut(2, NS, BLUE_GREEN);
+
+    const third = hashOf({ ...spec, image: 'nginx:1.29' });
+    await setImageOf(BLUE_GREEN, 'nginx:1.29');
+    await shown(
+      'the next preview paused',
+      async () =>
+        (await selects('preview')) === third && (await panel.getAttribute('data-phase')) === 'Paused',
+    );
+    await panel.getByRole('button', { name: 'Abort', exact: true }).click();
+    const dialog = dialogWith(editor, 'Abort rollout');
+    expect(await dialog.innerText()).toContain(`The active Service ${BLUE_GREEN}-active stays on ${green}`);
+    await dialog.getByRole('button', { name: 'Abort rollout', exact: true }).click();
+    await shown('the blue-green aborted', async () => (await panel.getAttribute('data-phase')) === 'Aborted');
+    await shown(
+      'the aborted rollout state',
+      async () => (await rolloutState(editor).getAttribute('data-state')) === 'bluegreen-aborted',
+    );
+    expect(await panel.getByTestId('bluegreen-message').innerText()).toBe('Aborted by request.');
+    expect(await selects('active')).toBe(green);
+    expect(await serviceSelects(`${BLUE_GREEN}-active`)).toBe(green);
+    await waitFor(
+      'the preview pods gone, the active revision whole',
+      async () => {
+        const pods = JSON.parse(
+          await kubectl('get', 'pods', '-n', NS, '-l', `mycompany.com/nginx=${BLUE_GREEN}`, '-o', 'json'),
+        ) as { items: { metadata: { labels: Record<string, string>; deletionTimestamp?: string } }[] };
+        const live = pods.items.filter((p) => !p.metadata.deletionTimestamp);
+        return live.length === 2 && live.every((p) => p.metadata.labels['mycompany.com/revision'] === green);
+      },
+      { timeoutMs: 120_000, intervalMs: 500 },
+    );
+    expect(await panel.getByRole('button', { name: 'Abort', exact: true }).isDisabled()).toBe(true);
+  }, 240_000);
+
   it("shows a traffic-routed canary's weight, its header route and its HTTPRoute as the Gateways report it", async () => {
     const client = runtimeClient();
     try {
@@ -780,11 +874,25 @@ describe('rollouts in the web UI, in a real browser', () => {
       { name: 'rollout-edit-yaml', path: `/nginxes/${NS}/${NAME}`, ready: showYamlReview },
       { name: 'rollout-config-editor', path: `/nginxes/${NS}/${NAME}`, ready: showConfigProblem },
       { name: 'rollout-create-sections', path: `/nginxes/new?namespace=${NS}`, ready: showCreateSections },
+      {
+        name: 'rollout-create-bluegreen',
+        path: `/nginxes/new?namespace=${NS}`,
+        ready: async (page) => {
+          await showCreateSections(page);
+          await page.getByLabel('Strategy', { exact: true }).selectOption('BlueGreen');
+          await page.getByLabel('Promote automatically', { exact: true }).waitFor();
+        },
+      },
       { name: 'timeline-pod-why', path: `/nginxes/${NS}/${NAME}`, ready: showPodWhy },
       {
         name: 'rollout-canary',
         path: `/nginxes/${NS}/${CANARY}`,
         ready: (page) => page.getByTestId('canary-steps').waitFor({ timeout: 30_000 }),
+      },
+      {
+        name: 'rollout-bluegreen',
+        path: `/nginxes/${NS}/${BLUE_GREEN}`,
+        ready: (page) => page.getByTestId('bluegreen-panel').waitFor({ timeout: 30_000 }),
       },
       {
         name: 'rollout-canary-traffic',
@@ -815,7 +923,7 @@ describe('rollouts in the web UI, in a real browser', () => {
       `axe: ${failures.length} serious or critical, ${minor.length} moderate or minor${minor.length ? `:\n${minor.join('\n')}` : ''}`,
     );
     expect(failures).toEqual([]);
-  }, 180_000);
+  }, 300_000);
 
   it('broke no Content-Security-Policy and threw no page error while these tests ran', () => {
     expect(cspViolations).toEqual([]);

@@ -87,3 +87,26 @@ describe('a route action (a canary with trafficRouting)', () => {
     );
   });
 });
+
+describe('blue-green actions', () => {
+  it('names the step, the revision and the run an abort names, and counts them by step', () => {
+    expect(describeAction({ kind: 'blue-green', reason: 'promoted', revision: 'green' })).toBe(
+      'blue-green promoted (green)',
+    );
+    expect(
+      describeAction({
+        kind: 'blue-green',
+        reason: 'aborted',
+        revision: 'green',
+        object: 'green-pre-errors',
+      }),
+    ).toBe('blue-green aborted (green) by analysis run green-pre-errors');
+    expect(
+      summariseActions([
+        { kind: 'blue-green', reason: 'preview started', revision: 'green' },
+        { kind: 'create', pod: 'web-1' },
+        { kind: 'status' },
+      ]),
+    ).toBe('blue-green preview started · created 1 pod · status updated');
+  });
+});

@@ -251,3 +251,37 @@ describe('issue 34 fields', () => {
     expect(dropped).toEqual(['analysis']);
   });
 });
+
+describe('strategy BlueGreen in the form', () => {
+  it('sends the blue-green fields only for BlueGreen, without the rolling bounds', () => {
+    const v = withSpec({
+      'strategy.type': 'BlueGreen',
+      'strategy.rollingUpdate.maxSurge': '50%',
+      'strategy.blueGreen.scaleDownDelaySeconds': '5',
+      'strategy.blueGreen.previewReplicaCount': '1',
+    });
+    // The box starts checked: automatic promotion is the API's default, left to the server.
+    expect(v.spec['strategy.blueGreen.autoPromotionEnabled']).toBe('true');
+    expect(manifestOf(v).spec.strategy).toEqual({
+      type: 'BlueGreen',
+      blueGreen: { scaleDownDelaySeconds: 5, previewReplicaCount: 1 },
+    });
+    expect(
+      isIncluded('strategy.blueGreen.previewReplicaCount', withSpec({ 'strategy.type': 'Canary' })),
+    ).toBe(false);
+    expect(isIncluded('strategy.canary.steps', withSpec({ 'strategy.type': 'BlueGreen' }))).toBe(false);
+  });
+
+  it('sends an unchecked automatic promotion as false, and reads it back from YAML', () => {
+    const v = withSpec({ 'strategy.type': 'BlueGreen', 'strategy.blueGreen.autoPromotionEnabled': '' });
+    expect(manifestOf(v).spec.strategy).toEqual({
+      type: 'BlueGreen',
+      blueGreen: { autoPromotionEnabled: false },
+    });
+    const back = valuesFromManifest(manifestOf(v), v);
+    expect(back.values.spec['strategy.blueGreen.autoPromotionEnabled']).toBe('');
+    expect(back.dropped).toEqual([]);
+    const absent = valuesFromManifest({ spec: { strategy: { type: 'BlueGreen' } } }, v);
+    expect(absent.values.spec['strategy.blueGreen.autoPromotionEnabled']).toBe('true');
+  });
+});

@@ -59,6 +59,9 @@ export const SECTIONS = {
     'strategy.canary.steps',
     'strategy.canary.maxSurge',
     'strategy.canary.maxUnavailable',
+    'strategy.blueGreen.autoPromotionEnabled',
+    'strategy.blueGreen.scaleDownDelaySeconds',
+    'strategy.blueGreen.previewReplicaCount',
     'rollbackOnFailure',
     'minReadySeconds',
     'progressDeadlineSeconds',
@@ -93,8 +96,9 @@ const NODE_PORT_TYPES = new Set(['NodePort', 'LoadBalancer']);
 
 /**
  * Whether the field at `path` is part of what the form sends given the other values: the Service's fields only
- * with the Service on (nodePort only for NodePort and LoadBalancer), the rolling bounds not with Recreate, and
- * only the budget bound chosen. The form shows exactly these fields.
+ * with the Service on (nodePort only for NodePort and LoadBalancer), the rolling bounds only with RollingUpdate
+ * (the default), the canary's and the blue-green's fields only with their strategy, and only the budget bound
+ * chosen. The form shows exactly these fields.
  */
 export function isIncluded(path: string, values: CreateFormValues): boolean {
   if (path.startsWith('service.'))
@@ -103,8 +107,9 @@ export function isIncluded(path: string, values: CreateFormValues): boolean {
       (path !== 'service.nodePort' || NODE_PORT_TYPES.has(values.spec['service.type'] ?? ''))
     );
   if (path.startsWith('strategy.rollingUpdate.'))
-    return !['Recreate', 'Canary'].includes(values.spec['strategy.type'] ?? '');
+    return !['Recreate', 'Canary', 'BlueGreen'].includes(values.spec['strategy.type'] ?? '');
   if (path.startsWith('strategy.canary.')) return values.spec['strategy.type'] === 'Canary';
+  if (path.startsWith('strategy.blueGreen.')) return values.spec['strategy.type'] === 'BlueGreen';
   // The Ingress routes to the owned Service, so the schema's rules refuse one without it.
   if (path.startsWith('ingress.')) return values.serviceEnabled;
   if (path.startsWith('disruptionBudget.')) return path === `disruptionBudget.${values.budget}`;
@@ -126,6 +131,26 @@ export function fromInput(schema: JsonSchema, raw: string): unknown {
     return Number.isFinite(n) ? n : raw;
   }
   return raw;
+}
+
+/**
+ * Booleans the API takes as true when absent: their box starts checked, and only an unchecked one is sent
+ * (as false), so the manifest leaves the default to the server as for every other field.
+ */
+const CHECKED_BY_DEFAULT: ReadonlySet<string> = new Set(['strategy.blueGreen.autoPromotionEnabled']);
+
+/** The spec value of the field at `path` from its text, or undefined when not given. */
+function specValueOf(path: string, raw: string): unknown {
+  if (LINE_FIELDS[path]) return LINE_FIELDS[path].parse(raw);
+  if (CHECKED_BY_DEFAULT.has(path)) return raw === 'true' ? undefined : false;
+  return fromInput(schemaAt(path), raw);
+}
+
+/** The text of the field at `path` for its spec value; the inverse of specValueOf. */
+function inputOf(path: string, value: unknown): string {
+  if (LINE_FIELDS[path]) return LINE_FIELDS[path].format(value);
+  if (CHECKED_BY_DEFAULT.has(path)) return value === false ? '' : 'true';
+  return toInput(value);
 }
 
 /** A spec value as the form's text ('' for absent); the inverse of fromInput for what the form can hold. */
@@ -160,8 +185,7 @@ export function manifestOf(values: CreateFormValues) {
   if (values.budget) spec.disruptionBudget = {};
   for (const path of SPEC_PATHS) {
     if (!isIncluded(path, values)) continue;
-    const raw = values.spec[path] ?? '';
-    const value = LINE_FIELDS[path] ? LINE_FIELDS[path].parse(raw) : fromInput(schemaAt(path), raw);
+    const value = specValueOf(path, values.spec[path] ?? '');
     if (value !== undefined) setAt(spec, path, value);
   }
   return { apiVersion: NGINX_API_VERSION, kind: NGINX_KIND, metadata: { name: values.name }, spec };
@@ -172,7 +196,9 @@ export function initialValues(namespace: string): CreateFormValues {
   return {
     name: '',
     namespace,
-    spec: Object.fromEntries(SPEC_PATHS.map((path) => [path, path === 'replicas' ? '1' : ''])),
+    spec: Object.fromEntries(
+      SPEC_PATHS.map((path) => [path, path === 'replicas' ? '1' : inputOf(path, undefined)]),
+    ),
     serviceEnabled: false,
     budget: '',
   };
@@ -192,9 +218,7 @@ export function valuesFromManifest(
   const values: CreateFormValues = {
     name: typeof metadata?.name === 'string' ? metadata.name : previous.name,
     namespace: typeof metadata?.namespace === 'string' ? metadata.namespace : previous.namespace,
-    spec: Object.fromEntries(
-      SPEC_PATHS.map((path) => [path, (LINE_FIELDS[path]?.format ?? toInput)(valueAt(spec, path))]),
-    ),
+    spec: Object.fromEntries(SPEC_PATHS.map((path) => [path, inputOf(path, valueAt(spec, path))])),
     serviceEnabled: typeof valueAt(spec, 'service') === 'object' && valueAt(spec, 'service') !== null,
     budget:
       valueAt(budget, 'minAvailable') !== undefined
@@ -243,6 +267,9 @@ const LABELS: Record<string, string> = {
   'strategy.canary.steps': 'Canary steps',
   'strategy.canary.maxSurge': 'Max surge in a step',
   'strategy.canary.maxUnavailable': 'Max unavailable in a step',
+  'strategy.blueGreen.autoPromotionEnabled': 'Promote automatically',
+  'strategy.blueGreen.scaleDownDelaySeconds': 'Scale-down delay seconds',
+  'strategy.blueGreen.previewReplicaCount': 'Preview replicas',
   'tls.secretName': 'TLS Secret',
   'ingress.host': 'Ingress host',
   'ingress.className': 'Ingress class',

@@ -1,15 +1,16 @@
 'use client';
 
-import type { NginxAnalysisRun } from '@ngx/nginx-api';
-import { useState } from 'react';
 import { Badge, type Tone } from '@/components/ui/badge';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
-import { TableWrap } from '@/components/ui/table-wrap';
-import type { ApiClient } from '@/lib/api/api-client';
-import { errorText } from '@/lib/query/query-state';
-import { useNginxMutation } from '@/lib/query/use-nginx-mutation';
+import {
+  AbortButton,
+  AbortedBy,
+  ActionError,
+  usePromoteAbort,
+  type StrategyPanelProps,
+} from '@/features/rollout/promote-abort';
+import { AnalysisRunTable } from '@/features/rollout/analysis-run-table';
 import type { CanaryStepState, CanaryView } from '@/features/rollout/canary-view';
-import { formatDateTime } from '@/lib/ui/format';
 
 const STEP_TONES: Record<CanaryStepState, Tone> = {
   done: 'success',
@@ -17,57 +18,6 @@ const STEP_TONES: Record<CanaryStepState, Tone> = {
   pending: 'neutral',
   aborted: 'danger',
 };
-
-/** What the canary's buttons ask of the server. */
-type CanaryAction = 'promote' | 'promote-fully' | 'abort';
-
-const RUN_TONES: Record<NginxAnalysisRun['phase'], Tone> = {
-  Running: 'info',
-  Successful: 'success',
-  Failed: 'danger',
-  Inconclusive: 'warning',
-  Error: 'warning',
-};
-
-/** One analysis run: its verdict, and each measurement (time, value, verdict, why, the query as sent). */
-function AnalysisRunTable({ run }: { run: NginxAnalysisRun }) {
-  return (
-    <div className="canary-run" data-testid={`analysis-run-${run.name}`}>
-      <p className="small">
-        Run <code>{run.name}</code> <Badge tone={RUN_TONES[run.phase]}>{run.phase}</Badge>
-      </p>
-      {run.measurements.length > 0 && (
-        <TableWrap label={`Measurements of ${run.name}`}>
-          <table className="small">
-            <thead>
-              <tr>
-                <th scope="col">Time</th>
-                <th scope="col">Value</th>
-                <th scope="col">Verdict</th>
-                <th scope="col">Query</th>
-              </tr>
-            </thead>
-            <tbody>
-              {run.measurements.map((m) => (
-                <tr key={m.at} data-testid="analysis-measurement">
-                  <td>{formatDateTime(m.at)}</td>
-                  <td>{m.value === undefined ? '—' : m.value}</td>
-                  <td>
-                    <Badge tone={RUN_TONES[m.phase]}>{m.phase}</Badge>
-                    {m.message && <span className="muted"> {m.message}</span>}
-                  </td>
-                  <td>
-                    <code className="canary-query">{m.query}</code>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </TableWrap>
-      )}
-    </div>
-  );
-}
 
 const CONDITION_TONES: Record<string, Tone> = { True: 'success', False: 'danger', Unknown: 'neutral' };
 
@@ -107,34 +57,8 @@ function TrafficLine({ traffic }: { traffic: NonNullable<CanaryView['traffic']> 
  * The canary's steps in order, each marked done / current / pending / aborted, every analysis run beside the
  * step it gated; when `writable` and the canary is under way: Promote, Promote fully and Abort (asked first).
  */
-export function CanarySteps({
-  view,
-  api,
-  namespace,
-  name,
-  writable,
-}: {
-  view: CanaryView;
-  api: ApiClient;
-  namespace: string;
-  name: string;
-  writable: boolean;
-}) {
-  const [confirmingAbort, setConfirmingAbort] = useState(false);
-  const act = useNginxMutation(
-    { namespace, name },
-    {
-      mutationFn: (action: CanaryAction) =>
-        action === 'abort'
-          ? api.abort(namespace, name)
-          : api.promote(namespace, name, action === 'promote-fully'),
-      onSuccess: (_updated, action) => {
-        if (action === 'abort') setConfirmingAbort(false);
-      },
-    },
-  );
-  const busy = act.isPending;
-  const error = errorText(act.error);
+export function CanarySteps({ view, api, namespace, name, writable }: StrategyPanelProps<CanaryView>) {
+  const actions = usePromoteAbort(api, namespace, name);
 
   return (
     <div className="canary" data-testid="canary-steps" data-phase={view.phase}>
@@ -154,29 +78,21 @@ export function CanarySteps({
           <div className="actions">
             <button
               type="button"
-              disabled={busy || !view.canPromote}
-              onClick={() => act.mutate('promote')}
+              disabled={actions.busy || !view.canPromote}
+              onClick={() => actions.run('promote')}
               data-testid="canary-promote"
             >
               Promote
             </button>
             <button
               type="button"
-              disabled={busy || !view.canPromote}
-              onClick={() => act.mutate('promote-fully')}
+              disabled={actions.busy || !view.canPromote}
+              onClick={() => actions.run('promote-fully')}
               data-testid="canary-promote-full"
             >
               Promote fully
             </button>
-            <button
-              type="button"
-              className="danger"
-              disabled={busy || !view.canAbort}
-              onClick={() => setConfirmingAbort(true)}
-              data-testid="canary-abort"
-            >
-              Abort
-            </button>
+            <AbortButton actions={actions} disabled={!view.canAbort} testId="canary-abort" />
           </div>
         )}
       </div>
@@ -186,16 +102,8 @@ export function CanarySteps({
           {view.message}
         </p>
       )}
-      {view.abortedBy && (
-        <p className="small" data-testid="canary-aborted-by">
-          Aborted by analysis run <code>{view.abortedBy}</code>.
-        </p>
-      )}
-      {error && !confirmingAbort && (
-        <p className="field-error" role="alert">
-          {error}
-        </p>
-      )}
+      <AbortedBy run={view.abortedBy} testId="canary-aborted-by" />
+      <ActionError error={actions.error} />
       <ol className="canary-steps">
         {view.steps.map((step) => (
           <li key={step.index} data-testid="canary-step" data-state={step.state}>
@@ -207,17 +115,11 @@ export function CanarySteps({
         ))}
       </ol>
       <ConfirmDialog
-        open={confirmingAbort}
+        {...actions.abortDialog}
         title="Abort the canary?"
         description="Every pod goes back to the stable revision now. The spec keeps the new template; the canary stays aborted until the spec changes."
-        error={error}
-        busy={busy}
         confirmLabel="Abort canary"
-        busyLabel="Aborting…"
-        tone="danger"
         testId="canary-abort-dialog"
-        onCancel={() => setConfirmingAbort(false)}
-        onConfirm={() => act.mutate('abort')}
       />
     </div>
   );

@@ -3,6 +3,7 @@
 import type { LivePod, Nginx } from '@ngx/nginx-api';
 import { useMemo, useState } from 'react';
 import { EmptyState } from '@/components/ui/empty-state';
+import { BlueGreenPanel } from '@/features/rollout/bluegreen-panel';
 import { CanarySteps } from '@/features/rollout/canary-steps';
 import { PauseButton } from '@/features/rollout/pause-button';
 import { PodTimeline } from '@/features/rollout/pod-timeline';
@@ -12,6 +13,7 @@ import { RolloutProgress, RolloutStateBadge } from '@/features/rollout/rollout-p
 import type { ApiClient } from '@/lib/api/api-client';
 import { plural } from '@/lib/ui/format';
 import { groupPodsByRevision } from '@/features/rollout/pod-groups';
+import { blueGreenViewOf } from '@/features/rollout/bluegreen-view';
 import { canaryViewOf } from '@/features/rollout/canary-view';
 import { rolloutViewOf } from '@/features/rollout/rollout-view';
 import type { PodTransition } from '@/lib/live/use-live-nginx';
@@ -19,8 +21,8 @@ import './rollout.css';
 
 /**
  * The live rollout of one Nginx (props straight from `useLiveNginx`): its state, updated/available/desired, the
- * canary's steps (strategy Canary), the pods grouped by revision (the update revision first), the recent pod
- * transitions, and — only when `writable` — Pause rollout / Resume rollout and the canary's actions.
+ * canary's steps (strategy Canary) or the blue-green's Services (strategy BlueGreen), the pods grouped by revision (the update revision first), the recent pod
+ * transitions, and — only when `writable` — Pause rollout / Resume rollout and the canary's or blue-green's actions.
  */
 export function RolloutPanel({
   nginx,
@@ -38,6 +40,7 @@ export function RolloutPanel({
   const { namespace, name } = nginx.metadata as { namespace: string; name: string };
   const view = useMemo(() => rolloutViewOf(nginx, pods), [nginx, pods]);
   const canary = useMemo(() => canaryViewOf(nginx), [nginx]);
+  const blueGreen = useMemo(() => blueGreenViewOf(nginx), [nginx]);
   const groups = useMemo(() => groupPodsByRevision(pods, view.updateRevision), [pods, view.updateRevision]);
   const running = pods.filter((p) => p.phase === 'Running' && !p.terminating).length;
   const [asking, setAsking] = useState<string | undefined>();
@@ -64,6 +67,9 @@ export function RolloutPanel({
       </div>
       {canary && (
         <CanarySteps view={canary} api={api} namespace={namespace} name={name} writable={writable} />
+      )}
+      {blueGreen && (
+        <BlueGreenPanel view={blueGreen} api={api} namespace={namespace} name={name} writable={writable} />
       )}
       <div data-testid="pods-panel" className="rollout-pods" role="group" aria-labelledby="pods-title">
         <div className="panel-head">

@@ -8,6 +8,7 @@ const TONES: Record<RolloutState, Tone> = {
   'deadline-exceeded': 'danger',
   'invalid-config': 'danger',
   aborted: 'danger',
+  'bluegreen-aborted': 'danger',
   'rolled-back': 'danger',
   unknown: 'neutral',
 };

@@ -134,6 +134,14 @@ describe('rolloutViewOf, canary and rollback', () => {
     expect(rolloutViewOf(base({ canary: { ...canary, revision: 'older' } })).state).not.toBe('aborted');
   });
 
+  it('says blue-green aborted while the blue-green of the update revision is aborted', () => {
+    const blueGreen = { revision: 'new', activeRevision: 'old', phase: 'Aborted' };
+    expect(rolloutViewOf(base({ blueGreen })).state).toBe('bluegreen-aborted');
+    expect(rolloutViewOf(base({ blueGreen: { ...blueGreen, revision: 'older' } })).state).not.toBe(
+      'bluegreen-aborted',
+    );
+  });
+
   it('says rolled back when the Progressing condition does', () => {
     const conditions = [
       {

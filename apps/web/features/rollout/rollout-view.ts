@@ -16,6 +16,7 @@ export type RolloutState =
   | 'deadline-exceeded'
   | 'invalid-config'
   | 'aborted'
+  | 'bluegreen-aborted'
   | 'rolled-back'
   | 'unknown';
 
@@ -27,6 +28,7 @@ export const ROLLOUT_STATE_LABELS: Record<RolloutState, string> = {
   'deadline-exceeded': 'Deadline exceeded',
   'invalid-config': 'Invalid config',
   aborted: 'Canary aborted',
+  'bluegreen-aborted': 'Blue-green aborted',
   'rolled-back': 'Rolled back',
   unknown: 'Unknown',
 };
@@ -52,7 +54,7 @@ export interface RolloutView {
 
 /**
  * The rollout of `nginx`. The Progressing condition decides InvalidConfig, RolledBack, ProgressDeadlineExceeded
- * (all False) and Paused (Unknown); a canary of the update revision that was aborted is "aborted". Otherwise "complete" is guaranteed only when the controller has observed the current
+ * (all False) and Paused (Unknown); a canary of the update revision that was aborted is "aborted", a blue-green one "bluegreen-aborted". Otherwise "complete" is guaranteed only when the controller has observed the current
  * generation, updated = available = desired, and no pod of another revision remains — in the status and, when
  * `pods` is given, among the live pods too (pods without a revision label are left to the status, which alone
  * knows whether they match the template). Anything else with a status is "progressing"; no status is "unknown".
@@ -79,6 +81,8 @@ export function rolloutViewOf(nginx: Nginx, pods?: readonly LivePod[]): RolloutV
   else if (progressing?.status === 'False' && progressing.reason === REASON_ROLLED_BACK)
     state = 'rolled-back';
   else if (status.canary?.phase === 'Aborted' && status.canary.revision === updateRevision) state = 'aborted';
+  else if (status.blueGreen?.phase === 'Aborted' && status.blueGreen.revision === updateRevision)
+    state = 'bluegreen-aborted';
   else if (progressing?.status === 'False' && progressing.reason === REASON_DEADLINE_EXCEEDED)
     state = 'deadline-exceeded';
   else if (progressing?.reason === REASON_PAUSED) state = 'paused';
