@@ -116,8 +116,8 @@ const VERB_PHRASES: Readonly<Record<string, string>> = {
   delete: 'deleted it',
   deletecollection: 'deleted it',
   rollback: 'rolled it back',
-  promote: 'promoted its canary',
-  abort: 'aborted its canary',
+  promote: 'promoted its rollout',
+  abort: 'aborted its rollout',
 };
 
 /** What a change did, in words: "scaled 2 → 4", "set the image nginx:1.27 → nginx:1.28", "created it". */

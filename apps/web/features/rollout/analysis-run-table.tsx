@@ -1,4 +1,4 @@
-import type { NginxAnalysisRun } from '@ngx/nginx-api';
+import type { NginxAnalysisRun, NginxGateRun } from '@ngx/nginx-api';
 import { Badge, type Tone } from '@/components/ui/badge';
 import { TableWrap } from '@/components/ui/table-wrap';
 import { formatDateTime } from '@/lib/ui/format';
@@ -10,6 +10,19 @@ const RUN_TONES: Record<NginxAnalysisRun['phase'], Tone> = {
   Inconclusive: 'warning',
   Error: 'warning',
 };
+
+/** A webhook gate's verdict: passed or failed, the HTTP status it answered, and why it failed. */
+export function GateRunLine({ run }: { run: NginxGateRun }) {
+  return (
+    <p className="small canary-run" data-testid={`gate-run-${run.name}`} data-phase={run.phase}>
+      Gate <code>{run.name}</code>{' '}
+      <Badge tone={run.phase === 'Passed' ? 'success' : 'danger'}>{run.phase}</Badge>
+      {run.code !== undefined && <span className="muted"> HTTP {run.code}</span>}
+      {run.message && <span> {run.message}</span>}
+      <span className="muted"> · {formatDateTime(run.at)}</span>
+    </p>
+  );
+}
 
 /** One analysis run: its verdict, and each measurement (time, value, verdict, why, the query as sent). */
 export function AnalysisRunTable({ run }: { run: NginxAnalysisRun }) {

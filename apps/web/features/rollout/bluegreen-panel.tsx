@@ -11,7 +11,7 @@ import {
   type StrategyPanelProps,
 } from '@/features/rollout/promote-abort';
 import { formatDateTime } from '@/lib/ui/format';
-import { AnalysisRunTable } from '@/features/rollout/analysis-run-table';
+import { AnalysisRunTable, GateRunLine } from '@/features/rollout/analysis-run-table';
 import type { BlueGreenView } from '@/features/rollout/bluegreen-view';
 
 const PHASE_TONES: Record<NginxBlueGreenPhase, Tone> = {
@@ -102,6 +102,17 @@ export function BlueGreenPanel({ view, api, namespace, name, writable }: Strateg
       <AbortedBy run={view.abortedBy} testId="bluegreen-aborted-by" />
       <ActionError error={actions.error} />
       <RunList title="Before promotion" runs={view.preRuns} testId="bluegreen-pre-runs" />
+      {view.gate && (
+        <div className="small" data-testid="bluegreen-gate" data-kind={view.gate.kind}>
+          {view.gate.kind === 'manual' ? (
+            <p>Manual gate before promotion: it opens with Promote.</p>
+          ) : view.gate.runs.length === 0 ? (
+            <p>Webhook gate before promotion: called once the preview is ready.</p>
+          ) : (
+            view.gate.runs.map((run) => <GateRunLine key={run.name} run={run} />)
+          )}
+        </div>
+      )}
       <RunList title="After the switch" runs={view.postRuns} testId="bluegreen-post-runs" />
       <ConfirmDialog
         {...actions.abortDialog}

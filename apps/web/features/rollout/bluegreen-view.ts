@@ -1,4 +1,4 @@
-import type { Nginx, NginxAnalysisRun, NginxBlueGreenPhase } from '@ngx/nginx-api';
+import type { Nginx, NginxAnalysisRun, NginxBlueGreenPhase, NginxGateRun } from '@ngx/nginx-api';
 
 export interface BlueGreenView {
   /** The revision rolled out: previewed, then active. */
@@ -19,6 +19,8 @@ export interface BlueGreenView {
   /** The pre-promotion analysis runs (on the preview) and the post-promotion ones (after the switch), oldest first. */
   preRuns: NginxAnalysisRun[];
   postRuns: NginxAnalysisRun[];
+  /** The pre-promotion gate: a webhook's verdict once it came, or `manual` (waits for a promote). */
+  gate: { kind: 'webhook' | 'manual'; runs: NginxGateRun[] } | undefined;
   /** Promote makes sense: the preview is waiting or paused and not yet active. */
   canPromote: boolean;
   /** Abort makes sense: not yet promoted or aborted (also after the switch, until the old pods are gone). */
@@ -55,6 +57,12 @@ export function blueGreenViewOf(nginx: Nginx): BlueGreenView | undefined {
     promotedAt: blueGreen.promotedAt,
     preRuns: runs.filter((run) => isRunOf(run, 'pre')),
     postRuns: runs.filter((run) => isRunOf(run, 'post')),
+    gate: strategy.blueGreen?.prePromotionGate
+      ? {
+          kind: strategy.blueGreen.prePromotionGate.manual ? 'manual' : 'webhook',
+          runs: blueGreen.gateRuns ?? [],
+        }
+      : undefined,
     canPromote: (phase === 'Previewing' || phase === 'Paused') && !active,
     canAbort: phase !== 'Promoted' && phase !== 'Aborted',
   };

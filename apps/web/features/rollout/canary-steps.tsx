@@ -9,7 +9,7 @@ import {
   usePromoteAbort,
   type StrategyPanelProps,
 } from '@/features/rollout/promote-abort';
-import { AnalysisRunTable } from '@/features/rollout/analysis-run-table';
+import { AnalysisRunTable, GateRunLine } from '@/features/rollout/analysis-run-table';
 import type { CanaryStepState, CanaryView } from '@/features/rollout/canary-view';
 
 const STEP_TONES: Record<CanaryStepState, Tone> = {
@@ -110,6 +110,9 @@ export function CanarySteps({ view, api, namespace, name, writable }: StrategyPa
             <Badge tone={STEP_TONES[step.state]}>{step.state}</Badge> {step.label}
             {step.runs.map((run) => (
               <AnalysisRunTable key={run.name} run={run} />
+            ))}
+            {step.gates.map((run) => (
+              <GateRunLine key={run.name} run={run} />
             ))}
           </li>
         ))}

@@ -141,3 +141,41 @@ describe('canaryViewOf with trafficRouting', () => {
     });
   });
 });
+
+describe('canaryViewOf with gates', () => {
+  it('labels a webhook gate by where it calls (no query) and a manual gate as a gate, each verdict beside its step', () => {
+    const gated: Nginx = {
+      apiVersion: 'mycompany.com/v1',
+      kind: 'Nginx',
+      metadata: { name: 'web', namespace: 'ns' },
+      spec: {
+        replicas: 4,
+        strategy: {
+          type: 'Canary',
+          canary: {
+            steps: [
+              { setWeight: 20 },
+              { gate: { webhook: { url: 'https://smoke.example.com/run?token=secret' } } },
+              { gate: { manual: {} } },
+            ],
+          },
+        },
+      },
+      status: {
+        canary: {
+          revision: 'abc',
+          step: 2,
+          weight: 20,
+          phase: 'Paused',
+          gateRuns: [{ name: 'abc-1-gate', step: 1, phase: 'Passed', at: '2026-11-28T10:00:00Z', code: 204 }],
+        },
+      },
+    };
+    const view = canaryViewOf(gated)!;
+    expect(view.steps.map((s) => [s.label, s.state, s.gates.map((g) => g.phase)])).toEqual([
+      ['Set weight 20%', 'done', []],
+      ['Gate: webhook https://smoke.example.com/run', 'done', ['Passed']],
+      ['Manual gate: waits for a promote', 'current', []],
+    ]);
+  });
+});

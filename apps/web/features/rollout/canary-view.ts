@@ -3,6 +3,7 @@ import type {
   NginxAnalysisRun,
   NginxCanaryPhase,
   NginxCanaryStep,
+  NginxGateRun,
   NginxHeaderMatch,
 } from '@ngx/nginx-api';
 
@@ -16,6 +17,8 @@ export interface CanaryStepView {
   state: CanaryStepState;
   /** The analysis runs that gated this step, oldest first (an analysis step's, usually one). */
   runs: NginxAnalysisRun[];
+  /** A webhook gate step's verdict, once it came. */
+  gates: NginxGateRun[];
 }
 
 export interface CanaryView {
@@ -57,10 +60,22 @@ export function headerMatchText(match: NginxHeaderMatch): string {
   return `${match.headerName} ~ /${regex}/`;
 }
 
+/** Where a gate's webhook is, without its query (which may carry a token): `https://smoke.example.com/run`. */
+export function webhookWhere(url: string): string {
+  try {
+    const parsed = new URL(url);
+    return `${parsed.origin}${parsed.pathname}`;
+  } catch {
+    return url;
+  }
+}
+
 function stepLabel(step: NginxCanaryStep): string {
   if (step.setWeight !== undefined) return `Set weight ${step.setWeight}%`;
   if (step.pause) return step.pause.duration ? `Pause ${step.pause.duration}` : 'Pause until promoted';
   if (step.analysis) return `Analysis ${step.analysis.templateName}`;
+  if (step.gate?.manual) return 'Manual gate: waits for a promote';
+  if (step.gate?.webhook) return `Gate: webhook ${webhookWhere(step.gate.webhook.url)}`;
   if (step.setHeaderRoute)
     return `Header route ${step.setHeaderRoute.name}: ${step.setHeaderRoute.match.map(headerMatchText).join(', ')}`;
   if (step.setCanaryScale) {
@@ -98,6 +113,7 @@ export function canaryViewOf(nginx: Nginx): CanaryView | undefined {
       label: stepLabel(step),
       state: stateOf(index),
       runs: runs.filter((run) => run.step === index),
+      gates: (canary.gateRuns ?? []).filter((run) => run.step === index),
     })),
     message: canary.message,
     abortedBy: canary.abortedBy,

@@ -61,7 +61,7 @@ export function AbortedBy({ run, testId }: { run: string | undefined; testId: st
   if (!run) return null;
   return (
     <p className="small" data-testid={testId}>
-      Aborted by analysis run <code>{run}</code>.
+      Aborted by {run.endsWith('-gate') ? 'gate' : 'analysis run'} <code>{run}</code>.
     </p>
   );
 }
