@@ -7,9 +7,10 @@ import { OWNER_LABEL } from './kinds.js';
 // The blue-green rows: N objects previewing a new image beside the active one, then every one promoted at once
 // (and, on a second change, every one aborted at once), on our Nginx (strategy BlueGreen) and on Argo Rollouts'
 // Rollout (strategy.blueGreen) with the same settings: no automatic promotion, the whole preview, a short scale-down
-// delay. What is timed is what users wait for: from the requests until the active Service selects only the
-// intended revision (promote: the new one; abort: the old one, the preview Service too), and until the new pods
-// are gone (abort). Both sides switch a Service's selector in one write; the times say how soon.
+// delay. What is timed is what users wait for: from the requests until the active Service selects only the new
+// revision (promote), and until the aborted revision's pods are gone (abort of a preview: neither side ever moved
+// the active Service; both leave the preview Service on the aborted revision). Both sides switch a selector in one
+// write; the times say how soon.
 
 /** How long the old pods stay after a switch, on both sides (Argo's default is 30 s). */
 export const BLUE_GREEN_SCALE_DOWN_DELAY_SECONDS = 5;
@@ -289,9 +290,9 @@ export async function raceBlueGreen(
           for (const n of names) {
             const { old, fresh } = intended.get(n)!;
             const target = request === 'promote' ? fresh : old;
-            const services = request === 'promote' ? [`${n}-active`] : [`${n}-active`, `${n}-preview`];
-            if (!switched.has(n) && services.every((s) => selected(s) === target))
-              switched.set(n, Math.max(...services.map((s) => selectedAt.get(s)?.at ?? start), start));
+            const active = `${n}-active`;
+            if (!switched.has(n) && selected(active) === target)
+              switched.set(n, Math.max(selectedAt.get(active)?.at ?? start, start));
             const freshPods = pods.cache
               .list()
               .filter((p) => side.objectOf(p) === n && p.metadata?.labels?.[side.revisionLabel] === fresh);
@@ -330,15 +331,15 @@ export async function raceBlueGreen(
 export function blueGreenTable(races: readonly BlueGreenRace[]): string {
   const f = (n: number | undefined) => (n === undefined || Number.isNaN(n) ? '—' : n.toFixed(2));
   const rows = [
-    '| controller | objects × pods | promote: active switched p50 / max s | abort: both Services back p50 / max s | abort: new pods gone p50 / max s | active selector writes (promote / abort) |',
-    '| --- | --- | ---: | ---: | ---: | --- |',
+    '| controller | objects × pods | promote: active switched p50 / max s | abort: new pods gone p50 / max s | active selector writes (promote / abort) |',
+    '| --- | --- | ---: | ---: | --- |',
   ];
   for (const r of races)
     rows.push(
       r.error
-        ? `| ${r.controller} | ${r.objects} × ${r.replicas} | — | — | — | ${r.error} |`
+        ? `| ${r.controller} | ${r.objects} × ${r.replicas} | — | — | ${r.error} |`
         : `| ${r.controller} | ${r.objects} × ${r.replicas} | **${f(r.promote.switchedP50)}** / ${f(r.promote.switchedMax)} | ` +
-            `**${f(r.abort.switchedP50)}** / ${f(r.abort.switchedMax)} | ${f(r.abort.podsGoneP50)} / ${f(r.abort.podsGoneMax)} | ` +
+            `**${f(r.abort.podsGoneP50)}** / ${f(r.abort.podsGoneMax)} | ` +
             `${r.promote.activeSelectorWrites} / ${r.abort.activeSelectorWrites} |`,
     );
   return rows.join('\n');

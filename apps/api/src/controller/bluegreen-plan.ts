@@ -327,8 +327,9 @@ function aborted(
     delete: victims.slice(0, input.burst),
     blueGreen: { ...status, phase: 'Aborted', activeRevision: stableRevision },
     activeRevision: stableRevision,
-    // As Argo Rollouts does: the preview Service, too, goes back to the stable revision (the new one has no pods).
-    previewRevision: stableRevision,
+    // As Argo Rollouts does: the preview Service stays on the aborted revision (no pods: no endpoints), so the
+    // preview never serves the old revision under the new one's name.
+    previewRevision: input.updateRevision,
   };
 }
 
