@@ -50,7 +50,9 @@ import { ARGO_CANARY, CANARY_PAUSE_SECONDS, NGINX_CANARY } from './rollout/canar
 import { abortedCanary, undoneDeployments, type Rollback } from './rollout/rollback.js';
 import { CounterExporter, TestPrometheus } from '../test/support/prometheus.js';
 import { applyFlaggerCrds, flaggerBuilt, runFlaggerCanary, startFlagger } from '../test/support/flagger.js';
-import { runOurGatewayCanary } from '../test/support/gateway-canary.js';
+import { httpRoutes, ourRouteWeights, runOurGatewayCanary } from '../test/support/gateway-canary.js';
+import type { KubeObject } from '../libs/kube-runtime/src/index.js';
+import { LABEL_REVISION, type Nginx } from '../libs/nginx-api/src/index.js';
 import {
   GATEWAY_PAUSE_SECONDS,
   GATEWAY_STEP_WEIGHTS,
@@ -61,6 +63,7 @@ import {
   summarizeGatewaySide,
   type GatewayCanaryRun,
   type GatewaySide,
+  weightText,
 } from './rollout/gateway.js';
 import { watchRollout, type BoundsSeen, type PodsSeen } from './rollout/observer.js';
 import {
@@ -93,6 +96,8 @@ const GATEWAY_ONLY = process.argv.includes('--gateway-only');
 /** Gateway API canaries per side, all at once (each of REPLICAS pods). */
 const GATEWAY_COUNT = Number(process.env.BENCH_GATEWAY_COUNT ?? (QUICK ? 5 : 20));
 const GATEWAY_HEADING = '## Gateway API canary: ours vs Flagger';
+/** How long one Gateway API canary may take from its creation until done, before it counts as not measured. */
+const GATEWAY_TIMEOUT_MS = Number(process.env.BENCH_GATEWAY_TIMEOUT_MS ?? 300_000);
 /** After the rollout is done, how long to wait at most for the controller's last writes (Events, status). */
 const SETTLE_MS = 30_000;
 
@@ -431,6 +436,30 @@ const FLAGGER_VERSION =
   /github\.com\/fluxcd\/flagger (v\S+)/.exec(readFileSync(join(ROOT, 'tools/flagger/go.mod'), 'utf8'))?.[1] ??
   'unknown';
 
+/** Where a canary of ours that did not finish stood: its phase and revisions, the route's split, the stable Service's revision. */
+async function ourCanaryState(namespace: string, name: string): Promise<string> {
+  try {
+    const nginx = await client.request<Nginx>({
+      path: `/apis/mycompany.com/v1/namespaces/${namespace}/nginxes/${name}`,
+    });
+    const route = await client.request<KubeObject & { spec?: object }>({
+      path: `${httpRoutes(namespace)}/${name}`,
+    });
+    const stable = await client.request<{ spec?: { selector?: Record<string, string> } }>({
+      path: `/api/v1/namespaces/${namespace}/services/${name}-stable`,
+    });
+    const weights = ourRouteWeights(route, name);
+    const { status } = nginx;
+    return (
+      `at the end: phase ${status?.canary?.phase ?? '—'}, currentRevision ${status?.currentRevision ?? '—'}, ` +
+      `updateRevision ${status?.updateRevision ?? '—'}, route ${weights ? weightText(weights) : '—'}, ` +
+      `${name}-stable on revision ${stable.spec?.selector?.[LABEL_REVISION] ?? '—'}`
+    );
+  } catch (error) {
+    return `its state unread: ${error instanceof Error ? error.message : String(error)}`;
+  }
+}
+
 /** Ours: an Nginx of REPLICAS pods and the user's HTTPRoute per canary, setWeight 20, pause, setWeight 50, pause. */
 const oursGateway = () =>
   withOurController((app, namespace) => {
@@ -440,7 +469,11 @@ const oursGateway = () =>
         name,
         steps,
         replicas: REPLICAS,
-        timeoutMs: TIMEOUT_MS,
+        timeoutMs: GATEWAY_TIMEOUT_MS,
+      }).catch(async (error: unknown) => {
+        throw new Error(
+          `${error instanceof Error ? error.message : String(error)}; ${await ourCanaryState(namespace, name)}`,
+        );
       });
       return { weights: result.weights, doneMs: result.doneMs };
     });
@@ -475,7 +508,7 @@ async function flaggerGateway(): Promise<GatewaySide> {
             replicas: REPLICAS,
             stepWeights: [...GATEWAY_STEP_WEIGHTS],
             interval: `${GATEWAY_PAUSE_SECONDS}s`,
-            timeoutMs: TIMEOUT_MS,
+            timeoutMs: GATEWAY_TIMEOUT_MS,
           });
           return { weights: result.weights, doneMs: result.succeededMs };
         },
@@ -712,7 +745,9 @@ function gatewaySection(sides: GatewaySide[], stamp: ReturnType<typeof runStamp>
     '',
     ...(mismatches.length
       ? mismatches.map((line) => `- ${line}`)
-      : [`Both sides went through the same split steps in every canary: ${steps}.`]),
+      : [
+          `Both sides went through the same split steps in every canary${sides.some((side) => side.failures.length || side.error) ? ' measured' : ''}: ${steps}.`,
+        ]),
     '',
     'Each time runs from the image change (the patch sent) of that canary, on a watch of its HTTPRoute: "route at ' +
       '80/20" and "50/50" are when the watch first delivered that split; "done" is, for ours, when the Nginx was ' +
