@@ -748,8 +748,14 @@ function gatewaySection(sides: GatewaySide[], stamp: ReturnType<typeof runStamp>
       : [
           `Both sides went through the same split steps in every canary${sides.some((side) => side.failures.length || side.error) ? ' measured' : ''}: ${steps}.`,
         ]),
+    ...sides.flatMap((side) =>
+      side.failures.length
+        ? ['', `Not measured, ${side.controller}:`, '', ...side.failures.map((failure) => `- ${failure}`)]
+        : [],
+    ),
     '',
-    'Each time runs from the image change (the patch sent) of that canary, on a watch of its HTTPRoute: "route at ' +
+    `A canary not done ${GATEWAY_TIMEOUT_MS / 1000} s after it was created is not measured. ` +
+      'Each time runs from the image change (the patch sent) of that canary, on a watch of its HTTPRoute: "route at ' +
       '80/20" and "50/50" are when the watch first delivered that split; "done" is, for ours, when the Nginx was ' +
       '`Promoted` with `currentRevision == updateRevision`, every pod available and the route back at 100/0 on the ' +
       'stable Service (polled every 100 ms); for Flagger, when the watch of its Canary delivered phase `Succeeded` ' +

@@ -148,7 +148,7 @@ export function gatewayTable(sides: GatewaySide[], steps: readonly number[]): st
       `| ${side.controller} | ${s.runs} | ${side.clientLimits.qps} / ${side.clientLimits.burst} | ` +
         `${steps.map((weight) => spreadText(s.toWeightSeconds[weight])).join(' | ')} | **${spreadText(s.doneSeconds)}** | ` +
         `${s.sequences.map((q) => `${q.sequence} (${q.runs})`).join('; ') || '—'} | ${fixed(side.cpuSeconds, 2)} | ` +
-        `${fixed(side.peakRssMb, 0)} | ${side.error ?? (side.failures.length ? `${side.failures.length}: ${side.failures[0]}` : 'none')} |`,
+        `${fixed(side.peakRssMb, 0)} | ${side.error ?? (side.failures.length ? `${side.failures.length} (listed below)` : 'none')} |`,
     );
   }
   return rows.join('\n');
