@@ -410,6 +410,7 @@ async function gatewayCanaries(
   runOne: (name: string) => Promise<GatewayCanaryRun>,
 ): Promise<GatewaySide> {
   const cpuBefore = cpuSeconds(pid);
+  const load = machineLoad();
   const started = performance.now();
   const settled = await Promise.allSettled(
     Array.from({ length: GATEWAY_COUNT }, (_, i) => runOne(`gw-${i}`)),
@@ -428,6 +429,7 @@ async function gatewayCanaries(
     cpuSeconds: cpuSeconds(pid) - cpuBefore,
     peakRssMb: peakRssMb(pid),
     wallSeconds: (performance.now() - started) / 1000,
+    machineBusyCores: load().busyCores,
   };
 }
 
@@ -766,7 +768,8 @@ function gatewaySection(sides: GatewaySide[], stamp: ReturnType<typeof runStamp>
       '0/100 once the canary has every pod, moves the stable Service to the new revision and routes back to it ' +
       '(the extra `0/100` in its sequence); the split steps are compared without that. CPU and peak RSS are the ' +
       "controller process's over the side's whole run (creating and settling its canaries, then rolling them); " +
-      "Flagger's Deployments are rolled by kube-controller-manager, whose CPU is not in its row.",
+      "Flagger's Deployments are rolled by kube-controller-manager, whose CPU is not in its row. " +
+      '"machine busy cores": the whole machine over the same time, other work on it included (the times move with it).',
     '',
   ].join('\n');
 }

@@ -132,15 +132,17 @@ describe('gatewayTable', () => {
   it('gives a row a side: the time to each split, to done, the weights seen, CPU and memory', () => {
     const table = gatewayTable(
       [
-        side('ours', [ours], { cpuSeconds: 1.234, peakRssMb: 170.4 }),
+        side('ours', [ours], { cpuSeconds: 1.234, peakRssMb: 170.4, machineBusyCores: 1.456 }),
         side('Flagger', [], { error: 'not built' }),
       ],
       [20, 50],
     ).split('\n');
     expect(table[0]).toContain('| route at 80/20 s (p50 / max) | route at 50/50 s (p50 / max) |');
     expect(table[2]).toBe(
-      '| ours | 1 | 50 / 100 | 0.4 / 0.4 | 10.6 / 10.6 | **25.0 / 25.0** | 100/0 → 80/20 → 50/50 → 0/100 → 100/0 (1) | 1.23 | 170 | none |',
+      '| ours | 1 | 50 / 100 | 0.4 / 0.4 | 10.6 / 10.6 | **25.0 / 25.0** | 100/0 → 80/20 → 50/50 → 0/100 → 100/0 (1) | 1.23 | 170 | 1.46 | none |',
     );
-    expect(table[3]).toBe('| Flagger | 0 | 50 / 100 | — / — | — / — | **— / —** | — | — | — | not built |');
+    expect(table[3]).toBe(
+      '| Flagger | 0 | 50 / 100 | — / — | — / — | **— / —** | — | — | — | — | not built |',
+    );
   });
 });

@@ -128,6 +128,8 @@ export interface GatewaySide {
   peakRssMb?: number;
   /** From the first object created until the last canary was done. */
   wallSeconds?: number;
+  /** The whole machine's busy cores on average over the same time (other work on it included). */
+  machineBusyCores?: number;
   error?: string;
 }
 
@@ -139,8 +141,8 @@ const spreadText = (s: Spread | undefined) => (s ? `${fixed(s.p50)} / ${fixed(s.
 export function gatewayTable(sides: GatewaySide[], steps: readonly number[]): string {
   const stepHeads = steps.map((weight) => `route at ${100 - weight}/${weight} s (p50 / max)`);
   const rows = [
-    `| controller | canaries | client qps / burst | ${stepHeads.join(' | ')} | done s (p50 / max) | weights seen (runs) | CPU s | peak RSS MiB | not measured |`,
-    `| --- | ---: | --- | ${steps.map(() => '---:').join(' | ')} | ---: | --- | ---: | ---: | --- |`,
+    `| controller | canaries | client qps / burst | ${stepHeads.join(' | ')} | done s (p50 / max) | weights seen (runs) | CPU s | peak RSS MiB | machine busy cores | not measured |`,
+    `| --- | ---: | --- | ${steps.map(() => '---:').join(' | ')} | ---: | --- | ---: | ---: | ---: | --- |`,
   ];
   for (const side of sides) {
     const s = side.summary;
@@ -148,7 +150,7 @@ export function gatewayTable(sides: GatewaySide[], steps: readonly number[]): st
       `| ${side.controller} | ${s.runs} | ${side.clientLimits.qps} / ${side.clientLimits.burst} | ` +
         `${steps.map((weight) => spreadText(s.toWeightSeconds[weight])).join(' | ')} | **${spreadText(s.doneSeconds)}** | ` +
         `${s.sequences.map((q) => `${q.sequence} (${q.runs})`).join('; ') || '—'} | ${fixed(side.cpuSeconds, 2)} | ` +
-        `${fixed(side.peakRssMb, 0)} | ${side.error ?? (side.failures.length ? `${side.failures.length} (listed below)` : 'none')} |`,
+        `${fixed(side.peakRssMb, 0)} | ${fixed(side.machineBusyCores, 2)} | ${side.error ?? (side.failures.length ? `${side.failures.length} (listed below)` : 'none')} |`,
     );
   }
   return rows.join('\n');
