@@ -7,9 +7,11 @@
 // each: the time from the image change until every object's status and the pod watch show all pods updated and
 // available; the most pods and the fewest available pods any one object had at any moment, against the bounds;
 // the writes the controller made per replaced pod, by kind; its CPU and peak memory.
+// Then a Gateway API canary (20 → 50 → promotion, a pause each) through an HTTPRoute: ours next to Flagger's,
+// BENCH_GATEWAY_COUNT of each at once (`-- --gateway-only`: only these rows, put into the existing results).
 // Writes bench/results/rollout.{md,json,svg}.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { HEADLESS, metric, startApp, type AppProcess } from '../test/support/app-process.js';
@@ -47,6 +49,22 @@ import {
 import { ARGO_CANARY, CANARY_PAUSE_SECONDS, NGINX_CANARY } from './rollout/canary.js';
 import { abortedCanary, undoneDeployments, type Rollback } from './rollout/rollback.js';
 import { CounterExporter, TestPrometheus } from '../test/support/prometheus.js';
+import { applyFlaggerCrds, flaggerBuilt, runFlaggerCanary, startFlagger } from '../test/support/flagger.js';
+import { httpRoutes, ourRouteWeights, runOurGatewayCanary } from '../test/support/gateway-canary.js';
+import type { KubeObject } from '../libs/kube-runtime/src/index.js';
+import { LABEL_REVISION, type Nginx } from '../libs/nginx-api/src/index.js';
+import {
+  GATEWAY_PAUSE_SECONDS,
+  GATEWAY_STEP_WEIGHTS,
+  gatewayTable,
+  ourGatewaySteps,
+  spliceSection,
+  stepMismatches,
+  summarizeGatewaySide,
+  type GatewayCanaryRun,
+  type GatewaySide,
+  weightText,
+} from './rollout/gateway.js';
 import { watchRollout, type BoundsSeen, type PodsSeen } from './rollout/observer.js';
 import {
   WRITE_KINDS,
@@ -73,6 +91,13 @@ const EQUAL: ClientLimits = { qps: 50, burst: 100 };
 /** BENCH_RESTART_KCM=0 leaves kube-controller-manager and the scheduler as they run (their limits are reported). */
 const RESTART = process.env.BENCH_RESTART_KCM !== '0';
 const TIMEOUT_MS = Number(process.env.BENCH_ROLLOUT_TIMEOUT_MS ?? 600_000);
+/** `--gateway-only`: only the Gateway API canary rows, spliced into the results of an earlier full run. */
+const GATEWAY_ONLY = process.argv.includes('--gateway-only');
+/** Gateway API canaries per side, all at once (each of REPLICAS pods). */
+const GATEWAY_COUNT = Number(process.env.BENCH_GATEWAY_COUNT ?? (QUICK ? 5 : 20));
+const GATEWAY_HEADING = '## Gateway API canary: ours vs Flagger';
+/** How long one Gateway API canary may take from its creation until done, before it counts as not measured. */
+const GATEWAY_TIMEOUT_MS = Number(process.env.BENCH_GATEWAY_TIMEOUT_MS ?? 300_000);
 /** After the rollout is done, how long to wait at most for the controller's last writes (Events, status). */
 const SETTLE_MS = 30_000;
 
@@ -375,6 +400,131 @@ async function deployments(strategy: RollingStrategy): Promise<Rollout> {
   }
 }
 
+/**
+ * GATEWAY_COUNT canaries at once in the side's namespace, `runOne` each; the controller's CPU and peak memory over the
+ * whole of it (`pid`). A canary that fails costs its figures, not the side's.
+ */
+async function gatewayCanaries(
+  controller: string,
+  pid: number,
+  runOne: (name: string) => Promise<GatewayCanaryRun>,
+): Promise<GatewaySide> {
+  const cpuBefore = cpuSeconds(pid);
+  const load = machineLoad();
+  const started = performance.now();
+  const settled = await Promise.allSettled(
+    Array.from({ length: GATEWAY_COUNT }, (_, i) => runOne(`gw-${i}`)),
+  );
+  const runs = settled.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
+  const failures = settled.flatMap((s) =>
+    s.status === 'rejected' ? [s.reason instanceof Error ? s.reason.message : String(s.reason)] : [],
+  );
+  for (const failure of failures) console.error(`${controller}, Gateway API canary: FAILED: ${failure}`);
+  return {
+    controller,
+    clientLimits: EQUAL,
+    runs,
+    failures,
+    summary: summarizeGatewaySide(runs, GATEWAY_STEP_WEIGHTS),
+    cpuSeconds: cpuSeconds(pid) - cpuBefore,
+    peakRssMb: peakRssMb(pid),
+    wallSeconds: (performance.now() - started) / 1000,
+    machineBusyCores: load().busyCores,
+  };
+}
+
+/** The Flagger version tools/flagger pins (what tools/flagger/build.sh builds). */
+const FLAGGER_VERSION =
+  /github\.com\/fluxcd\/flagger (v\S+)/.exec(readFileSync(join(ROOT, 'tools/flagger/go.mod'), 'utf8'))?.[1] ??
+  'unknown';
+
+/** Where a canary of ours that did not finish stood: its phase and revisions, the route's split, the stable Service's revision. */
+async function ourCanaryState(namespace: string, name: string): Promise<string> {
+  try {
+    const nginx = await client.request<Nginx>({
+      path: `/apis/mycompany.com/v1/namespaces/${namespace}/nginxes/${name}`,
+    });
+    const route = await client.request<KubeObject & { spec?: object }>({
+      path: `${httpRoutes(namespace)}/${name}`,
+    });
+    const stable = await client.request<{ spec?: { selector?: Record<string, string> } }>({
+      path: `/api/v1/namespaces/${namespace}/services/${name}-stable`,
+    });
+    const weights = ourRouteWeights(route, name);
+    const { status } = nginx;
+    return (
+      `at the end: phase ${status?.canary?.phase ?? '—'}, currentRevision ${status?.currentRevision ?? '—'}, ` +
+      `updateRevision ${status?.updateRevision ?? '—'}, route ${weights ? weightText(weights) : '—'}, ` +
+      `${name}-stable on revision ${stable.spec?.selector?.[LABEL_REVISION] ?? '—'}`
+    );
+  } catch (error) {
+    return `its state unread: ${error instanceof Error ? error.message : String(error)}`;
+  }
+}
+
+/** Ours: an Nginx of REPLICAS pods and the user's HTTPRoute per canary, setWeight 20, pause, setWeight 50, pause. */
+const oursGateway = () =>
+  withOurController((app, namespace) => {
+    const steps = ourGatewaySteps(GATEWAY_STEP_WEIGHTS, GATEWAY_PAUSE_SECONDS);
+    return gatewayCanaries('Nginx controller (ours)', app.pid, async (name) => {
+      const result = await runOurGatewayCanary(client, namespace, {
+        name,
+        steps,
+        replicas: REPLICAS,
+        timeoutMs: GATEWAY_TIMEOUT_MS,
+      }).catch(async (error: unknown) => {
+        throw new Error(
+          `${error instanceof Error ? error.message : String(error)}; ${await ourCanaryState(namespace, name)}`,
+        );
+      });
+      return { weights: result.weights, doneMs: result.doneMs };
+    });
+  });
+
+/**
+ * Flagger (Gateway API provider) at our limits, its -metrics-server a Debian Prometheus (the analysis has no metrics:
+ * it queries nothing): a Deployment of REPLICAS pods and a Canary of stepWeights 20, 50 per canary.
+ */
+async function flaggerGateway(): Promise<GatewaySide> {
+  await applyFlaggerCrds();
+  await quiet();
+  const namespace = await createNamespace(client, `bench-rollout-flagger-${run}-${runs++}`);
+  const exporter = new CounterExporter();
+  await exporter.start();
+  const prometheus = new TestPrometheus(exporter.port);
+  try {
+    await prometheus.start();
+    const flagger = await startFlagger({
+      namespace,
+      qps: EQUAL.qps,
+      burst: EQUAL.burst,
+      metricsServer: prometheus.address,
+    });
+    try {
+      return await gatewayCanaries(
+        `Flagger ${FLAGGER_VERSION} (+ kube-controller-manager for its Deployments)`,
+        flagger.pid,
+        async (name) => {
+          const result = await runFlaggerCanary(client, namespace, {
+            name,
+            replicas: REPLICAS,
+            stepWeights: [...GATEWAY_STEP_WEIGHTS],
+            interval: `${GATEWAY_PAUSE_SECONDS}s`,
+            timeoutMs: GATEWAY_TIMEOUT_MS,
+          });
+          return { weights: result.weights, doneMs: result.succeededMs };
+        },
+      );
+    } finally {
+      await flagger.stop();
+    }
+  } finally {
+    await prometheus.stop();
+    await exporter.stop();
+    await deleteNamespace(client, namespace);
+  }
+}
+
 const fmt = (n: number | undefined, digits = 1) =>
   n === undefined || Number.isNaN(n) ? '—' : n.toFixed(digits);
 const short = (r: { kind?: string; controller: string }) =>
@@ -538,6 +688,108 @@ async function backToStable(): Promise<Rollback[]> {
   }
 }
 
+/** A side that could not run at all (its peer not built, or not started). */
+const unmeasured = (controller: string, error: string): GatewaySide => ({
+  controller,
+  clientLimits: EQUAL,
+  runs: [],
+  failures: [],
+  summary: summarizeGatewaySide([], GATEWAY_STEP_WEIGHTS),
+  error,
+});
+
+/** Ours, then Flagger's (when built), one after the other; a side that cannot start costs its row only. */
+async function gatewayRows(): Promise<GatewaySide[]> {
+  const sides: GatewaySide[] = [];
+  const failedSide = (controller: string) => (error: unknown) =>
+    unmeasured(controller, error instanceof Error ? error.message : String(error));
+  sides.push(await oursGateway().catch(failedSide('Nginx controller (ours)')));
+  sides.push(
+    flaggerBuilt()
+      ? await flaggerGateway().catch(failedSide(`Flagger ${FLAGGER_VERSION}`))
+      : unmeasured(`Flagger ${FLAGGER_VERSION}`, 'not built (bash tools/flagger/build.sh)'),
+  );
+  for (const side of sides)
+    console.log(
+      `${side.controller}, Gateway API canary: ${side.error ? `FAILED: ${side.error}` : `${side.runs.length} done, p50 ${side.summary.doneSeconds.p50.toFixed(1)} s`}`,
+    );
+  return sides;
+}
+
+function gatewaySection(sides: GatewaySide[], stamp: ReturnType<typeof runStamp>): string {
+  const mismatches = stepMismatches(
+    Object.fromEntries(sides.map((side) => [side.controller, side.runs])),
+    GATEWAY_STEP_WEIGHTS,
+  );
+  for (const line of mismatches) console.log(line);
+  const steps = GATEWAY_STEP_WEIGHTS.join(', ');
+  const { cpu, cores } = machine();
+  return [
+    GATEWAY_HEADING,
+    '',
+    `Run ${stamp.date} on this repository at ${stamp.commit}: Kubernetes ${stamp.kubernetes}, ${cpu}, ${cores} cores. ` +
+      `${GATEWAY_COUNT} canaries a side, all at once, each of ${REPLICAS} replicas, in a namespace of its own a side, ` +
+      `one side after the other, on the same cluster and at the same client limits as the rows above ` +
+      (GATEWAY_ONLY ? '(this section run on its own, `--gateway-only`, after them; ' : '(') +
+      `${EQUAL.qps} qps / burst ${EQUAL.burst}; kube-controller-manager too${RESTART ? '' : ', as it ran'}). ` +
+      `The steps: the canary's weight ${steps}, a pause of ${GATEWAY_PAUSE_SECONDS} s after each, then promotion. ` +
+      `**Ours**: \`strategy.canary.steps\` setWeight 20, pause ${GATEWAY_PAUSE_SECONDS}s, setWeight 50, pause ` +
+      `${GATEWAY_PAUSE_SECONDS}s, \`trafficRouting.gatewayAPI.httpRoute\`: the user's HTTPRoute (a rule to ` +
+      '`<name>-stable`), image nginx:1.27 → nginx:1.28. **Flagger** (built from the Go module proxy: ' +
+      'tools/flagger/build.sh; out of cluster against the local kube-apiserver, `-mesh-provider=gatewayapi:v1`, ' +
+      `one namespace, \`-control-loop-interval=1s\`, log level info, \`-kubeconfig-qps=${EQUAL.qps}\` ` +
+      `\`-kubeconfig-burst=${EQUAL.burst}\`, \`-metrics-server\` a Debian Prometheus): a Deployment and a Canary of ` +
+      `\`stepWeights: [${steps}]\`, \`interval: ${GATEWAY_PAUSE_SECONDS}s\` (its shortest: Flagger raises a shorter ` +
+      'interval to 10 s, so the pause on both sides is 10 s), `threshold: 2`, no metrics; its HTTPRoute is the one ' +
+      'it generates (primary and canary Services), image nginx:1.27 → nginx:1.27-alpine.',
+    '',
+    gatewayTable(sides, GATEWAY_STEP_WEIGHTS),
+    '',
+    ...(mismatches.length
+      ? mismatches.map((line) => `- ${line}`)
+      : [
+          `Both sides went through the same split steps in every canary${sides.some((side) => side.failures.length || side.error) ? ' measured' : ''}: ${steps}.`,
+        ]),
+    ...sides.flatMap((side) =>
+      side.failures.length
+        ? ['', `Not measured, ${side.controller}:`, '', ...side.failures.map((failure) => `- ${failure}`)]
+        : [],
+    ),
+    '',
+    `A canary not done ${GATEWAY_TIMEOUT_MS / 1000} s after it was created is not measured. ` +
+      'Each time runs from the image change (the patch sent) of that canary, on a watch of its HTTPRoute: "route at ' +
+      '80/20" and "50/50" are when the watch first delivered that split; "done" is, for ours, when the Nginx was ' +
+      '`Promoted` with `currentRevision == updateRevision`, every pod available and the route back at 100/0 on the ' +
+      'stable Service (polled every 100 ms); for Flagger, when the watch of its Canary delivered phase `Succeeded` ' +
+      '(the primary rolled out on the new template, the route back at 100/0 on it, the canary Deployment scaled to ' +
+      "0). The pauses are part of both sides' time. Flagger does one thing per analysis tick (every 10 s per " +
+      'Canary): it notices the new revision and scales the canary Deployment up, then writes 80/20, 50/50, copies ' +
+      'the template to its primary (Promoting), routes back to it (Finalising), and reports Succeeded. Ours routes ' +
+      '0/100 once the canary has every pod, moves the stable Service to the new revision and routes back to it ' +
+      '(the extra `0/100` in its sequence); the split steps are compared without that. CPU and peak RSS are the ' +
+      "controller process's over the side's whole run (creating and settling its canaries, then rolling them); " +
+      "Flagger's Deployments are rolled by kube-controller-manager, whose CPU is not in its row. " +
+      '"machine busy cores": the whole machine over the same time, other work on it included (the times move with it).',
+    '',
+  ].join('\n');
+}
+
+/** `--gateway-only`: the section put into the results an earlier full run wrote (its place kept, or before Load). */
+function writeGatewayOnly(section: string, figures: object): void {
+  const read = (file: string) => {
+    const path = join(RESULTS_DIR, file);
+    return existsSync(path) ? readFileSync(path, 'utf8') : undefined;
+  };
+  const markdown = spliceSection(
+    read('rollout.md') ?? '# Rollout: our Nginx controller next to the Deployment controller\n',
+    GATEWAY_HEADING,
+    section,
+    '## Load',
+  );
+  const earlier = JSON.parse(read('rollout.json') ?? '{}') as object;
+  writeResults('rollout', markdown, { ...earlier, gateway: figures });
+}
+
 const ERROR_RATE =
   'sum(rate(nginx_http_requests_total{status="500"}[15s])) / sum(rate(nginx_http_requests_total[15s]))';
 
@@ -546,18 +798,25 @@ async function main(): Promise<void> {
   const stamp = runStamp(version.gitVersion);
   const { kwok, uncommittedAppFiles } = versions();
   const pods = COUNT * REPLICAS;
-  console.log(
-    `${COUNT} objects × ${REPLICAS} replicas = ${pods} pods replaced per rollout, ${FROM} → ${TO}; Kubernetes ${version.gitVersion}`,
-  );
-  for (const strategy of STRATEGIES) {
-    const b = boundsOf(strategy, REPLICAS);
+  if (GATEWAY_ONLY)
     console.log(
-      `bounds for ${strategyLabel(strategy)} of ${REPLICAS} replicas: at most ${b.maxPods} pods, at least ${b.minAvailable} available`,
+      `Gateway API canary only: ${GATEWAY_COUNT} canaries a side × ${REPLICAS} replicas; Kubernetes ${version.gitVersion}`,
     );
+  else {
+    console.log(
+      `${COUNT} objects × ${REPLICAS} replicas = ${pods} pods replaced per rollout, ${FROM} → ${TO}; Kubernetes ${version.gitVersion}`,
+    );
+    for (const strategy of STRATEGIES) {
+      const b = boundsOf(strategy, REPLICAS);
+      console.log(
+        `bounds for ${strategyLabel(strategy)} of ${REPLICAS} replicas: at most ${b.maxPods} pods, at least ${b.minAvailable} available`,
+      );
+    }
   }
   const rollouts: Rollout[] = [];
   const rollbacks: Rollback[] = [];
   const failures: string[] = [];
+  let gateway: GatewaySide[] = [];
   const report = (r: Rollout) => {
     rollouts.push(r);
     console.log(
@@ -572,31 +831,48 @@ async function main(): Promise<void> {
       await restartComponents(['kube-scheduler', 'kube-controller-manager'], limitsEnv(EQUAL));
       await sleep(5000); // the restarted scheduler's caches
     }
-    for (const strategy of STRATEGIES) {
-      for (const side of [ours, deployments]) {
-        report(await side(strategy));
+    if (!GATEWAY_ONLY) {
+      for (const strategy of STRATEGIES) {
+        for (const side of [ours, deployments]) {
+          report(await side(strategy));
+        }
       }
+      const canarySides = argoRolloutsBuilt() ? [oursCanary, argo] : [oursCanary];
+      if (!argoRolloutsBuilt())
+        console.log('Argo Rollouts is not built (npm run peer:argo-rollouts): no Argo row');
+      // A peer that cannot start, or a Prometheus that cannot, costs its rows, not the others.
+      const failed = (what: string) => (error: unknown) => {
+        console.error(`${what}: FAILED: ${error instanceof Error ? error.message : String(error)}`);
+        failures.push(what);
+      };
+      for (const side of canarySides) await side(CANARY_BOUNDS).then(report, failed(`${side.name} canary`));
+      await backToStable().then((runs) => rollbacks.push(...runs), failed('back to stable'));
+      for (const b of rollbacks)
+        console.log(
+          `${short(b)}, back to stable: ${b.error ? `FAILED: ${b.error}` : `${fmt(b.fromLastSeconds)} s from the last trigger, ${fmt(b.fromFirstSeconds)} s from the first`}`,
+        );
     }
-    const canarySides = argoRolloutsBuilt() ? [oursCanary, argo] : [oursCanary];
-    if (!argoRolloutsBuilt())
-      console.log('Argo Rollouts is not built (npm run peer:argo-rollouts): no Argo row');
-    // A peer that cannot start, or a Prometheus that cannot, costs its rows, not the others.
-    const failed = (what: string) => (error: unknown) => {
-      console.error(`${what}: FAILED: ${error instanceof Error ? error.message : String(error)}`);
-      failures.push(what);
-    };
-    for (const side of canarySides) await side(CANARY_BOUNDS).then(report, failed(`${side.name} canary`));
-    await backToStable().then((runs) => rollbacks.push(...runs), failed('back to stable'));
-    for (const b of rollbacks)
-      console.log(
-        `${short(b)}, back to stable: ${b.error ? `FAILED: ${b.error}` : `${fmt(b.fromLastSeconds)} s from the last trigger, ${fmt(b.fromFirstSeconds)} s from the first`}`,
-      );
+    gateway = await gatewayRows();
   } finally {
     // Back to the cluster's own defaults.
     if (RESTART) await restartComponents(['kube-scheduler', 'kube-controller-manager'], {});
     client.close();
   }
   const overall = startedAt();
+  const gatewayFigures = {
+    ...stamp,
+    count: GATEWAY_COUNT,
+    replicas: REPLICAS,
+    stepWeights: GATEWAY_STEP_WEIGHTS,
+    pauseSeconds: GATEWAY_PAUSE_SECONDS,
+    clientLimits: EQUAL,
+    sides: gateway,
+  };
+  if (gateway.some((side) => side.error || side.failures.length)) process.exitCode = 1;
+  if (GATEWAY_ONLY) {
+    writeGatewayOnly(gatewaySection(gateway, stamp), gatewayFigures);
+    return;
+  }
 
   const broken = rollouts.filter((r) => !r.boundsSeen.withinBounds);
   const boundsLines = rollouts.map((r) => {
@@ -700,6 +976,7 @@ async function main(): Promise<void> {
     ...selfLines,
     '',
     ...backToStableSection(rollbacks),
+    gatewaySection(gateway, stamp),
     '## Load',
     '',
     `Machine over the whole bench: ${fmt(overall.busyCores, 2)} of ${cores} cores busy on average. During each ` +
@@ -723,6 +1000,7 @@ async function main(): Promise<void> {
     overallLoad: overall,
     rollouts,
     rollbacks,
+    gateway: gatewayFigures,
   });
   const colors = ['#0969da', '#cf222e', '#54aeff', '#fb8f44', '#1a7f37', '#8250df'];
   writeFileSync(
