@@ -280,6 +280,15 @@ export class NginxReconciler {
     if (wait > 0) return { requeueAfterMs: earliest(wait, due)! };
     const written = await this.writeStatus(key, nginx, status, writes.client);
     if (written === 'written') report.record({ kind: 'status' });
+    // The stable revision just moved (a canary promoted, a rollback done): a routed canary's Services and route
+    // follow it on a sync planned from the new stable revision. No event would wake that sync: this status write
+    // is the last change, and a status-only change does not trigger one.
+    if (
+      written === 'written' &&
+      routesTraffic(nginx) &&
+      status.currentRevision !== nginx.status?.currentRevision
+    )
+      return { requeueAfterMs: 1 };
     // Our cache is behind: look again with the key's backoff (no update event is sure to wake us: a status-only
     // change of an Nginx does not trigger a sync).
     if (written === 'conflict') return { requeue: true };
