@@ -8,7 +8,8 @@
 // available; the most pods and the fewest available pods any one object had at any moment, against the bounds;
 // the writes the controller made per replaced pod, by kind; its CPU and peak memory.
 // Then a Gateway API canary (20 → 50 → promotion, a pause each) through an HTTPRoute: ours next to Flagger's,
-// BENCH_GATEWAY_COUNT of each at once (`-- --gateway-only`: only these rows, put into the existing results).
+// BENCH_GATEWAY_COUNT of each at once (`-- --gateway-only`: only these rows, put into the existing results); then
+// the blue-green race, ours and Argo Rollouts', BENCH_BLUE_GREEN_COUNT a side (`-- --bluegreen-only`: likewise).
 // Writes bench/results/rollout.{md,json,svg}.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -47,6 +48,14 @@ import {
   WARN_READY_LINE,
 } from './rollout/argo-rollouts.js';
 import { ARGO_CANARY, CANARY_PAUSE_SECONDS, NGINX_CANARY } from './rollout/canary.js';
+import {
+  ARGO_BLUE_GREEN,
+  BLUE_GREEN_SCALE_DOWN_DELAY_SECONDS,
+  NGINX_BLUE_GREEN,
+  blueGreenTable,
+  raceBlueGreen,
+  type BlueGreenRace,
+} from './rollout/bluegreen.js';
 import { abortedCanary, undoneDeployments, type Rollback } from './rollout/rollback.js';
 import { CounterExporter, TestPrometheus } from '../test/support/prometheus.js';
 import { applyFlaggerCrds, flaggerBuilt, runFlaggerCanary, startFlagger } from '../test/support/flagger.js';
@@ -96,6 +105,11 @@ const GATEWAY_ONLY = process.argv.includes('--gateway-only');
 /** Gateway API canaries per side, all at once (each of REPLICAS pods). */
 const GATEWAY_COUNT = Number(process.env.BENCH_GATEWAY_COUNT ?? (QUICK ? 5 : 20));
 const GATEWAY_HEADING = '## Gateway API canary: ours vs Flagger';
+/** `--bluegreen-only`: only the blue-green rows, spliced into the results of an earlier full run. */
+const BLUE_GREEN_ONLY = process.argv.includes('--bluegreen-only');
+/** Blue-green objects per side, promoted (then aborted) all at once. */
+const BLUE_GREEN_COUNT = Number(process.env.BENCH_BLUE_GREEN_COUNT ?? (QUICK ? 5 : 20));
+const BLUE_GREEN_HEADING = '## Blue-green: ours vs Argo Rollouts';
 /** How long one Gateway API canary may take from its creation until done, before it counts as not measured. */
 const GATEWAY_TIMEOUT_MS = Number(process.env.BENCH_GATEWAY_TIMEOUT_MS ?? 300_000);
 /** After the rollout is done, how long to wait at most for the controller's last writes (Events, status). */
@@ -774,20 +788,96 @@ function gatewaySection(sides: GatewaySide[], stamp: ReturnType<typeof runStamp>
   ].join('\n');
 }
 
-/** `--gateway-only`: the section put into the results an earlier full run wrote (its place kept, or before Load). */
-function writeGatewayOnly(section: string, figures: object): void {
+/** A section run on its own: put into the results an earlier full run wrote (its place kept, or before Load). */
+function writeSectionOnly(heading: string, key: string, section: string, figures: object): void {
   const read = (file: string) => {
     const path = join(RESULTS_DIR, file);
     return existsSync(path) ? readFileSync(path, 'utf8') : undefined;
   };
   const markdown = spliceSection(
     read('rollout.md') ?? '# Rollout: our Nginx controller next to the Deployment controller\n',
-    GATEWAY_HEADING,
+    heading,
     section,
     '## Load',
   );
   const earlier = JSON.parse(read('rollout.json') ?? '{}') as object;
-  writeResults('rollout', markdown, { ...earlier, gateway: figures });
+  writeResults('rollout', markdown, { ...earlier, [key]: figures });
+}
+
+/** The blue-green race on our controller, then on Argo Rollouts' (when built); a side that fails costs its row. */
+async function blueGreenRows(): Promise<BlueGreenRace[]> {
+  const options = { count: BLUE_GREEN_COUNT, replicas: REPLICAS, timeoutMs: TIMEOUT_MS };
+  const failedRace = (controller: string) => (error: unknown) => {
+    const none = { switchedP50: NaN, switchedMax: NaN, activeSelectorWrites: 0 };
+    const message = error instanceof Error ? error.message : String(error);
+    return {
+      controller,
+      objects: options.count,
+      replicas: options.replicas,
+      promote: none,
+      abort: none,
+      error: message,
+    };
+  };
+  const races: BlueGreenRace[] = [];
+  races.push(
+    await withOurController((_app, namespace) =>
+      raceBlueGreen(client, NGINX_BLUE_GREEN, namespace, options),
+    ).catch(failedRace(NGINX_BLUE_GREEN.controller)),
+  );
+  if (argoRolloutsBuilt()) {
+    await applyArgoRolloutsCrds();
+    await quiet();
+    const namespace = await createNamespace(client, `bench-rollout-argo-bg-${run}-${runs++}`);
+    const controller = await startArgoRollouts({
+      qps: EQUAL.qps,
+      burst: EQUAL.burst,
+      logLevel: 'warn',
+      readyLine: WARN_READY_LINE,
+    });
+    try {
+      races.push(
+        await raceBlueGreen(client, ARGO_BLUE_GREEN, namespace, options).catch(
+          failedRace(ARGO_BLUE_GREEN.controller),
+        ),
+      );
+    } finally {
+      await controller.stop();
+      await deleteNamespace(client, namespace);
+    }
+  } else
+    races.push(failedRace(ARGO_BLUE_GREEN.controller)(new Error('not built (npm run peer:argo-rollouts)')));
+  for (const race of races)
+    console.log(
+      `${race.controller}, blue-green: ${race.error ? `FAILED: ${race.error}` : `promote ${race.promote.switchedP50.toFixed(2)} s, abort ${race.abort.podsGoneP50?.toFixed(2)} s (p50)`}`,
+    );
+  return races;
+}
+
+function blueGreenSection(races: BlueGreenRace[], stamp: ReturnType<typeof runStamp>): string {
+  return [
+    BLUE_GREEN_HEADING,
+    '',
+    `Run ${stamp.date} on this repository at ${stamp.commit}: Kubernetes ${stamp.kubernetes}. ` +
+      `${BLUE_GREEN_COUNT} objects a side, each of ${REPLICAS} replicas, in a namespace of its own a side, one side ` +
+      `after the other, at ${EQUAL.qps} qps / burst ${EQUAL.burst}. Both sides: no automatic promotion, the whole ` +
+      `preview (spec.replicas pods), a scale-down delay of ${BLUE_GREEN_SCALE_DOWN_DELAY_SECONDS} s after the switch. ` +
+      '**Ours**: `strategy.type: BlueGreen`, promoted and aborted by the annotations our REST API writes. **Argo ' +
+      'Rollouts** (v1.10.1, tools/argo-rollouts): a Rollout with `strategy.blueGreen` and its two Services, promoted ' +
+      'and aborted as `kubectl argo rollouts` does (status `pauseConditions: null`; status `abort: true`), ' +
+      '`abortScaleDownDelaySeconds: 1` (0 keeps the aborted pods; ours deletes them at once). Every object is ' +
+      'changed (nginx:1.27 → 1.28), and once every preview is ready and waiting, all are promoted at once; then ' +
+      'changed again (→ 1.29) and, once every preview waits, all aborted at once. Each controller at its own ' +
+      'default concurrency: ours 4 workers (CONTROLLER_WORKERS), Argo Rollouts 10 rollout threads.',
+    '',
+    blueGreenTable(races),
+    '',
+    '"promote": from the requests until the watch of the Services delivered the active Service selecting only the ' +
+      'new revision (one selector write each: "active selector writes"). "abort": until no pod of the aborted ' +
+      'revision was left (deleted, not merely terminating); the active Service never moved on either side, and ' +
+      'both leave the preview Service on the aborted revision (no pods, no endpoints).',
+    '',
+  ].join('\n');
 }
 
 const ERROR_RATE =
@@ -798,7 +888,11 @@ async function main(): Promise<void> {
   const stamp = runStamp(version.gitVersion);
   const { kwok, uncommittedAppFiles } = versions();
   const pods = COUNT * REPLICAS;
-  if (GATEWAY_ONLY)
+  if (BLUE_GREEN_ONLY)
+    console.log(
+      `Blue-green only: ${BLUE_GREEN_COUNT} objects a side × ${REPLICAS} replicas; Kubernetes ${version.gitVersion}`,
+    );
+  else if (GATEWAY_ONLY)
     console.log(
       `Gateway API canary only: ${GATEWAY_COUNT} canaries a side × ${REPLICAS} replicas; Kubernetes ${version.gitVersion}`,
     );
@@ -817,6 +911,7 @@ async function main(): Promise<void> {
   const rollbacks: Rollback[] = [];
   const failures: string[] = [];
   let gateway: GatewaySide[] = [];
+  let blueGreen: BlueGreenRace[] = [];
   const report = (r: Rollout) => {
     rollouts.push(r);
     console.log(
@@ -831,7 +926,7 @@ async function main(): Promise<void> {
       await restartComponents(['kube-scheduler', 'kube-controller-manager'], limitsEnv(EQUAL));
       await sleep(5000); // the restarted scheduler's caches
     }
-    if (!GATEWAY_ONLY) {
+    if (!GATEWAY_ONLY && !BLUE_GREEN_ONLY) {
       for (const strategy of STRATEGIES) {
         for (const side of [ours, deployments]) {
           report(await side(strategy));
@@ -852,7 +947,8 @@ async function main(): Promise<void> {
           `${short(b)}, back to stable: ${b.error ? `FAILED: ${b.error}` : `${fmt(b.fromLastSeconds)} s from the last trigger, ${fmt(b.fromFirstSeconds)} s from the first`}`,
         );
     }
-    gateway = await gatewayRows();
+    if (!BLUE_GREEN_ONLY) gateway = await gatewayRows();
+    if (!GATEWAY_ONLY) blueGreen = await blueGreenRows();
   } finally {
     // Back to the cluster's own defaults.
     if (RESTART) await restartComponents(['kube-scheduler', 'kube-controller-manager'], {});
@@ -869,8 +965,20 @@ async function main(): Promise<void> {
     sides: gateway,
   };
   if (gateway.some((side) => side.error || side.failures.length)) process.exitCode = 1;
+  if (blueGreen.some((race) => race.error)) process.exitCode = 1;
+  const blueGreenFigures = {
+    ...stamp,
+    count: BLUE_GREEN_COUNT,
+    replicas: REPLICAS,
+    clientLimits: EQUAL,
+    races: blueGreen,
+  };
   if (GATEWAY_ONLY) {
-    writeGatewayOnly(gatewaySection(gateway, stamp), gatewayFigures);
+    writeSectionOnly(GATEWAY_HEADING, 'gateway', gatewaySection(gateway, stamp), gatewayFigures);
+    return;
+  }
+  if (BLUE_GREEN_ONLY) {
+    writeSectionOnly(BLUE_GREEN_HEADING, 'blueGreen', blueGreenSection(blueGreen, stamp), blueGreenFigures);
     return;
   }
 
@@ -977,6 +1085,7 @@ async function main(): Promise<void> {
     '',
     ...backToStableSection(rollbacks),
     gatewaySection(gateway, stamp),
+    blueGreenSection(blueGreen, stamp),
     '## Load',
     '',
     `Machine over the whole bench: ${fmt(overall.busyCores, 2)} of ${cores} cores busy on average. During each ` +
@@ -1001,6 +1110,7 @@ async function main(): Promise<void> {
     rollouts,
     rollbacks,
     gateway: gatewayFigures,
+    blueGreen: blueGreenFigures,
   });
   const colors = ['#0969da', '#cf222e', '#54aeff', '#fb8f44', '#1a7f37', '#8250df'];
   writeFileSync(
