@@ -4,7 +4,7 @@
 // the threshold is aborted by the run and every pod goes back to the stable revision, the stable pods never below
 // what the step held, the run and its measurements in the status and in the reconcile audit; with Prometheus
 // down the analysis is inconclusive and the canary pauses instead of going on.
-import type { V1Pod } from '@kubernetes/client-node';
+import type { V1Pod, V1Service } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
 import {
   LABEL_REVISION,
@@ -185,6 +185,63 @@ describe('canary analysis against Prometheus', () => {
     });
     expect(actions.measured.measurement).toMatchObject({ phase: 'Failed' });
     expect(actions.abort.object).toBe(runName);
+  }, 240_000);
+
+  it('gates a blue-green promotion on its analyses: a failing pre-promotion run aborts the preview, a failing post-promotion run switches back', async () => {
+    const activeSelects = async (name: string) =>
+      (await client.request<V1Service>({ path: `/api/v1/namespaces/${ns}/services/${name}-active` })).spec
+        ?.selector?.[LABEL_REVISION];
+    const blueGreenOf = (name: string, revision: string) =>
+      waitFor(
+        `${name}: blue-green of ${revision} aborted`,
+        async () => {
+          const nginx = await rollouts.get(name);
+          const blueGreen = nginx.status?.blueGreen;
+          return blueGreen?.revision === revision && blueGreen.phase === 'Aborted' && nginx;
+        },
+        { timeoutMs: 120_000, intervalMs: 250 },
+      );
+
+    // Before the switch: the preview answers badly, the pre-promotion run fails, the active Service never moves.
+    const early = uniqueName('bg-pre');
+    const pre = await start(early, {
+      replicas: 4,
+      image: 'nginx:1.27',
+      strategy: { type: 'BlueGreen', blueGreen: { prePromotionAnalysis: { templateName: 'error-rate' } } },
+      analysis: [errorRate()],
+    } as NginxSpec);
+    await serve(early, pre.update, 5);
+    await rollouts.patchSpec(early, { image: 'nginx:1.28' });
+    const stopped = await blueGreenOf(early, pre.update);
+    expect(stopped.status?.blueGreen).toMatchObject({
+      activeRevision: pre.stable,
+      abortedBy: `${pre.update}-pre-error-rate`,
+    });
+    expect(stopped.status?.blueGreen?.promotedAt).toBeUndefined();
+    expect(await activeSelects(early)).toBe(pre.stable);
+
+    // After the switch: the post-promotion run fails and the active Service goes back, the old pods still there.
+    const late = uniqueName('bg-post');
+    const post = await start(late, {
+      replicas: 4,
+      image: 'nginx:1.27',
+      strategy: {
+        type: 'BlueGreen',
+        blueGreen: { postPromotionAnalysis: { templateName: 'error-rate' }, scaleDownDelaySeconds: 600 },
+      },
+      analysis: [errorRate()],
+    } as NginxSpec);
+    await serve(late, post.update, 5);
+    await rollouts.patchSpec(late, { image: 'nginx:1.28' });
+    const back = await blueGreenOf(late, post.update);
+    expect(back.status?.blueGreen).toMatchObject({
+      activeRevision: post.stable,
+      abortedBy: `${post.update}-post-error-rate`,
+      promotedAt: expect.any(String),
+    });
+    expect(await activeSelects(late)).toBe(post.stable);
+    await waitFor(`${late}: the new pods gone, the old ones kept`, () => activeOf(late, post.update) === 0);
+    expect(activeOf(late, post.stable)).toBe(4);
   }, 240_000);
 
   it('pauses, never promotes, while Prometheus cannot be reached, naming why', async () => {
