@@ -166,11 +166,8 @@ describe('strategy BlueGreen', () => {
     remove();
     expect(switchedBackFirst).toBe(true);
     expect(await selections.stop()).toEqual([blue, green, blue]);
-    // The preview Service, too, is back on blue (green has no pods left).
-    await waitFor(
-      `${name}: the preview Service on blue`,
-      async () => (await selected(`${name}-preview`)) === blue,
-    );
+    // The preview Service stays on green, which has no pods left (as Argo Rollouts leaves it).
+    expect(await selected(`${name}-preview`)).toBe(green);
     // Blue's pods are the same pods: none was deleted or made again.
     const blueNow = rollouts
       .podsOf(name)
@@ -195,10 +192,7 @@ describe('strategy BlueGreen', () => {
     await rollouts.blueGreenAt(name, { phase: 'Aborted' });
     await waitFor(`${name}: green's pods gone`, async () => activeOf(name, green) === 0);
     expect(activeOf(name, blue)).toBe(3);
-    await waitFor(
-      `${name}: the preview Service on blue`,
-      async () => (await selected(`${name}-preview`)) === blue,
-    );
+    expect(await selected(`${name}-preview`)).toBe(green);
     // A second abort finds nothing in progress.
     expect((await request(name, 'abort')).status).toBe(409);
 
@@ -209,4 +203,18 @@ describe('strategy BlueGreen', () => {
     expect(await selected(`${name}-preview`)).toBe(third);
     expect(await selections.stop()).toEqual([blue]);
   }, 180_000);
+
+  it('holds while spec.paused: no preview made until resumed', async () => {
+    const name = uniqueName('paused');
+    const { blue, green } = await started(name, { autoPromotionEnabled: false });
+    await rollouts.patchSpec(name, { paused: true, image: 'nginx:1.28' });
+    await waitFor(`${name}: Progressing says Paused`, async () => {
+      const nginx = await rollouts.get(name);
+      return nginx.status?.conditions?.some((c) => c.type === 'Progressing' && c.reason === 'Paused');
+    });
+    expect([activeOf(name, green), activeOf(name, blue)]).toEqual([0, 3]);
+    await rollouts.patchSpec(name, { paused: false });
+    await rollouts.blueGreenAt(name, { revision: green, phase: 'Paused', activeRevision: blue });
+    expect(activeOf(name, green)).toBe(3);
+  }, 120_000);
 });

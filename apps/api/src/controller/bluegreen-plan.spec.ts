@@ -242,3 +242,20 @@ describe('planBlueGreen with a pre-promotion gate', () => {
     expect(promoted.activeRevision).toBe('green');
   });
 });
+
+describe('planBlueGreen while spec.paused', () => {
+  it('holds a rollout where it is: no preview made, no switch, even when promoted', () => {
+    const before = plan({ paused: true, pods: pods(4, 'blue') });
+    expect([before.create, before.createStable, before.delete.length]).toEqual([0, 0, 0]);
+    expect(before.activeRevision).toBe('blue');
+    expect(before.blueGreen).toBeUndefined();
+    const waiting = plan({
+      paused: true,
+      pods: [...pods(4, 'blue'), ...pods(4, 'green')],
+      previous: { revision: 'green', activeRevision: 'blue', phase: 'Paused' },
+      requests: { promote: 'green/full' },
+    });
+    expect(waiting.activeRevision).toBe('blue');
+    expect(waiting.blueGreen?.phase).toBe('Paused');
+  });
+});

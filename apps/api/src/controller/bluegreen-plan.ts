@@ -36,6 +36,8 @@ export interface BlueGreenInput {
   now: number;
   burst: number;
   previous: BlueGreenStatus | undefined;
+  /** spec.paused: a rollout between two revisions holds where it is (no preview made, nothing promoted). */
+  paused?: boolean;
   /** `<updateRevision>/…` promotes (a manual promotion, or past a pre-promotion analysis that paused); `<updateRevision>` aborts. */
   requests: { promote?: string; abort?: string };
 }
@@ -102,6 +104,18 @@ export function planBlueGreen(input: BlueGreenInput): BlueGreenPlan {
     };
   }
 
+  if (input.paused) {
+    // As a paused Deployment: nothing moves between the revisions; finished pods are still replaced.
+    const kept = input.previous?.revision === updateRevision ? input.previous : undefined;
+    return {
+      create: 0,
+      createStable: 0,
+      delete: finished.slice(0, input.burst),
+      blueGreen: kept,
+      activeRevision: kept?.activeRevision ?? stableRevision,
+      previewRevision: updateRevision,
+    };
+  }
   const stable = active.filter((pod) => !fresh.includes(pod) && revisionOf(pod) === stableRevision);
   const others = active.filter((pod) => !fresh.includes(pod) && !stable.includes(pod));
   let status = startOrResume(input, stableRevision);

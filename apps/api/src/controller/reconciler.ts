@@ -500,6 +500,7 @@ export class NginxReconciler {
           now: view.now,
           burst: this.deps.burst,
           previous: nginx.status?.blueGreen,
+          paused: nginx.spec.paused === true,
           requests: { promote: annotations[ANNOTATION_PROMOTE], abort: annotations[ANNOTATION_ABORT] },
         },
         services: writes.services,
