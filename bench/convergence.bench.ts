@@ -1,5 +1,5 @@
 // npm run bench:convergence [-- --quick | --large | --scale] [-- --no-audit-log]
-// [-- --ours-only [--profile] [--profile-api] [--no-audit] [--equal] [--idle] [--timeline=on|off]]
+// [-- --ours-only [--profile] [--profile-api] [--no-audit] [--equal] [--idle] [--timeline=on|off] [--traced]]
 // [-- --timeline-only] [-- --audit-only] [-- --tracing-only]
 // — reports, never asserts. Needs the local cluster.
 // Our Nginx controller next to kube-controller-manager's ReplicaSet controller on the same cluster, in the same
@@ -14,7 +14,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readPid } from '../test/support/cluster-processes.js';
-import { HEADLESS, startApp, type AppProcess } from '../test/support/app-process.js';
+import { HEADLESS, metric, startApp, type AppProcess } from '../test/support/app-process.js';
 import { migrate, postgresDatabase } from '../test/support/database.js';
 import { CLUSTER_DIR, ROOT } from '../test/support/paths.js';
 import { runtimeClient } from '../test/support/runtime.js';
@@ -23,7 +23,7 @@ import { requestCounts } from '../test/support/apiserver-metrics.js';
 import type { SenderWrites } from '../test/support/apiserver-audit-log.js';
 import { restartComponents } from './convergence/cluster-components.js';
 import { freePort, inspectorProfiler, type CpuProfile } from './convergence/cpu-profile.js';
-import { flameGraphSvg, selfTimes, timeByOrigin } from './convergence/flame-graph.js';
+import { flameGraphSvg, inclusiveShare, selfTimes, timeByOrigin } from './convergence/flame-graph.js';
 import { peakRssMb, postgresCpuSeconds, rssMb } from './convergence/process-stats.js';
 import { readyChart } from './convergence/svg-chart.js';
 import { saveProfile } from './profile-summary.js';
@@ -130,6 +130,8 @@ interface Run {
   web?: boolean;
   /** Ours exporting OpenTelemetry traces (OTEL_EXPORTER_OTLP_ENDPOINT set) from both processes. */
   tracing?: boolean;
+  /** Ours: reconciles the controller ran from its start to the run's end (controller_runtime_reconcile_total). */
+  reconciles?: number;
   phases: PhaseResult[];
   /** With the audit log: writes received after the last phase ended, until its figures were taken. */
   afterPhases?: SenderWrites[];
@@ -266,8 +268,10 @@ async function ours(
           ? { around: { start: async () => {}, end: async (phase) => phase === 'idle' && restart() } }
           : {}),
     });
+    const reconciles = await metric(controller, 'controller_runtime_reconcile_total').catch(() => undefined);
     return {
       controller: 'Nginx controller (ours, ROLE=controller)',
+      ...(reconciles === undefined ? {} : { reconciles }),
       plural: NGINX.plural,
       limits: label,
       audit,
@@ -479,6 +483,8 @@ const PROFILE_API = process.argv.includes('--profile-api');
 const NO_AUDIT = process.argv.includes('--no-audit');
 /** `--equal` with `--ours-only`: the same client limits as the ReplicaSet controller's instead of none. */
 const OURS_EQUAL = process.argv.includes('--equal');
+/** `--ours-only --traced`: with tracing on, exported to a counting collector (to profile what tracing costs). */
+const OURS_TRACED = process.argv.includes('--traced');
 /** `--idle` with `--ours-only`: the idle stretch too (profiled like the phases under `--profile`). */
 const OURS_IDLE = process.argv.includes('--idle');
 
@@ -648,7 +654,8 @@ async function tracingOnly(): Promise<void> {
         runs.push(run);
         console.log(
           `${runName(run)}: ${fmt(workTotal(run, 'seconds'))} s, controller ` +
-            `${fmt(workTotal(run, 'cpuSeconds'), 2)} CPU s, API ${fmt(workTotal(run, 'apiCpuSeconds'), 2)} CPU s`,
+            `${fmt(workTotal(run, 'cpuSeconds'), 2)} CPU s, API ${fmt(workTotal(run, 'apiCpuSeconds'), 2)} CPU s, ` +
+            `${run.reconciles ?? '?'} reconciles`,
         );
       }
     console.log(`the collector received ${collector.spanCount()} spans`);
@@ -660,6 +667,22 @@ async function tracingOnly(): Promise<void> {
   }
 }
 
+/** Code that runs only when tracing is on: the OpenTelemetry SDK and exporter, and our span makers. */
+const isTracingCode = (where: string) =>
+  where.startsWith('@opentelemetry/') || where === 'protobufjs' || where.startsWith('apps/api/tracing/');
+
+/**
+ * `--ours-only --profile --traced`: tracing's own cost, read from the profile of each phase rather than from two
+ * runs' CPU (which differ by more than that from run to run): the share of the controller's CPU in tracing code and
+ * all it called.
+ */
+function tracingShareLine(profiles: PhaseProfiles): string {
+  const shares = (Object.entries(profiles) as [PhaseResult['phase'], CpuProfile][]).map(
+    ([phase, profile]) => `${phase} ${fmt(inclusiveShare(profile, isTracingCode) * 100, 1)}%`,
+  );
+  return `tracing's share of the controller's CPU (the SDK, the exporter and our span makers, with all they called): ${shares.join(', ')}`;
+}
+
 /** What tracing costs, from runs of ours with tracing on and off (alternating pairs). */
 function tracingTable(runs: Run[]): string[] {
   const side = (on: boolean) => runs.filter((run) => (run.tracing === true) === on);
@@ -667,6 +690,9 @@ function tracingTable(runs: Run[]): string[] {
     controller: side(on).map((run) => workTotal(run, 'cpuSeconds')),
     api: side(on).map((run) => workTotal(run, 'apiCpuSeconds')),
     seconds: side(on).map((run) => workTotal(run, 'seconds')),
+    reconciles: side(on).map((run) => run.reconciles ?? NaN),
+    // Per reconcile: a run that needed more reconciles (conflicts, retries) costs more CPU for it, traced or not.
+    perReconcileMs: side(on).map((run) => (workTotal(run, 'cpuSeconds') / (run.reconciles ?? NaN)) * 1000),
   });
   const [on, off] = [figures(true), figures(false)];
   return [
@@ -678,13 +704,17 @@ function tracingTable(runs: Run[]): string[] {
     comparisonRow('controller CPU s', on.controller, off.controller),
     comparisonRow('API process CPU s', on.api, off.api),
     comparisonRow('seconds', on.seconds, off.seconds),
+    comparisonRow('reconciles', on.reconciles, off.reconciles, 0),
+    comparisonRow('controller CPU ms per reconcile', on.perReconcileMs, off.perReconcileMs, 3),
   ];
 }
 
 /** `--ours-only`: one unthrottled run of ours, printed; with `--profile`, also its profile results (above). */
 async function oursOnly(): Promise<void> {
   const profiles: PhaseProfiles | undefined = PROFILE ? {} : undefined;
+  const collector = OURS_TRACED ? new TestCollector('basic') : undefined;
   try {
+    await collector?.start();
     await restartComponents(['kube-scheduler', 'kube-controller-manager'], limitsEnv(EQUAL));
     await sleep(5000); // the restarted scheduler's caches
     const run = await ours(OURS_EQUAL ? EQUAL : UNTHROTTLED, OURS_EQUAL ? 'equal' : 'unthrottled', {
@@ -692,6 +722,7 @@ async function oursOnly(): Promise<void> {
       idle: OURS_IDLE,
       audit: !NO_AUDIT,
       ...(TIMELINE === undefined ? {} : { timeline: TIMELINE }),
+      ...(collector ? { otlpEndpoint: collector.endpoint } : {}),
     });
     console.log(
       run.phases
@@ -707,9 +738,11 @@ async function oursOnly(): Promise<void> {
         `controller ${fmt(workTotal(run, 'cpuSeconds'), 2)} s, API ${fmt(workTotal(run, 'apiCpuSeconds'), 2)} s`,
     );
     if (!profiles) return;
+    if (collector) console.log(tracingShareLine(profiles));
     const version = await client.request<{ gitVersion: string }>({ path: '/version' });
     writeProfileResults(profiles, runStamp(version.gitVersion));
   } finally {
+    await collector?.stop();
     await restartComponents(['kube-scheduler', 'kube-controller-manager'], {});
     client.close();
   }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { CpuProfile } from './cpu-profile.js';
-import { callTree, flameGraphSvg, origin, selfTimes, timeByOrigin } from './flame-graph.js';
+import { callTree, flameGraphSvg, inclusiveShare, origin, selfTimes, timeByOrigin } from './flame-graph.js';
 
 const frame = (id: number, functionName: string, url: string, children: number[] = []) => ({
   id,
@@ -70,5 +70,16 @@ describe('flame graph', () => {
     expect(svg).toContain('<title>parseWatchLine (libs/kube-runtime/watch-stream.ts): 3 ms, 37.5%</title>');
     expect(svg).not.toContain('(idle)');
     expect(svg.match(/<rect /g)!.length).toBe(1 + 6); // background + all, main, reconcile, parse, write, GC
+  });
+
+  it('gives the share of CPU spent in an origin and the libraries it called, not our code it called back', () => {
+    // 8 CPU ms of 10 samples (2 idle): main 1, reconcile 1 → parseWatchLine 3 (ours: not the reconcile's),
+    // write 2 (a library, under main), GC 1.
+    expect(inclusiveShare(profile, (where) => where === 'apps/api/controller/reconciler.ts')).toBeCloseTo(
+      1 / 8,
+    );
+    expect(inclusiveShare(profile, (where) => where === 'apps/api/main.ts')).toBeCloseTo(3 / 8);
+    expect(inclusiveShare(profile, (where) => where.startsWith('@prisma/'))).toBeCloseTo(2 / 8);
+    expect(inclusiveShare(profile, () => false)).toBe(0);
   });
 });

@@ -90,6 +90,23 @@ export function timeByOrigin(profile: CpuProfile): { where: string; ms: number }
     .sort((a, b) => b.ms - a.ms || a.where.localeCompare(b.where));
 }
 
+/**
+ * The share of the CPU time (0–1) spent in frames whose origin `matches` and in the library, node and V8 code
+ * they called — not in code of ours they called back (a span wrapped around a reconcile does not own the
+ * reconcile), though frames that match further up count again.
+ */
+export function inclusiveShare(profile: CpuProfile, matches: (where: string) => boolean): number {
+  const root = callTree(profile);
+  const ours = (where: string) => where.startsWith('apps/') || where.startsWith('libs/');
+  const count = (frame: Frame, inside: boolean): number => {
+    const counted = matches(frame.where) || (inside && !ours(frame.where));
+    const children = [...frame.children.values()];
+    const self = frame.ms - children.reduce((sum, c) => sum + c.ms, 0);
+    return (counted ? self : 0) + children.reduce((sum, c) => sum + count(c, counted), 0);
+  };
+  return root.ms > 0 ? count(root, false) / root.ms : 0;
+}
+
 const escape = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
 function colour(frame: Frame): string {
