@@ -326,6 +326,12 @@ describe('validateNginx and the scheduling fields', () => {
     const fieldsOf = (analysis: unknown[]) =>
       fields(spec({ analysis })).filter((field) => /analysis\[\d\]$/.test(field));
     expect(fieldsOf([{}, {}])).toEqual(['FieldValueDuplicate spec.analysis[1]']);
+    // Each duplicated key once, at its first repeat (kube-apiserver's answer to three items without a name).
+    expect(fieldsOf([{}, {}, {}])).toEqual(['FieldValueDuplicate spec.analysis[1]']);
+    expect(fieldsOf([{ name: 'a' }, { name: 'a' }, {}, { name: 'a' }, {}])).toEqual([
+      'FieldValueDuplicate spec.analysis[1]',
+      'FieldValueDuplicate spec.analysis[4]',
+    ]);
     expect(fieldsOf([{}, 'x', {}])).toEqual([
       'FieldValueInvalid spec.analysis[1]',
       'FieldValueTypeInvalid spec.analysis[1]',

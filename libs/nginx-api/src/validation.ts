@@ -273,7 +273,7 @@ export function describeFieldErrors(errors: readonly FieldError[]): string {
 /**
  * A list-type map's items: objects with distinct keys. As the API server checks it, the first item that is not an
  * object is the only error (no keys are compared then); null items are type errors only; a key field left out is a
- * key too, so two items without one are duplicates.
+ * key too, so two items without one are duplicates; each duplicated key is reported once, at its first repeat.
  */
 function validateListMap(items: unknown[], mapKeys: string[], path: string, errors: FieldError[]): void {
   const notObject = items.findIndex(
@@ -288,16 +288,20 @@ function validateListMap(items: unknown[], mapKeys: string[], path: string, erro
     return;
   }
   const seen = new Set<string>();
+  const reported = new Set<string>();
   items.forEach((item, index) => {
     if (item === null) return;
     const key = Object.fromEntries(mapKeys.map((name) => [name, (item as Record<string, unknown>)[name]]));
     const text = JSON.stringify(key);
-    if (seen.has(text))
+    // Each duplicated key once, at its first repeat, as the API server reports it.
+    if (seen.has(text) && !reported.has(text)) {
       errors.push({
         field: `${path}[${index}]`,
         reason: 'FieldValueDuplicate',
         message: `Duplicate value: ${text}`,
       });
+      reported.add(text);
+    }
     seen.add(text);
   });
 }
