@@ -436,53 +436,41 @@ export class NginxReconciler {
     const trafficRouting = routesTraffic(nginx);
     // No Services of a rollout role to keep: any left from an earlier strategy go.
     if (!trafficRouting && !blueGreenStrategy) await writes.services.ensure(nginx, {}, report);
-    if (stable && rollingBack(nginx) && blueGreenStrategy) {
-      // As an abort: the active Service back on the stable revision first (a write that fails throws).
-      await writes.services.ensure(nginx, { active: stable.revision, preview: view.updateRevision }, report);
-      const previous = nginx.status?.blueGreen;
-      const blueGreen: NginxBlueGreenStatus | undefined =
-        previous?.revision === view.updateRevision
-          ? {
-              ...previous,
-              phase: 'Aborted',
-              activeRevision: stable.revision,
-              message: 'Rolled back: the progress deadline passed.',
-            }
-          : previous;
-      const rollback = planRollback({
-        replicas: nginx.spec.replicas,
-        stableRevision: stable.revision,
-        pods: owned,
-        burst: this.deps.burst,
-      });
-      return { ...rollback, blueGreen, ...stable };
-    }
     if (stable && rollingBack(nginx)) {
-      const previous = nginx.status?.canary;
-      let canary: NginxCanaryStatus | undefined =
-        canaryStrategy && previous?.revision === view.updateRevision
-          ? {
-              ...previous,
-              phase: 'Aborted',
-              weight: 0,
-              message: 'Rolled back: the progress deadline passed.',
-            }
-          : previous;
+      // The rollout of the update revision, if one is under way, is over: Aborted, as an abort leaves it.
+      const ROLLED_BACK = 'Rolled back: the progress deadline passed.';
+      const ofUpdate = <S extends { revision: string }>(status: S | undefined) =>
+        status?.revision === view.updateRevision ? status : undefined;
+      const previousCanary = canaryStrategy ? ofUpdate(nginx.status?.canary) : undefined;
+      let canary: NginxCanaryStatus | undefined = previousCanary
+        ? { ...previousCanary, phase: 'Aborted', weight: 0, message: ROLLED_BACK }
+        : nginx.status?.canary;
+      const previousBlueGreen = blueGreenStrategy ? ofUpdate(nginx.status?.blueGreen) : undefined;
+      const blueGreen: NginxBlueGreenStatus | undefined = previousBlueGreen
+        ? { ...previousBlueGreen, phase: 'Aborted', activeRevision: stable.revision, message: ROLLED_BACK }
+        : nginx.status?.blueGreen;
       const rollback = planRollback({
         replicas: nginx.spec.replicas,
         stableRevision: stable.revision,
         pods: owned,
         burst: this.deps.burst,
       });
+      // As an abort, traffic goes back before the pods do: the active Service (a write that fails throws) or the
+      // route's weight to 0 (a write that fails holds the pods).
+      if (blueGreenStrategy)
+        await writes.services.ensure(
+          nginx,
+          { active: stable.revision, preview: view.updateRevision },
+          report,
+        );
       if (trafficRouting) {
-        // As an abort: the route's weight back to 0 first (a write that fails holds the pods).
         const revisions = { stable: stable.revision, canary: view.updateRevision };
         const outcome = await writes.routes.ensure(nginx, { weight: 0 }, revisions, report, signal);
         if (!outcome.ok && outcome.reason === 'HTTPRouteWriteFailed')
           return { create: 0, createStable: 0, delete: [], canary, ...stable };
         if (outcome.ok && canary) canary = { ...canary, trafficWeight: 0, httpRoute: outcome.route };
       }
-      return { ...rollback, canary, ...stable };
+      return { ...rollback, canary, blueGreen, ...stable };
     }
     if (blueGreenStrategy) {
       const annotations = nginx.metadata.annotations ?? {};
