@@ -69,13 +69,11 @@ describe('callGateWebhook', () => {
   });
 
   it('fails a webhook that hangs once its time is out, and one that cannot be reached', async () => {
-    const started = Date.now();
     expect(await call('/hang', { timeoutSeconds: 1 })).toEqual({
       phase: 'Failed',
       at: AT.toISOString(),
       message: 'no answer within 1 s',
     });
-    expect(Date.now() - started).toBeLessThan(5_000);
     const gone = createServer();
     await new Promise<void>((resolve) => gone.listen(0, '127.0.0.1', resolve));
     const url = `http://127.0.0.1:${(gone.address() as AddressInfo).port}/x`;
