@@ -91,11 +91,14 @@ export function timeByOrigin(profile: CpuProfile): { where: string; ms: number }
 }
 
 /**
- * The share of the CPU time (0–1) spent in frames whose origin `matches` and in the library, node and V8 code
- * they called — not in code of ours they called back (a span wrapped around a reconcile does not own the
- * reconcile), though frames that match further up count again.
+ * The CPU time (ms) spent in frames whose origin `matches` and in the library, node and V8 code they called — not
+ * in code of ours they called back (a span wrapped around a reconcile does not own the reconcile), though frames
+ * that match further up count again — with the profile's whole sampled time.
  */
-export function inclusiveShare(profile: CpuProfile, matches: (where: string) => boolean): number {
+export function inclusiveMs(
+  profile: CpuProfile,
+  matches: (where: string) => boolean,
+): { ms: number; totalMs: number } {
   const root = callTree(profile);
   const ours = (where: string) => where.startsWith('apps/') || where.startsWith('libs/');
   const count = (frame: Frame, inside: boolean): number => {
@@ -104,7 +107,13 @@ export function inclusiveShare(profile: CpuProfile, matches: (where: string) => 
     const self = frame.ms - children.reduce((sum, c) => sum + c.ms, 0);
     return (counted ? self : 0) + children.reduce((sum, c) => sum + count(c, counted), 0);
   };
-  return root.ms > 0 ? count(root, false) / root.ms : 0;
+  return { ms: count(root, false), totalMs: root.ms };
+}
+
+/** inclusiveMs as a share (0–1) of the profile's sampled time. */
+export function inclusiveShare(profile: CpuProfile, matches: (where: string) => boolean): number {
+  const { ms, totalMs } = inclusiveMs(profile, matches);
+  return totalMs > 0 ? ms / totalMs : 0;
 }
 
 const escape = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');

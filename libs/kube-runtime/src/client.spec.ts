@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { KubeConfig } from '@kubernetes/client-node';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { KubeClient, type KubeClientOptions } from './client.js';
+import { KubeClient, requestUrl, type KubeClientOptions } from './client.js';
 import { tracedRequester } from './client-tracing.js';
 import { FakeClock } from './testing/fake-clock.js';
 
@@ -275,5 +275,22 @@ describe('KubeClient impersonation', () => {
       ['impersonate-user: bob'],
       [],
     ]);
+  });
+});
+
+describe('requestUrl', () => {
+  it("sets each defined query parameter over the path's own, encoded as URLSearchParams does", () => {
+    const url = requestUrl('https://127.0.0.1:6443', '/api/v1/pods?limit=5&watch=1', {
+      limit: 500,
+      labelSelector: 'app in (web, api)',
+      continue: undefined,
+      allowWatchBookmarks: true,
+    });
+    expect(url.href).toBe(
+      'https://127.0.0.1:6443/api/v1/pods?limit=500&watch=1&labelSelector=app+in+%28web%2C+api%29&allowWatchBookmarks=true',
+    );
+    expect(requestUrl('https://127.0.0.1:6443', '/api/v1/pods', { continue: undefined }).href).toBe(
+      'https://127.0.0.1:6443/api/v1/pods',
+    );
   });
 });

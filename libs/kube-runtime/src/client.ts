@@ -290,10 +290,7 @@ export class KubeClient implements KubeRequester {
     req: KubeRequest,
     streaming: boolean,
   ): Promise<{ response: KubeResponse; trace: RequestTrace | undefined }> {
-    const url = new URL(this.server + req.path);
-    for (const [name, value] of Object.entries(req.query ?? {})) {
-      if (value !== undefined) url.searchParams.set(name, String(value));
-    }
+    const url = requestUrl(this.server, req.path, req.query);
     const credentials = await this.credentialOptions();
     // Applying the credentials may have taken a while (files, an exec plugin): the last check before sending.
     this.checkFence(req);
@@ -377,4 +374,19 @@ function readBody(response: KubeResponse, signal?: AbortSignal): Promise<string>
     response.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
     response.on('error', reject);
   }).finally(() => signal?.removeEventListener('abort', abort));
+}
+
+/**
+ * The URL of a request: `path` on `server`, each defined `query` parameter set over any of that name the path has.
+ * Its search is written whole rather than through `url.searchParams`: a URL whose params object was touched
+ * re-serializes them at every later read of its `href` or `search` (the transport's, a trace's).
+ */
+export function requestUrl(server: string, path: string, query: KubeRequest['query']): URL {
+  const url = new URL(server + path);
+  const defined = Object.entries(query ?? {}).filter(([, value]) => value !== undefined);
+  if (defined.length === 0) return url;
+  const params = new URLSearchParams(url.search);
+  for (const [name, value] of defined) params.set(name, String(value));
+  url.search = params.toString();
+  return url;
 }

@@ -1,4 +1,12 @@
-import { propagation, SpanKind, SpanStatusCode, trace, type Context, type Tracer } from '@opentelemetry/api';
+import {
+  SpanKind,
+  SpanStatusCode,
+  trace,
+  type Attributes,
+  type Context,
+  type SpanContext,
+  type Tracer,
+} from '@opentelemetry/api';
 import type { RestClientTracing } from '@ngx/kube-runtime';
 import {
   ATTR_ERROR_TYPE,
@@ -12,11 +20,15 @@ import { appTracer } from './tracer.js';
 
 const UNTRACED = Object.freeze({ headers: Object.freeze({}), ended: () => {} });
 
-/** The headers that carry `carrying`'s span context (W3C `traceparent`, `tracestate`). */
-function injected(carrying: Context): Record<string, string> {
-  const headers: Record<string, string> = {};
-  propagation.inject(carrying, headers);
-  return headers;
+/**
+ * The W3C trace-context headers (`traceparent`, `tracestate`) that carry `span` on, as the W3C propagator
+ * (tracing-sdk.ts registers it) would inject them; written out here, once per kube-apiserver call, to spare the
+ * context and the propagator's checks of a span context this process just made.
+ */
+function traceHeaders({ traceId, spanId, traceFlags, traceState }: SpanContext): Record<string, string> {
+  const traceparent = `00-${traceId}-${spanId}-0${(traceFlags & 0xf).toString(16)}`;
+  const state = traceState?.serialize();
+  return state ? { traceparent, tracestate: state } : { traceparent };
 }
 
 /**
@@ -32,23 +44,19 @@ export function kubeClientSpans(tracer: Tracer = appTracer()): RestClientTracing
       const parent = made as Context | undefined;
       const parentSpan = parent && trace.getSpan(parent);
       if (!parentSpan) return UNTRACED;
-      if (!parentSpan.isRecording()) return { headers: injected(parent), ended: () => {} }; // sampled out
-      const span = tracer.startSpan(
-        `HTTP ${method}`,
-        {
-          kind: SpanKind.CLIENT,
-          attributes: {
-            [ATTR_HTTP_REQUEST_METHOD]: method,
-            [ATTR_URL_FULL]: url.href,
-            [ATTR_SERVER_ADDRESS]: url.hostname,
-            [ATTR_SERVER_PORT]: Number(url.port) || (url.protocol === 'https:' ? 443 : 80),
-            ...(streaming ? { 'kube.stream': true } : {}),
-          },
-        },
-        parent,
-      );
+      // Sampled out: no span, the trace carried on as it is.
+      if (!parentSpan.isRecording())
+        return { headers: traceHeaders(parentSpan.spanContext()), ended: () => {} };
+      const attributes: Attributes = {
+        [ATTR_HTTP_REQUEST_METHOD]: method,
+        [ATTR_URL_FULL]: url.href,
+        [ATTR_SERVER_ADDRESS]: url.hostname,
+        [ATTR_SERVER_PORT]: Number(url.port) || (url.protocol === 'https:' ? 443 : 80),
+      };
+      if (streaming) attributes['kube.stream'] = true;
+      const span = tracer.startSpan(`HTTP ${method}`, { kind: SpanKind.CLIENT, attributes }, parent);
       return {
-        headers: injected(trace.setSpan(parent!, span)),
+        headers: traceHeaders(span.spanContext()),
         ended(outcome) {
           if ('statusCode' in outcome) {
             span.setAttribute(ATTR_HTTP_RESPONSE_STATUS_CODE, outcome.statusCode);

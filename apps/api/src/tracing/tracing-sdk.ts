@@ -7,8 +7,10 @@ import {
   resourceFromAttributes,
 } from '@opentelemetry/resources';
 import { propagation, trace } from '@opentelemetry/api';
-import { BasicTracerProvider, BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { ATTR_SERVICE_NAME } from '@opentelemetry/semantic-conventions';
+import { LeanTracerProvider } from './lean-tracer.js';
+import { samplerFromEnv } from './sampler-from-env.js';
 
 /** The service name unless OTEL_SERVICE_NAME (or service.name in OTEL_RESOURCE_ATTRIBUTES) says otherwise. */
 export const DEFAULT_SERVICE_NAME = 'nginx-control-plane';
@@ -31,9 +33,11 @@ export function startTracingSdk(): TracingSdk {
   const resource = defaultResource()
     .merge(resourceFromAttributes({ [ATTR_SERVICE_NAME]: DEFAULT_SERVICE_NAME }))
     .merge(detectResources({ detectors: [envDetector] }));
-  const provider = new BasicTracerProvider({
+  // The SDK's sampler, batch processor and exporter around a tracer of our own (lean-tracer.ts says why).
+  const provider = new LeanTracerProvider({
     resource,
-    spanProcessors: [new BatchSpanProcessor(new OTLPTraceExporter())],
+    sampler: samplerFromEnv(),
+    processor: new BatchSpanProcessor(new OTLPTraceExporter()),
   });
   // No context manager: a span's children are given it explicitly (a request's trace, a reconcile's), since on
   // Node.js 20 AsyncLocalStorage slows every promise of the process once in use.

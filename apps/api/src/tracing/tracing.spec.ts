@@ -2,19 +2,26 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { propagation, ROOT_CONTEXT, trace } from '@opentelemetry/api';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
+import { resourceFromAttributes } from '@opentelemetry/resources';
 import {
-  BasicTracerProvider,
+  AlwaysOnSampler,
   InMemorySpanExporter,
+  ParentBasedSampler,
   SimpleSpanProcessor,
   type ReadableSpan,
 } from '@opentelemetry/sdk-trace-base';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { kubeClientSpans } from './kube-client-spans.js';
+import { LeanTracerProvider } from './lean-tracer.js';
 import { reconcileOutcome, tracedReconcile } from './reconcile-spans.js';
 import { requestTrace, traceRequests } from './server-spans.js';
 
 const exporter = new InMemorySpanExporter();
-const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
+const provider = new LeanTracerProvider({
+  resource: resourceFromAttributes({ 'service.name': 'spec' }),
+  sampler: new ParentBasedSampler({ root: new AlwaysOnSampler() }),
+  processor: new SimpleSpanProcessor(exporter),
+});
 const tracer = provider.getTracer('spec');
 const hook = kubeClientSpans(tracer);
 
