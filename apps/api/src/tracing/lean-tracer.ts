@@ -107,10 +107,10 @@ class LeanSpan implements Span, ReadableSpan {
   readonly droppedLinksCount = 0;
   status: SpanStatus = UNSET;
   ended = false;
-  /** When it started and ended: `performance.now()`, or the time given; made HrTime when read (once ended). */
+  /** When it started and ended: `performance.now()`, or the time given; made HrTime when first read. */
   private started: number | HrTime;
   private finished: number | HrTime | undefined;
-  private endChecked = false;
+  private endHrTime: HrTime | undefined;
 
   constructor(
     private readonly setting: SpanSetting,
@@ -137,12 +137,11 @@ class LeanSpan implements Span, ReadableSpan {
   /** [0, 0] until it ends; never before the start (an end time given earlier is taken as the start). */
   get endTime(): HrTime {
     if (this.finished === undefined) return EMPTY_TIME;
-    if (typeof this.finished === 'number' || !this.endChecked) {
+    if (!this.endHrTime) {
       const end = typeof this.finished === 'number' ? hrTime(this.finished) : this.finished;
-      this.finished = hrTimeDuration(this.startTime, end)[0] < 0 ? this.startTime : end;
-      this.endChecked = true;
+      this.endHrTime = hrTimeDuration(this.startTime, end)[0] < 0 ? this.startTime : end;
     }
-    return this.finished;
+    return this.endHrTime;
   }
 
   get duration(): HrTime {
