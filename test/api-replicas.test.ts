@@ -364,11 +364,22 @@ describe.skipIf(!POSTGRES_URL)(
       const changes = await waitFor(
         'every write in the change audit',
         async () => {
-          const counted = changedValues(await notesChanges());
-          return kubectlWrites.every((w) => counted.minReadySeconds.has(w.value)) &&
-            browserWrites.every((w) => counted.progressDeadlineSeconds.has(600 + w.value))
-            ? counted
-            : false;
+          const items = await notesChanges();
+          const counted = changedValues(items);
+          const missing = [
+            ...kubectlWrites
+              .filter((w) => !counted.minReadySeconds.has(w.value))
+              .map((w) => `kubectl ${w.value}`),
+            ...browserWrites
+              .filter((w) => !counted.progressDeadlineSeconds.has(600 + w.value))
+              .map((w) => `browser ${w.value}`),
+          ];
+          if (missing.length === 0) return counted;
+          // Named in the timeout's message: which writes, and what the audit holds around them.
+          throw new Error(
+            `not in the audit: ${missing.join(', ')} (writes: ${JSON.stringify({ kubectlWrites, browserWrites })}; ` +
+              `records: ${JSON.stringify(items.map((i) => [i.verb, i.actor, i.code, fieldsOf(i.specBefore), fieldsOf(i.specAfter)]))})`,
+          );
         },
         { timeoutMs: 60_000, intervalMs: 1000 },
       );
@@ -381,7 +392,7 @@ describe.skipIf(!POSTGRES_URL)(
       expect(
         (await notesChanges()).filter((item) => item.verb !== 'create' && !WRITERS.has(item.actor ?? '')),
       ).toEqual([]);
-    });
+    }, 90_000);
 
     it('keeps each pod of the rollout in the timeline once, whichever replicas were up', async () => {
       const created = await waitFor(
@@ -609,5 +620,9 @@ function changedValues(items: ChangeItem[]) {
   }
   return counted;
 }
+
+/** The two fields the writers set, out of a spec in a change record. */
+const fieldsOf = (spec: Record<string, unknown> | null) =>
+  spec && [spec['minReadySeconds'], spec['progressDeadlineSeconds']];
 
 const isNewRevision = (pod: V1Pod) => pod.spec?.containers?.[0]?.image === 'nginx:1.27';
