@@ -55,10 +55,22 @@ let scratch: string;
 const apiPorts: number[] = [];
 const apis: AppProcess[] = [];
 const controllers: AppProcess[] = [];
+/** API processes stopped and replaced, kept for what they printed. */
+const stoppedApis: AppProcess[] = [];
+
+/** What any API process, running or stopped, logged about audit records it could not store. */
+const auditWriterErrors = () =>
+  [...stoppedApis, ...apis].flatMap((api) =>
+    api
+      .output()
+      .split('\n')
+      .filter((line) => /audit (records? |queue |database )/.test(line)),
+  );
 let apiEnv: Record<string, string>;
 
 /** Starts API process `index` on its port (the balancer's upstream), the same port each time. */
 async function startApi(index: number): Promise<AppProcess> {
+  if (apis[index]) stoppedApis.push(apis[index]);
   const api = await startApp({ ...apiEnv, PORT: String(apiPorts[index]) });
   apis[index] = api;
   return api;
@@ -378,7 +390,8 @@ describe.skipIf(!POSTGRES_URL)(
           // Named in the timeout's message: which writes, and what the audit holds around them.
           throw new Error(
             `not in the audit: ${missing.join(', ')} (writes: ${JSON.stringify({ kubectlWrites, browserWrites })}; ` +
-              `records: ${JSON.stringify(items.map((i) => [i.verb, i.actor, i.code, fieldsOf(i.specBefore), fieldsOf(i.specAfter)]))})`,
+              `records: ${JSON.stringify(items.map((i) => [i.verb, i.actor, i.code, fieldsOf(i.specBefore), fieldsOf(i.specAfter)]))}; ` +
+              `audit writer errors: ${JSON.stringify(auditWriterErrors())})`,
           );
         },
         { timeoutMs: 60_000, intervalMs: 1000 },
