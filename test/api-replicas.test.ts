@@ -634,8 +634,8 @@ function changedValues(items: ChangeItem[]) {
   return counted;
 }
 
-/** The two fields the writers set, out of a spec in a change record. */
+/** The fields the writers set (WRITERS), out of a spec in a change record. */
 const fieldsOf = (spec: Record<string, unknown> | null) =>
-  spec && [spec['minReadySeconds'], spec['progressDeadlineSeconds']];
+  spec && [...WRITERS.values()].map((field) => spec[field]);
 
 const isNewRevision = (pod: V1Pod) => pod.spec?.containers?.[0]?.image === 'nginx:1.27';
