@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
 import { ROOT } from './paths.js';
-import { uniqueName } from './wait.js';
+import { sleep, uniqueName } from './wait.js';
 
 /** The PostgreSQL server tools/test.sh started for the tests, if any. */
 export const POSTGRES_URL = process.env.TEST_POSTGRES_URL;
@@ -50,6 +50,21 @@ export async function postgresDatabase(): Promise<TestDatabase & { name: string 
   return {
     name,
     url: url.toString(),
-    drop: () => postgresAdmin(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`),
+    drop: () => dropDatabase(name),
   };
+}
+
+/**
+ * Drops database `name`, closing its connections. FORCE may not end a backend of another role: an autovacuum worker
+ * that happens to be in the new database refuses it (42501) for the second or so it runs, so that is tried again.
+ */
+async function dropDatabase(name: string): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await postgresAdmin(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+    } catch (error) {
+      if ((error as { code?: string }).code !== '42501' || attempt === 20) throw error;
+      await sleep(500);
+    }
+  }
 }
