@@ -1,5 +1,4 @@
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
-import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
 import {
   defaultResource,
   detectResources,
@@ -10,6 +9,7 @@ import { propagation, trace } from '@opentelemetry/api';
 import { BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { ATTR_SERVICE_NAME } from '@opentelemetry/semantic-conventions';
 import { LeanTracerProvider } from './lean-tracer.js';
+import { otlpTraceExporter } from './otlp-trace-exporter.js';
 import { samplerFromEnv } from './sampler-from-env.js';
 
 /** The service name unless OTEL_SERVICE_NAME (or service.name in OTEL_RESOURCE_ATTRIBUTES) says otherwise. */
@@ -33,11 +33,12 @@ export function startTracingSdk(): TracingSdk {
   const resource = defaultResource()
     .merge(resourceFromAttributes({ [ATTR_SERVICE_NAME]: DEFAULT_SERVICE_NAME }))
     .merge(detectResources({ detectors: [envDetector] }));
-  // The SDK's sampler, batch processor and exporter around a tracer of our own (lean-tracer.ts says why).
+  // The SDK's sampler, batch processor and exporter around a tracer and an encoder of our own (lean-tracer.ts and
+  // otlp-trace-encoder.ts say why).
   const provider = new LeanTracerProvider({
     resource,
     sampler: samplerFromEnv(),
-    processor: new BatchSpanProcessor(new OTLPTraceExporter()),
+    processor: new BatchSpanProcessor(otlpTraceExporter()),
   });
   // No context manager: a span's children are given it explicitly (a request's trace, a reconcile's), since on
   // Node.js 20 AsyncLocalStorage slows every promise of the process once in use.
