@@ -239,8 +239,9 @@ class LeanSpan implements Span, ReadableSpan {
  * SDK's Tracer, so the SDK's span processors, exporters and samplers take them as they are. Written here because
  * with the SDK's tracer, tracing took 6.3–7.7 % of the controller's CPU at one span per kube-apiserver call, most
  * of it in the span life (ids, sampling, attribute checks, span limits, metrics hooks, the processor chain), where
- * the goal is 3 % for all of tracing; with this one and our OTLP encoder it is 2.6 % once the controller has run a
- * while (`bench:convergence -- --tracing-only`, docs/operations.md). Span processors are told of a span when it ends, not
+ * the goal is 3 % for all of tracing; with this one and our OTLP encoder the tracing code takes 2.6–2.9 % once the
+ * controller has run a while, though the process pays more in all (`bench:convergence -- --tracing-only`,
+ * docs/operations.md). Span processors are told of a span when it ends, not
  * when it starts (`onStart` is never called: the batch processor does nothing there).
  */
 class LeanTracer implements Tracer {

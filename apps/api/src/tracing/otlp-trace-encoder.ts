@@ -386,10 +386,10 @@ function writeResourceSpans(
  * Encodes spans as an OTLP ExportTraceServiceRequest in protobuf, grouped by resource, then by instrumentation
  * scope (each the same object, in the order first met). The bytes are those of the OpenTelemetry SDK's own
  * serializer (`ProtobufTraceSerializer`, otlp-trace-encoder.spec.ts holds them side by side); written here
- * because that one took about half of what tracing costs the controller, and kept doing so once the controller had
- * run a while: it measures every string in a first pass, then writes it a character at a time, and decodes each id
- * into a new array. This one writes once, with Buffer's native UTF-8 and hex writers: in a warmed controller the
- * export takes 1.0 % of its CPU instead of 2.2 %, all of tracing 2.6 % instead of 4.1 % (3 profiled runs each of
+ * because that one took about half of the CPU spent in tracing code, and kept doing so once the controller had run a
+ * while: it measures every string in a first pass, then writes it a character at a time, and decodes each id into a
+ * new array. This one writes once, with Buffer's native UTF-8 and hex writers: in a warmed controller the export
+ * takes 1.0 % of its sampled CPU instead of 2.2 %, all tracing code 2.6 % instead of 4.1 % (3 profiled runs each of
  * `bench:convergence -- --tracing-only`, docs/operations.md). `sizeHint`: the bytes to start with (a buffer twice
  * as large is made when they run out).
  */
