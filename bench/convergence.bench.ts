@@ -1,5 +1,5 @@
 // npm run bench:convergence [-- --quick | --large | --scale] [-- --no-audit-log]
-// [-- --ours-only [--profile] [--profile-api] [--no-audit] [--equal] [--idle] [--timeline=on|off] [--traced]]
+// [-- --ours-only [--profile] [--profile-api] [--no-audit] [--equal] [--idle] [--timeline=on|off] [--traced] [--warm]]
 // [-- --timeline-only] [-- --audit-only] [-- --tracing-only]
 // — reports, never asserts. Needs the local cluster.
 // Our Nginx controller next to kube-controller-manager's ReplicaSet controller on the same cluster, in the same
@@ -181,7 +181,7 @@ async function ours(
      * the second, a controller whose code has warmed up, and `firstPhases` those of the first.
      */
     warm?: boolean;
-    /** With `warm`: the first converge's phases profiled into this. */
+    /** The first converge's phases profiled into this (given, the run is `warm`). */
     firstProfiles?: PhaseProfiles;
     idle?: boolean;
     resync?: boolean;
@@ -193,8 +193,8 @@ async function ours(
     audit = true,
     web = false,
     profiles,
-    warm = false,
     firstProfiles,
+    warm = firstProfiles !== undefined,
     resync = false,
     timeline,
     otlpEndpoint,
